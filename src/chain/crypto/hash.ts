@@ -1,0 +1,35 @@
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
+import { blake2b } from '@noble/hashes/blake2.js';
+
+export function sha256(data: Uint8Array): Uint8Array {
+  return nobleSha256(data);
+}
+
+/** Double SHA-256: txids, block hashes, Base58Check and P2P checksums. */
+export function sha256d(data: Uint8Array): Uint8Array {
+  return nobleSha256(nobleSha256(data));
+}
+
+export function ripemd160(data: Uint8Array): Uint8Array {
+  return nobleRipemd160(data);
+}
+
+/** RIPEMD160(SHA256(x)): the key and script hashes behind addresses. */
+export function hash160(data: Uint8Array): Uint8Array {
+  return nobleRipemd160(nobleSha256(data));
+}
+
+const encoder = new TextEncoder();
+
+/** A 16-byte BLAKE2b personalisation from an ASCII tag padded or completed by extra bytes. */
+export function personalization(tag: string, extra?: Uint8Array): Uint8Array {
+  const p = new Uint8Array(16);
+  p.set(encoder.encode(tag));
+  if (extra) p.set(extra, tag.length);
+  return p;
+}
+
+export function blake2b256(data: Uint8Array, pers: Uint8Array): Uint8Array {
+  return blake2b(data, { dkLen: 32, personalization: pers });
+}

@@ -1,0 +1,60 @@
+import type { BufferReader } from '../encoding/reader.js';
+import type { BufferWriter } from '../encoding/writer.js';
+import { toHexReversed } from '../encoding/hex.js';
+
+/** A reference to one output of an earlier transaction; `hash` is in internal byte order. */
+export class Outpoint {
+  constructor(
+    public hash: Uint8Array,
+    public index: number,
+  ) {}
+
+  static null(): Outpoint {
+    return new Outpoint(new Uint8Array(32), 0xffffffff);
+  }
+
+  isNull(): boolean {
+    return this.index === 0xffffffff && this.hash.every((b) => b === 0);
+  }
+
+  txid(): string {
+    return toHexReversed(this.hash);
+  }
+
+  /** A map key for this outpoint: display txid and index. */
+  key(): string {
+    return `${this.txid()}:${this.index}`;
+  }
+
+  static read(r: BufferReader): Outpoint {
+    return new Outpoint(r.bytes(32).slice(), r.u32());
+  }
+
+  write(w: BufferWriter): void {
+    w.bytes(this.hash).u32(this.index);
+  }
+}
+
+/** CTxIn. */
+export class TxIn {
+  constructor(
+    public prevout: Outpoint,
+    public scriptSig: Uint8Array = new Uint8Array(0),
+    public sequence = 0xffffffff,
+  ) {}
+
+  static read(r: BufferReader): TxIn {
+    const prevout = Outpoint.read(r);
+    const scriptSig = r.varBytes().slice();
+    return new TxIn(prevout, scriptSig, r.u32());
+  }
+
+  write(w: BufferWriter): void {
+    this.prevout.write(w);
+    w.varBytes(this.scriptSig).u32(this.sequence);
+  }
+
+  clone(): TxIn {
+    return new TxIn(new Outpoint(this.prevout.hash.slice(), this.prevout.index), this.scriptSig.slice(), this.sequence);
+  }
+}
