@@ -1,0 +1,42 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { Transaction } from '../src/chain/tx/transaction.js';
+import { fromHex } from '../src/chain/encoding/hex.js';
+import { signDER, verifyDER, publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
+import { opsPerSecond, type Row } from './lib.js';
+
+const vectors = process.env.ACNODE_VECTORS ?? join(import.meta.dirname, '..', '..', 'shared', 'vectors');
+
+/** A real v4 token transaction from the vectors, or a v1 example transaction when they are absent. */
+function sampleTx(): Uint8Array {
+  const f = join(vectors, 'komodo-examples/developer-docs/tokens_tokencreate_v4_916a6907e39c.json');
+  if (existsSync(f)) return fromHex((JSON.parse(readFileSync(f, 'utf8')) as { hex: string }).hex);
+  return fromHex(
+    '0400008085202f890122111111111111111111111111111111111111111111111111111111111111110000000000ffffffff0100e1f505000000001976a914f1dce4182fce875748c4986b240ff7d7bc3fffb088ac000000002c0100000000000000000000000000',
+  );
+}
+
+export function chainBenchmarks(): Row[] {
+  const raw = sampleTx();
+  const rows: Row[] = [];
+
+  // Parse + serialise + txid is built on one double SHA-256 of the same bytes.
+  const txid = opsPerSecond(() => void Transaction.fromRaw(raw).hash());
+  const sha = opsPerSecond(() => void sha256(sha256(raw)));
+  rows.push({ name: `tx parse+serialise+txid (${raw.length} B)`, value: txid, unit: 'ops/s', limitName: 'bare sha256d of the same bytes', limit: sha });
+
+  // Our ECDSA wrapper against bare @noble/curves on the same digest and key.
+  const key = sha256(Uint8Array.of(1));
+  const pub = publicKeyFromPrivate(key);
+  const digest = sha256(Uint8Array.of(2));
+  const sig = signDER(digest, key);
+  const signOurs = opsPerSecond(() => void signDER(digest, key));
+  const signBare = opsPerSecond(() => void secp256k1.sign(digest, key, { prehash: false, format: 'der' }));
+  rows.push({ name: 'ECDSA sign (low-S DER)', value: signOurs, unit: 'ops/s', limitName: 'bare @noble/curves sign', limit: signBare, target: { kind: 'min', ratio: 0.9 } });
+  const verifyOurs = opsPerSecond(() => void verifyDER(sig, digest, pub));
+  const verifyBare = opsPerSecond(() => void secp256k1.verify(sig, digest, pub, { prehash: false, format: 'der' }));
+  rows.push({ name: 'ECDSA verify (DER)', value: verifyOurs, unit: 'ops/s', limitName: 'bare @noble/curves verify', limit: verifyBare, target: { kind: 'min', ratio: 0.8 } });
+  return rows;
+}

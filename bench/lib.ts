@@ -1,0 +1,64 @@
+/**
+ * Benchmark helpers. Every figure is printed beside the limit it is measured against, in the same
+ * run, as a ratio; a target, when the issue sets one, is checked and a miss is reported (not thrown),
+ * so the whole bench always runs to the end.
+ */
+export interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  limitName: string;
+  limit: number;
+  /** 'min': ratio = value/limit must be ≥ target; 'max': must be ≤ target. */
+  target?: { kind: 'min' | 'max'; ratio: number };
+}
+
+/** Runs fn repeatedly for about `ms` milliseconds (after a warm-up) and returns operations per second. */
+export function opsPerSecond(fn: () => void, ms = 700): number {
+  const warm = performance.now() + ms / 5;
+  while (performance.now() < warm) fn();
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    fn();
+    n++;
+    if ((n & 7) === 0) now = performance.now();
+  }
+  now = performance.now();
+  return (n * 1000) / (now - start);
+}
+
+export async function opsPerSecondAsync(fn: () => Promise<void>, ms = 1000): Promise<number> {
+  const warm = performance.now() + ms / 5;
+  while (performance.now() < warm) await fn();
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    await fn();
+    n++;
+  }
+  return (n * 1000) / (performance.now() - start);
+}
+
+function fmt(x: number): string {
+  return x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3);
+}
+
+export function printRows(title: string, rows: Row[]): { missed: string[] } {
+  const missed: string[] = [];
+  console.log(`\n## ${title}`);
+  for (const r of rows) {
+    const ratio = r.value / r.limit;
+    let verdict = '';
+    if (r.target) {
+      const ok = r.target.kind === 'min' ? ratio >= r.target.ratio : ratio <= r.target.ratio;
+      verdict = ` target ${r.target.kind === 'min' ? '≥' : '≤'} ${r.target.ratio}: ${ok ? 'met' : 'MISSED'}`;
+      if (!ok) missed.push(`${title}: ${r.name} ratio ${ratio.toFixed(3)}`);
+    }
+    console.log(
+      `${r.name.padEnd(46)} ${fmt(r.value).padStart(12)} ${r.unit.padEnd(8)} | ${r.limitName.padEnd(40)} ${fmt(r.limit).padStart(12)} ${r.unit.padEnd(8)} | ratio ${ratio.toFixed(3)}${verdict}`,
+    );
+  }
+  return { missed };
+}
