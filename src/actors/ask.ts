@@ -1,0 +1,54 @@
+import type { AnyActorRef } from 'xstate';
+import type { Op, Reply } from './protocol.js';
+import { ServiceFailure } from './protocol.js';
+
+/** Raised when a service does not answer in time; maps to komodod's internal-error code. */
+export class AskTimeout extends ServiceFailure {
+  constructor(service: string, op: string, ms: number) {
+    super(-32603, `${service} did not answer ${op} within ${ms} ms`);
+  }
+}
+
+let nextReqId = 1;
+
+/**
+ * Request/response over an actor's emitted `reply` events: one listener per actor, a map of pending
+ * requests keyed by request id, a timeout on every request. The timer and the map entry are cleared
+ * on whichever comes first, so nothing leaks.
+ */
+export class Asker {
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+
+  constructor(
+    readonly name: string,
+    private readonly actor: AnyActorRef,
+    private readonly timeoutMs = 30_000,
+  ) {
+    actor.on('reply', (r: Reply) => this.settle(r));
+  }
+
+  private settle(r: Reply): void {
+    const p = this.pending.get(r.reqId);
+    if (!p) return;
+    this.pending.delete(r.reqId);
+    clearTimeout(p.timer);
+    if (r.ok) p.resolve(r.result);
+    else p.reject(new ServiceFailure(r.error.code, r.error.message));
+  }
+
+  ask<T = unknown>(body: Op, timeoutMs = this.timeoutMs): Promise<T> {
+    const reqId = nextReqId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(reqId);
+        reject(new AskTimeout(this.name, body.op, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.actor.send({ type: 'request', reqId, body });
+    });
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+}
