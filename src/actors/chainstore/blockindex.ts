@@ -1,0 +1,160 @@
+import type { BlockHeader } from '../../chain/block/header.js';
+import { getBlockProof } from '../../chain/block/pow.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
+
+/** komodod's CBlockIndex, reduced to what acnode needs. */
+export interface BlockEntry {
+  hash: string;
+  prev: string | null;
+  height: number;
+  header: BlockHeader;
+  /** Cumulative work up to and including this block. */
+  chainWork: bigint;
+  /** Set by invalidateblock or a failed connect; children of a failed block are failed too. */
+  failed: boolean;
+  size: number;
+  txCount: number;
+}
+
+/**
+ * Every block header the node holds, and the active chain (height → entry). The best chain is the
+ * valid one with the most cumulative work; ties go to the first received (komodod's rule).
+ */
+export class BlockIndex {
+  private readonly entries = new Map<string, BlockEntry>();
+  readonly active: BlockEntry[] = [];
+  /** Arrival order, for the first-received tie rule. */
+  private readonly order = new Map<string, number>();
+  private seq = 0;
+
+  get tip(): BlockEntry {
+    return this.active[this.active.length - 1]!;
+  }
+
+  get height(): number {
+    return this.active.length - 1;
+  }
+
+  get(hash: string): BlockEntry | undefined {
+    return this.entries.get(hash);
+  }
+
+  has(hash: string): boolean {
+    return this.entries.has(hash);
+  }
+
+  atHeight(height: number): BlockEntry | undefined {
+    return this.active[height];
+  }
+
+  isActive(entry: BlockEntry): boolean {
+    return this.active[entry.height] === entry;
+  }
+
+  add(header: BlockHeader, size: number, txCount: number, failed = false): BlockEntry {
+    const hash = header.hashHex();
+    const existing = this.entries.get(hash);
+    if (existing) return existing;
+    const prevHash = toHexReversed(header.prevHash);
+    const parent = this.entries.get(prevHash);
+    const entry: BlockEntry = {
+      hash,
+      prev: parent ? prevHash : null,
+      height: parent ? parent.height + 1 : 0,
+      header,
+      chainWork: (parent ? parent.chainWork : 0n) + getBlockProof(header.bits),
+      failed: failed || (parent?.failed ?? false),
+      size,
+      txCount,
+    };
+    this.entries.set(hash, entry);
+    this.order.set(hash, this.seq++);
+    return entry;
+  }
+
+  parent(entry: BlockEntry): BlockEntry | undefined {
+    return entry.prev ? this.entries.get(entry.prev) : undefined;
+  }
+
+  /** The entry `height` on the branch ending at `entry`. */
+  ancestor(entry: BlockEntry, height: number): BlockEntry | undefined {
+    if (height > entry.height || height < 0) return undefined;
+    if (this.isActive(entry)) return this.active[height];
+    let e: BlockEntry | undefined = entry;
+    while (e && e.height > height) e = this.parent(e);
+    return e;
+  }
+
+  /** The last block common to the active chain and the branch ending at `entry`. */
+  fork(entry: BlockEntry): BlockEntry {
+    let e: BlockEntry | undefined = entry;
+    while (e && !this.isActive(e)) e = this.parent(e);
+    return e ?? this.active[0]!;
+  }
+
+  /** Valid tips (entries no valid entry builds on) with more work than the active tip, best first. */
+  betterTips(): BlockEntry[] {
+    const tip = this.tip;
+    const hasChild = new Set<string>();
+    for (const e of this.entries.values()) if (e.prev && !e.failed) hasChild.add(e.prev);
+    const out: BlockEntry[] = [];
+    for (const e of this.entries.values()) {
+      if (e.failed || hasChild.has(e.hash)) continue;
+      if (e.chainWork > tip.chainWork) out.push(e);
+    }
+    return out.sort((a, b) => (a.chainWork === b.chainWork ? this.order.get(a.hash)! - this.order.get(b.hash)! : a.chainWork > b.chainWork ? -1 : 1));
+  }
+
+  /** The branch from just after `from` up to `to`, oldest first. */
+  path(from: BlockEntry, to: BlockEntry): BlockEntry[] {
+    const out: BlockEntry[] = [];
+    let e: BlockEntry | undefined = to;
+    while (e && e !== from) {
+      out.push(e);
+      e = this.parent(e);
+    }
+    return out.reverse();
+  }
+
+  setActiveTip(entry: BlockEntry): void {
+    this.active.length = entry.height + 1;
+    let e: BlockEntry | undefined = entry;
+    while (e) {
+      if (this.active[e.height] === e && e !== entry) break;
+      this.active[e.height] = e;
+      e = this.parent(e);
+    }
+  }
+
+  markFailed(entry: BlockEntry): void {
+    entry.failed = true;
+    // Descendants of a failed block cannot be valid either.
+    for (const e of this.entries.values()) {
+      let p: BlockEntry | undefined = e;
+      while (p && p.height > entry.height) p = this.parent(p);
+      if (p === entry) e.failed = true;
+    }
+  }
+
+  clearFailed(entry: BlockEntry): void {
+    // reconsiderblock: the block, its ancestors and descendants become candidates again.
+    for (const e of this.entries.values()) {
+      let p: BlockEntry | undefined = e;
+      while (p && p.height > entry.height) p = this.parent(p);
+      if (p === entry) e.failed = false;
+    }
+    let a: BlockEntry | undefined = entry;
+    while (a) {
+      a.failed = false;
+      a = this.parent(a);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  *all(): IterableIterator<BlockEntry> {
+    yield* this.entries.values();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Block } from '../../chain/block/block.js';
+import type { BlockHeader } from '../../chain/block/header.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { Coin } from './coins.js';
+
+/** What consensus needs to know about the block a new one builds on. */
+export interface PrevContext {
+  height: number;
+  hash: string;
+  /** Median time past of the previous block. */
+  mtp: number;
+  /** The nBits the next block must carry. */
+  nextBits: number;
+}
+
+/** Coins visible while connecting: the chain's UTXO set plus outputs of earlier txs in the same block. */
+export interface ConnectView {
+  coin(txid: string, n: number): Coin | undefined;
+  /** A confirmed or same-block transaction by txid (the CC validators read previous transactions). */
+  tx(txid: string): Transaction | undefined;
+}
+
+/**
+ * The consensus rules the chain store applies, bound to one chain's parameters. Each check throws
+ * a ValidationError (reject code and komodod's reason) on failure. Kept as an interface so the store
+ * does bookkeeping only and the rules stay pure functions in src/chain.
+ */
+export interface ChainRules {
+  genesis: Block;
+  /** nBits for the block after the given ancestors (newest last). */
+  nextBits(ancestors: readonly { time: number; bits: number }[]): number;
+  checkBlock(block: Block, height: number): void;
+  checkHeader(header: BlockHeader, prev: PrevContext, now: number): void;
+  /** Contextual block checks, every transaction's inputs and scripts, and the coinbase value. */
+  connect(block: Block, height: number, view: ConnectView): { fees: bigint };
+}
