@@ -20,24 +20,28 @@ function find(dir) {
 }
 
 const files = (only.length ? only : find(join(root, 'test'))).map((f) => relative(root, f));
-const tapFile = join(mkdtempSync(join(tmpdir(), 'acnode-test-')), 'report.tap');
+const countFile = join(mkdtempSync(join(tmpdir(), 'acnode-test-')), 'counts.json');
 const args = [
   '--import', 'tsx', '--test', '--test-concurrency=2',
   '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+  `--test-reporter=${join(root, 'test/count-reporter.mjs')}`, `--test-reporter-destination=${countFile}`,
   ...files,
 ];
 const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
 const code = await new Promise((resolve) => child.on('close', resolve));
 
-const tap = readFileSync(tapFile, 'utf8');
-const count = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) ?? [])[1] ?? NaN);
-const tests = count('tests'), pass = count('pass'), fail = count('fail'), skipped = count('skipped');
+let counts = { tests: NaN, pass: NaN, fail: NaN, skipped: NaN, files: {} };
+try {
+  counts = JSON.parse(readFileSync(countFile, 'utf8'));
+} catch {
+  // No summary at all: reported below as a failed run.
+}
+const { tests, pass, fail, skipped } = counts;
 const problems = [];
 if (code !== 0) problems.push(`node --test exited with ${code}`);
 if (!(fail === 0)) problems.push(`${fail} failed`);
 for (const f of files) {
-  if (!tap.includes(f)) problems.push(`${f} produced no result`);
+  if (!counts.files[join(root, f)]) problems.push(`${f} produced no result`);
 }
 if (!only.length) {
   const min = Number(readFileSync(join(root, 'test/min-tests'), 'utf8').trim());

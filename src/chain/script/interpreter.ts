@@ -1,0 +1,644 @@
+import { hash160, ripemd160, sha256, sha256d } from '../crypto/hash.js';
+import { sha1 } from '@noble/hashes/legacy.js';
+import { equalBytes } from '../encoding/hex.js';
+import type { SignatureChecker } from './checker.js';
+import {
+  SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY,
+  SCRIPT_VERIFY_CLEANSTACK,
+  SCRIPT_VERIFY_DISCOURAGE_UPGRADABLE_NOPS,
+  SCRIPT_VERIFY_MINIMALDATA,
+  SCRIPT_VERIFY_NULLDUMMY,
+  SCRIPT_VERIFY_P2SH,
+  SCRIPT_VERIFY_SIGPUSHONLY,
+} from './flags.js';
+import { decodeScriptNum, encodeScriptNum, scriptNumToInt } from './num.js';
+import * as op from './opcodes.js';
+import { getOp, isP2SH, isPushOnly, MAX_SCRIPT_CRYPTOCONDITION_FULFILLMENT_SIZE, MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_SIZE } from './script.js';
+import type { ScriptError } from './script-error.js';
+import { checkPubKeyEncoding, checkSignatureEncoding } from './sigencoding.js';
+import { isPayToCryptoCondition } from './standard.js';
+
+/** komodod's script interpreter (src/script/interpreter.cpp EvalScript / VerifyScript). */
+
+export type ScriptResult = { ok: true } | { ok: false; error: ScriptError };
+
+export interface InterpreterOptions {
+  /**
+   * komodod's IsCryptoConditionsEnabled() (-ac_cc ≠ 0). When off, OP_CHECKCRYPTOCONDITION(VERIFY) is a
+   * bad opcode and a CC scriptPubKey is spent through the ordinary scriptSig evaluation. Default off,
+   * as komodod's default -ac_cc=0.
+   */
+  ccEnabled?: boolean;
+}
+
+const MAX_OPS_PER_SCRIPT = 201;
+const MAX_PUBKEYS_PER_MULTISIG = 20;
+const MAX_STACK_SIZE = 1000;
+
+const VCH_FALSE = new Uint8Array(0);
+const VCH_TRUE = Uint8Array.of(1);
+
+/** Disabled whether executed or not; OP_CODESEPARATOR is disabled in komodod (as in Zcash). */
+const DISABLED = new Set([
+  op.OP_CAT,
+  op.OP_SUBSTR,
+  op.OP_LEFT,
+  op.OP_RIGHT,
+  op.OP_INVERT,
+  op.OP_AND,
+  op.OP_OR,
+  op.OP_XOR,
+  op.OP_2MUL,
+  op.OP_2DIV,
+  op.OP_MUL,
+  op.OP_DIV,
+  op.OP_MOD,
+  op.OP_LSHIFT,
+  op.OP_RSHIFT,
+  op.OP_CODESEPARATOR,
+]);
+
+export function castToBool(v: Uint8Array): boolean {
+  for (let i = 0; i < v.length; i++) {
+    if (v[i] !== 0) return !(i === v.length - 1 && v[i] === 0x80); // negative zero
+  }
+  return false;
+}
+
+/** CheckMinimalPush: the push opcode is the shortest one for the data. */
+function checkMinimalPush(data: Uint8Array, opcode: number): boolean {
+  const n = data.length;
+  if (n === 0) return opcode === op.OP_0;
+  if (n === 1 && data[0]! >= 1 && data[0]! <= 16) return opcode === op.OP_1 + (data[0]! - 1);
+  if (n === 1 && data[0] === 0x81) return opcode === op.OP_1NEGATE;
+  if (n <= 75) return opcode === n;
+  if (n <= 255) return opcode === op.OP_PUSHDATA1;
+  if (n <= 65535) return opcode === op.OP_PUSHDATA2;
+  return true;
+}
+
+class Fail {
+  constructor(readonly error: ScriptError) {}
+}
+
+const fail = (error: ScriptError): ScriptResult => ({ ok: false, error });
+
+/**
+ * EvalScript: runs `script` on `stack` (modified in place). Any exception inside evaluation (a number
+ * too long or not minimal, a checker throwing) ends with SCRIPT_ERR_UNKNOWN_ERROR, as komodod's catch(...).
+ */
+export function evalScript(
+  stack: Uint8Array[],
+  script: Uint8Array,
+  flags: number,
+  checker: SignatureChecker,
+  opts: InterpreterOptions = {},
+): ScriptResult {
+  if (script.length > MAX_SCRIPT_SIZE) return fail('SCRIPT_ERR_SCRIPT_SIZE');
+  try {
+    return run(stack, script, flags, checker, opts.ccEnabled ?? false);
+  } catch (e) {
+    if (e instanceof Fail) return fail(e.error);
+    return fail('SCRIPT_ERR_UNKNOWN_ERROR');
+  }
+}
+
+function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: SignatureChecker, ccEnabled: boolean): ScriptResult {
+  const vfExec: boolean[] = [];
+  const altstack: Uint8Array[] = [];
+  const requireMinimal = (flags & SCRIPT_VERIFY_MINIMALDATA) !== 0;
+  let nOpCount = 0;
+  let pc = 0;
+
+  const top = (i: number): Uint8Array => {
+    // stacktop(i) is stack.at(size + i): out of range throws, caught as UNKNOWN_ERROR.
+    const v = stack[stack.length + i];
+    if (v === undefined) throw new RangeError('stack index out of range');
+    return v;
+  };
+  const need = (n: number): void => {
+    if (stack.length < n) throw new Fail('SCRIPT_ERR_INVALID_STACK_OPERATION');
+  };
+  const num = (v: Uint8Array, maxSize?: number): bigint => decodeScriptNum(v, requireMinimal, maxSize);
+  const pushNum = (n: bigint): void => {
+    stack.push(encodeScriptNum(n));
+  };
+  const pushBool = (b: boolean): void => {
+    stack.push(b ? VCH_TRUE : VCH_FALSE);
+  };
+
+  while (pc < script.length) {
+    const fExec = !vfExec.includes(false);
+
+    const r = getOp(script, pc);
+    if (!r) return fail('SCRIPT_ERR_BAD_OPCODE');
+    pc = r.next;
+    const opcode = r.op;
+    const data = r.data;
+    if (data && data.length > MAX_SCRIPT_ELEMENT_SIZE) return fail('SCRIPT_ERR_PUSH_SIZE');
+
+    // OP_RESERVED (0x50) and the pushes do not count towards the opcode limit.
+    if (opcode > op.OP_16 && ++nOpCount > MAX_OPS_PER_SCRIPT) return fail('SCRIPT_ERR_OP_COUNT');
+
+    if (DISABLED.has(opcode)) return fail('SCRIPT_ERR_DISABLED_OPCODE');
+
+    if (fExec && opcode <= op.OP_PUSHDATA4) {
+      if (requireMinimal && !checkMinimalPush(data!, opcode)) return fail('SCRIPT_ERR_MINIMALDATA');
+      stack.push(data!);
+    } else if (fExec || (op.OP_IF <= opcode && opcode <= op.OP_ENDIF)) {
+      const err = step(opcode, fExec);
+      if (err) return fail(err);
+    }
+
+    if (stack.length + altstack.length > MAX_STACK_SIZE) return fail('SCRIPT_ERR_STACK_SIZE');
+  }
+
+  if (vfExec.length > 0) return fail('SCRIPT_ERR_UNBALANCED_CONDITIONAL');
+  return { ok: true };
+
+  /** One non-push opcode; returns the error, or null to go on. */
+  function step(opcode: number, fExec: boolean): ScriptError | null {
+    switch (opcode) {
+      case op.OP_1NEGATE:
+      case op.OP_1:
+      case op.OP_2:
+      case op.OP_3:
+      case op.OP_4:
+      case op.OP_5:
+      case op.OP_6:
+      case op.OP_7:
+      case op.OP_8:
+      case op.OP_9:
+      case op.OP_10:
+      case op.OP_11:
+      case op.OP_12:
+      case op.OP_13:
+      case op.OP_14:
+      case op.OP_15:
+      case op.OP_16:
+        pushNum(BigInt(opcode - (op.OP_1 - 1)));
+        return null;
+
+      case op.OP_NOP:
+        return null;
+
+      case op.OP_CHECKLOCKTIMEVERIFY: {
+        if (!(flags & SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY)) {
+          // Not enabled: a NOP2.
+          if (flags & SCRIPT_VERIFY_DISCOURAGE_UPGRADABLE_NOPS) return 'SCRIPT_ERR_DISCOURAGE_UPGRADABLE_NOPS';
+          return null;
+        }
+        if (stack.length < 1) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
+        // 5-byte numbers, so times past 2038 fit.
+        const lockTime = num(top(-1), 5);
+        if (lockTime < 0n) return 'SCRIPT_ERR_NEGATIVE_LOCKTIME';
+        if (!checker.checkLockTime(lockTime)) return 'SCRIPT_ERR_UNSATISFIED_LOCKTIME';
+        return null;
+      }
+
+      case op.OP_NOP1:
+      case op.OP_NOP3:
+      case op.OP_NOP4:
+      case op.OP_NOP5:
+      case op.OP_NOP6:
+      case op.OP_NOP7:
+      case op.OP_NOP8:
+      case op.OP_NOP9:
+      case op.OP_NOP10:
+        if (flags & SCRIPT_VERIFY_DISCOURAGE_UPGRADABLE_NOPS) return 'SCRIPT_ERR_DISCOURAGE_UPGRADABLE_NOPS';
+        return null;
+
+      case op.OP_IF:
+      case op.OP_NOTIF: {
+        let value = false;
+        if (fExec) {
+          if (stack.length < 1) return 'SCRIPT_ERR_UNBALANCED_CONDITIONAL';
+          value = castToBool(top(-1));
+          if (opcode === op.OP_NOTIF) value = !value;
+          stack.pop();
+        }
+        vfExec.push(value);
+        return null;
+      }
+
+      case op.OP_ELSE:
+        if (vfExec.length === 0) return 'SCRIPT_ERR_UNBALANCED_CONDITIONAL';
+        vfExec[vfExec.length - 1] = !vfExec[vfExec.length - 1];
+        return null;
+
+      case op.OP_ENDIF:
+        if (vfExec.length === 0) return 'SCRIPT_ERR_UNBALANCED_CONDITIONAL';
+        vfExec.pop();
+        return null;
+
+      case op.OP_VERIFY:
+        need(1);
+        if (!castToBool(top(-1))) return 'SCRIPT_ERR_VERIFY';
+        stack.pop();
+        return null;
+
+      case op.OP_RETURN:
+        return 'SCRIPT_ERR_OP_RETURN';
+
+      case op.OP_TOALTSTACK:
+        need(1);
+        altstack.push(stack.pop()!);
+        return null;
+
+      case op.OP_FROMALTSTACK:
+        if (altstack.length < 1) return 'SCRIPT_ERR_INVALID_ALTSTACK_OPERATION';
+        stack.push(altstack.pop()!);
+        return null;
+
+      case op.OP_2DROP:
+        need(2);
+        stack.length -= 2;
+        return null;
+
+      case op.OP_2DUP: {
+        need(2);
+        const a = top(-2);
+        const b = top(-1);
+        stack.push(a, b);
+        return null;
+      }
+
+      case op.OP_3DUP: {
+        need(3);
+        const a = top(-3);
+        const b = top(-2);
+        const c = top(-1);
+        stack.push(a, b, c);
+        return null;
+      }
+
+      case op.OP_2OVER: {
+        need(4);
+        const a = top(-4);
+        const b = top(-3);
+        stack.push(a, b);
+        return null;
+      }
+
+      case op.OP_2ROT: {
+        need(6);
+        const [a, b] = stack.splice(stack.length - 6, 2);
+        stack.push(a!, b!);
+        return null;
+      }
+
+      case op.OP_2SWAP: {
+        need(4);
+        const n = stack.length;
+        [stack[n - 4], stack[n - 2]] = [stack[n - 2]!, stack[n - 4]!];
+        [stack[n - 3], stack[n - 1]] = [stack[n - 1]!, stack[n - 3]!];
+        return null;
+      }
+
+      case op.OP_IFDUP: {
+        need(1);
+        const v = top(-1);
+        if (castToBool(v)) stack.push(v);
+        return null;
+      }
+
+      case op.OP_DEPTH:
+        pushNum(BigInt(stack.length));
+        return null;
+
+      case op.OP_DROP:
+        need(1);
+        stack.pop();
+        return null;
+
+      case op.OP_DUP:
+        need(1);
+        stack.push(top(-1));
+        return null;
+
+      case op.OP_NIP:
+        need(2);
+        stack.splice(stack.length - 2, 1);
+        return null;
+
+      case op.OP_OVER:
+        need(2);
+        stack.push(top(-2));
+        return null;
+
+      case op.OP_PICK:
+      case op.OP_ROLL: {
+        need(2);
+        const n = scriptNumToInt(num(top(-1)));
+        stack.pop();
+        if (n < 0 || n >= stack.length) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
+        const v = top(-n - 1);
+        if (opcode === op.OP_ROLL) stack.splice(stack.length - n - 1, 1);
+        stack.push(v);
+        return null;
+      }
+
+      case op.OP_ROT: {
+        need(3);
+        const [a] = stack.splice(stack.length - 3, 1);
+        stack.push(a!);
+        return null;
+      }
+
+      case op.OP_SWAP: {
+        need(2);
+        const n = stack.length;
+        [stack[n - 2], stack[n - 1]] = [stack[n - 1]!, stack[n - 2]!];
+        return null;
+      }
+
+      case op.OP_TUCK: {
+        need(2);
+        stack.splice(stack.length - 2, 0, top(-1));
+        return null;
+      }
+
+      case op.OP_SIZE:
+        need(1);
+        pushNum(BigInt(top(-1).length));
+        return null;
+
+      case op.OP_EQUAL:
+      case op.OP_EQUALVERIFY: {
+        need(2);
+        const equal = equalBytes(top(-2), top(-1));
+        stack.length -= 2;
+        pushBool(equal);
+        if (opcode === op.OP_EQUALVERIFY) {
+          if (!equal) return 'SCRIPT_ERR_EQUALVERIFY';
+          stack.pop();
+        }
+        return null;
+      }
+
+      case op.OP_1ADD:
+      case op.OP_1SUB:
+      case op.OP_NEGATE:
+      case op.OP_ABS:
+      case op.OP_NOT:
+      case op.OP_0NOTEQUAL: {
+        need(1);
+        let bn = num(top(-1));
+        switch (opcode) {
+          case op.OP_1ADD:
+            bn += 1n;
+            break;
+          case op.OP_1SUB:
+            bn -= 1n;
+            break;
+          case op.OP_NEGATE:
+            bn = -bn;
+            break;
+          case op.OP_ABS:
+            if (bn < 0n) bn = -bn;
+            break;
+          case op.OP_NOT:
+            bn = bn === 0n ? 1n : 0n;
+            break;
+          default:
+            bn = bn !== 0n ? 1n : 0n;
+        }
+        stack.pop();
+        pushNum(bn);
+        return null;
+      }
+
+      case op.OP_ADD:
+      case op.OP_SUB:
+      case op.OP_BOOLAND:
+      case op.OP_BOOLOR:
+      case op.OP_NUMEQUAL:
+      case op.OP_NUMEQUALVERIFY:
+      case op.OP_NUMNOTEQUAL:
+      case op.OP_LESSTHAN:
+      case op.OP_GREATERTHAN:
+      case op.OP_LESSTHANOREQUAL:
+      case op.OP_GREATERTHANOREQUAL:
+      case op.OP_MIN:
+      case op.OP_MAX: {
+        need(2);
+        const a = num(top(-2));
+        const b = num(top(-1));
+        const B = (x: boolean): bigint => (x ? 1n : 0n);
+        let bn: bigint;
+        switch (opcode) {
+          case op.OP_ADD:
+            bn = a + b;
+            break;
+          case op.OP_SUB:
+            bn = a - b;
+            break;
+          case op.OP_BOOLAND:
+            bn = B(a !== 0n && b !== 0n);
+            break;
+          case op.OP_BOOLOR:
+            bn = B(a !== 0n || b !== 0n);
+            break;
+          case op.OP_NUMEQUAL:
+          case op.OP_NUMEQUALVERIFY:
+            bn = B(a === b);
+            break;
+          case op.OP_NUMNOTEQUAL:
+            bn = B(a !== b);
+            break;
+          case op.OP_LESSTHAN:
+            bn = B(a < b);
+            break;
+          case op.OP_GREATERTHAN:
+            bn = B(a > b);
+            break;
+          case op.OP_LESSTHANOREQUAL:
+            bn = B(a <= b);
+            break;
+          case op.OP_GREATERTHANOREQUAL:
+            bn = B(a >= b);
+            break;
+          case op.OP_MIN:
+            bn = a < b ? a : b;
+            break;
+          default:
+            bn = a > b ? a : b;
+        }
+        stack.length -= 2;
+        pushNum(bn);
+        if (opcode === op.OP_NUMEQUALVERIFY) {
+          if (!castToBool(top(-1))) return 'SCRIPT_ERR_NUMEQUALVERIFY';
+          stack.pop();
+        }
+        return null;
+      }
+
+      case op.OP_WITHIN: {
+        need(3);
+        const x = num(top(-3));
+        const min = num(top(-2));
+        const max = num(top(-1));
+        stack.length -= 3;
+        pushBool(min <= x && x < max);
+        return null;
+      }
+
+      case op.OP_RIPEMD160:
+      case op.OP_SHA1:
+      case op.OP_SHA256:
+      case op.OP_HASH160:
+      case op.OP_HASH256: {
+        need(1);
+        const v = stack.pop()!;
+        const h =
+          opcode === op.OP_RIPEMD160
+            ? ripemd160(v)
+            : opcode === op.OP_SHA1
+              ? sha1(v)
+              : opcode === op.OP_SHA256
+                ? sha256(v)
+                : opcode === op.OP_HASH160
+                  ? hash160(v)
+                  : sha256d(v);
+        stack.push(h);
+        return null;
+      }
+
+      case op.OP_CHECKSIG:
+      case op.OP_CHECKSIGVERIFY: {
+        need(2);
+        const sig = top(-2);
+        const pubkey = top(-1);
+        const encErr = checkSignatureEncoding(sig, flags) ?? checkPubKeyEncoding(pubkey, flags);
+        if (encErr) return encErr;
+        // scriptCode is the whole script: no OP_CODESEPARATOR (disabled), no FindAndDelete.
+        const ok = checker.checkSig(sig, pubkey, script);
+        stack.length -= 2;
+        pushBool(ok);
+        if (opcode === op.OP_CHECKSIGVERIFY) {
+          if (!ok) return 'SCRIPT_ERR_CHECKSIGVERIFY';
+          stack.pop();
+        }
+        return null;
+      }
+
+      case op.OP_CHECKMULTISIG:
+      case op.OP_CHECKMULTISIGVERIFY: {
+        let i = 1;
+        need(i);
+        let nKeys = scriptNumToInt(num(top(-i)));
+        if (nKeys < 0 || nKeys > MAX_PUBKEYS_PER_MULTISIG) return 'SCRIPT_ERR_PUBKEY_COUNT';
+        nOpCount += nKeys;
+        if (nOpCount > MAX_OPS_PER_SCRIPT) return 'SCRIPT_ERR_OP_COUNT';
+        let ikey = ++i;
+        i += nKeys;
+        need(i);
+        let nSigs = scriptNumToInt(num(top(-i)));
+        if (nSigs < 0 || nSigs > nKeys) return 'SCRIPT_ERR_SIG_COUNT';
+        let isig = ++i;
+        i += nSigs;
+        need(i);
+
+        let success = true;
+        while (success && nSigs > 0) {
+          const sig = top(-isig);
+          const pubkey = top(-ikey);
+          // The order of encoding checks makes signature/key order observable under STRICTENC, as komodod.
+          const encErr = checkSignatureEncoding(sig, flags) ?? checkPubKeyEncoding(pubkey, flags);
+          if (encErr) return encErr;
+          if (checker.checkSig(sig, pubkey, script)) {
+            isig++;
+            nSigs--;
+          }
+          ikey++;
+          nKeys--;
+          // More signatures left than keys: fail early.
+          if (nSigs > nKeys) success = false;
+        }
+
+        while (i-- > 1) stack.pop();
+        // The extra argument CHECKMULTISIG consumes; NULLDUMMY requires it empty.
+        if (stack.length < 1) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
+        if (flags & SCRIPT_VERIFY_NULLDUMMY && top(-1).length) return 'SCRIPT_ERR_SIG_NULLDUMMY';
+        stack.pop();
+        pushBool(success);
+        if (opcode === op.OP_CHECKMULTISIGVERIFY) {
+          if (!success) return 'SCRIPT_ERR_CHECKMULTISIGVERIFY';
+          stack.pop();
+        }
+        return null;
+      }
+
+      case op.OP_CHECKCRYPTOCONDITION:
+      case op.OP_CHECKCRYPTOCONDITIONVERIFY: {
+        if (!ccEnabled) return 'SCRIPT_ERR_BAD_OPCODE';
+        need(2);
+        const result = checker.checkCryptoCondition(top(-2), top(-1), script);
+        if (result === -1) return 'SCRIPT_ERR_CRYPTOCONDITION_INVALID_FULFILLMENT';
+        stack.length -= 2;
+        pushBool(result === true);
+        if (opcode === op.OP_CHECKCRYPTOCONDITIONVERIFY) {
+          if (result !== true) return 'SCRIPT_ERR_CRYPTOCONDITION_VERIFY';
+          stack.pop();
+        }
+        return null;
+      }
+
+      default:
+        return 'SCRIPT_ERR_BAD_OPCODE';
+    }
+  }
+}
+
+/**
+ * EvalCryptoConditionSig: the scriptSig spending a CC output is exactly one push (OP_PUSHDATA4 at most,
+ * not OP_0) of at most 2048 bytes, and is not evaluated as a script.
+ */
+function evalCryptoConditionSig(stack: Uint8Array[], scriptSig: Uint8Array): ScriptResult {
+  const r = getOp(scriptSig, 0);
+  if (!r) return fail('SCRIPT_ERR_BAD_OPCODE');
+  if (r.op === 0 || r.op > op.OP_PUSHDATA4) return fail('SCRIPT_ERR_INVALID_STACK_OPERATION');
+  if (r.next !== scriptSig.length) return fail('SCRIPT_ERR_INVALID_STACK_OPERATION');
+  if (r.data!.length > MAX_SCRIPT_CRYPTOCONDITION_FULFILLMENT_SIZE) return fail('SCRIPT_ERR_PUSH_SIZE');
+  stack.push(r.data!);
+  return { ok: true };
+}
+
+/** VerifyScript: scriptSig then scriptPubKey, then the P2SH redeem script, then CLEANSTACK. */
+export function verifyScript(
+  scriptSig: Uint8Array,
+  scriptPubKey: Uint8Array,
+  flags: number,
+  checker: SignatureChecker,
+  opts: InterpreterOptions = {},
+): ScriptResult {
+  if (flags & SCRIPT_VERIFY_SIGPUSHONLY && !isPushOnly(scriptSig)) return fail('SCRIPT_ERR_SIG_PUSHONLY');
+
+  let stack: Uint8Array[] = [];
+  let r: ScriptResult;
+  if (opts.ccEnabled && isPayToCryptoCondition(scriptPubKey)) r = evalCryptoConditionSig(stack, scriptSig);
+  else r = evalScript(stack, scriptSig, flags, checker, opts);
+  if (!r.ok) return r;
+
+  const stackCopy = flags & SCRIPT_VERIFY_P2SH ? stack.slice() : [];
+  r = evalScript(stack, scriptPubKey, flags, checker, opts);
+  if (!r.ok) return r;
+  if (stack.length === 0 || !castToBool(stack[stack.length - 1]!)) return fail('SCRIPT_ERR_EVAL_FALSE');
+
+  if (flags & SCRIPT_VERIFY_P2SH && isP2SH(scriptPubKey)) {
+    if (!isPushOnly(scriptSig)) return fail('SCRIPT_ERR_SIG_PUSHONLY');
+    stack = stackCopy;
+    // Cannot be empty: HASH160 <h> EQUAL on an empty stack failed above.
+    const redeemScript = stack.pop()!;
+    r = evalScript(stack, redeemScript, flags, checker, opts);
+    if (!r.ok) return r;
+    if (stack.length === 0 || !castToBool(stack[stack.length - 1]!)) return fail('SCRIPT_ERR_EVAL_FALSE');
+  }
+
+  if (flags & SCRIPT_VERIFY_CLEANSTACK) {
+    // komodod asserts P2SH is set with CLEANSTACK.
+    if (!(flags & SCRIPT_VERIFY_P2SH)) throw new RangeError('SCRIPT_VERIFY_CLEANSTACK requires SCRIPT_VERIFY_P2SH');
+    if (stack.length !== 1) return fail('SCRIPT_ERR_CLEANSTACK');
+  }
+  return { ok: true };
+}
