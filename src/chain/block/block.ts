@@ -1,0 +1,74 @@
+import { BufferReader } from '../encoding/reader.js';
+import { BufferWriter } from '../encoding/writer.js';
+import { DecodeError } from '../encoding/errors.js';
+import { fromHex, toHex } from '../encoding/hex.js';
+import { Transaction } from '../tx/transaction.js';
+import { BlockHeader } from './header.js';
+import { buildMerkleTree, type MerkleTree } from './merkle.js';
+
+/** The smallest serialised transaction (v1, no inputs, no outputs): bounds a hostile tx count. */
+const MIN_TX_SIZE = 4 + 1 + 1 + 4;
+
+/** CBlock: header, then a CompactSize count and the transactions. */
+export class Block {
+  constructor(
+    public header: BlockHeader = new BlockHeader(),
+    public txs: Transaction[] = [],
+  ) {}
+
+  static read(r: BufferReader): Block {
+    const header = BlockHeader.read(r);
+    const n = r.count(MIN_TX_SIZE);
+    const txs: Transaction[] = [];
+    for (let i = 0; i < n; i++) txs.push(Transaction.read(r));
+    return new Block(header, txs);
+  }
+
+  /** Exactly one block; trailing bytes are an error. */
+  static fromRaw(data: Uint8Array): Block {
+    const r = new BufferReader(data);
+    const block = Block.read(r);
+    if (r.left !== 0) throw new DecodeError(`${r.left} trailing bytes after block`);
+    return block;
+  }
+
+  static fromHex(hex: string): Block {
+    return Block.fromRaw(fromHex(hex));
+  }
+
+  write(w: BufferWriter): void {
+    this.header.write(w);
+    w.compactSize(this.txs.length);
+    for (const tx of this.txs) tx.write(w);
+  }
+
+  toRaw(): Uint8Array {
+    const w = new BufferWriter(2048);
+    this.write(w);
+    return w.finish();
+  }
+
+  toHex(): string {
+    return toHex(this.toRaw());
+  }
+
+  hash(): Uint8Array {
+    return this.header.hash();
+  }
+
+  hashHex(): string {
+    return this.header.hashHex();
+  }
+
+  /** The merkle tree over the transactions' txids as komodod builds it (with the mutation flag). */
+  merkleTree(): MerkleTree {
+    return buildMerkleTree(this.txs.map((tx) => tx.hash()));
+  }
+
+  /** Recomputes the merkle root from the transactions and stores it in the header (miner templates). */
+  updateMerkleRoot(): { root: Uint8Array; mutated: boolean } {
+    const { root, mutated } = this.merkleTree();
+    this.header.merkleRoot = root;
+    return { root, mutated };
+  }
+}
