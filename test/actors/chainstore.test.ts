@@ -40,13 +40,16 @@ const rules: ChainRules = {
   checkHeader: () => {},
   connect: (block, _h, view) => {
     if (block.txs[0]!.vout[0]!.value === 666n) throw Object.assign(new Error('bad'), { rejectCode: 16, reason: 'bad-cb-amount' });
-    for (const tx of block.txs.slice(1)) {
-      for (const i of tx.vin) {
-        if (!view.coin(Buffer.from(i.prevout.hash).reverse().toString('hex'), i.prevout.index)) {
-          throw Object.assign(new Error('missing'), { rejectCode: 16, reason: 'bad-txns-inputs-missingorspent' });
+    block.txs.forEach((tx, n) => {
+      if (n > 0) {
+        for (const i of tx.vin) {
+          if (!view.coin(i.prevout.txid(), i.prevout.index)) {
+            throw Object.assign(new Error('missing'), { rejectCode: 16, reason: 'bad-txns-inputs-missingorspent' });
+          }
         }
       }
-    }
+      view.apply(tx, tx.txid(), _h);
+    });
     return { fees: 0n };
   },
 };

@@ -157,6 +157,8 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.indexes.spent.get(outpointKey(body.txid as string, body.n as number)) ?? null;
       case 'template':
         return this.templateContext();
+      case 'view':
+        return this.mempoolView(body.txid as string, body.outpoints as [string, number][]);
       default:
         throw new ServiceFailure(-32601, `chainStore has no operation ${body.op}`);
     }
@@ -237,6 +239,20 @@ export class ChainStoreLogic implements ServiceLogic {
     let e: BlockEntry | undefined = prev;
     for (let i = 0; i < 28 && e; i++, e = this.index.parent(e)) ancestors.push({ time: e.header.time, bits: e.header.bits });
     return { height: prev.height, hash: prev.hash, mtp: this.mtp(prev), nextBits: this.opts.rules.nextBits(ancestors.reverse()) };
+  }
+
+  /**
+   * What the mempool needs to judge a transaction against the chain, read in one step so it is
+   * consistent: the tip, the coins its inputs name, whether each missing input's transaction is
+   * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
+   */
+  mempoolView(txid: string, outpoints: [string, number][]) {
+    const tip = this.index.tip;
+    const coins = outpoints.map(([t, n]) => this.indexes.coins.get(outpointKey(t, n)) ?? null);
+    const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.txIndex.has(t));
+    const own = this.txInfo(txid);
+    const hasUnspentOutputs = !!own && own.tx.vout.some((_, n) => this.indexes.coins.has(outpointKey(txid, n)));
+    return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), coins, confirmed, hasUnspentOutputs };
   }
 
   templateContext(): PrevContext & { time: number } {
@@ -322,9 +338,8 @@ export class ChainStoreLogic implements ServiceLogic {
 
   private connectEntry(entry: BlockEntry, notices: Notice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held.get(entry.hash)!;
-    const view = this.connectView(h);
     try {
-      this.opts.rules.connect(h.block, entry.height, view);
+      this.opts.rules.connect(h.block, entry.height, this.connectView());
     } catch (e) {
       const v = e as { rejectCode?: number; reason?: string };
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
@@ -337,23 +352,25 @@ export class ChainStoreLogic implements ServiceLogic {
     return undefined;
   }
 
-  /** The UTXO set plus the outputs of the block's own earlier transactions, as consensus sees them. */
-  private connectView(h: Held): ConnectView {
-    const local = new Map<string, Transaction>();
-    h.block.txs.forEach((tx, i) => local.set(h.txids[i]!, tx));
+  /** The UTXO set overlaid with the effects of the block's earlier transactions, in order. */
+  private connectView(): ConnectView {
     const created = new Map<string, Coin>();
+    const spent = new Set<string>();
+    const earlier = new Map<string, Transaction>();
     return {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
-        const c = this.indexes.coins.get(key) ?? created.get(key);
-        if (c) return c;
-        const tx = local.get(txid);
-        const out = tx?.vout[n];
-        if (!tx || !out) return undefined;
-        // Same-block outputs are only visible to later transactions: rules check the order.
-        return { value: out.value, script: out.script, height: -1, coinbase: tx.isCoinbase(), txVersion: tx.version };
+        if (spent.has(key)) return undefined;
+        return created.get(key) ?? this.indexes.coins.get(key);
       },
-      tx: (txid) => local.get(txid) ?? this.txInfo(txid)?.tx,
+      tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
+      apply: (tx, txid, height) => {
+        if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
+        tx.vout.forEach((out, n) => {
+          created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
+        });
+        earlier.set(txid, tx);
+      },
     };
   }
 

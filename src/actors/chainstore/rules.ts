@@ -13,11 +13,16 @@ export interface PrevContext {
   nextBits: number;
 }
 
-/** Coins visible while connecting: the chain's UTXO set plus outputs of earlier txs in the same block. */
+/**
+ * Coins visible while connecting: the chain's UTXO set as changed by the block's earlier
+ * transactions. The rules call `apply` after checking each transaction, so a later transaction sees
+ * the outputs of earlier ones and cannot spend what an earlier one spent.
+ */
 export interface ConnectView {
   coin(txid: string, n: number): Coin | undefined;
-  /** A confirmed or same-block transaction by txid (the CC validators read previous transactions). */
+  /** A confirmed transaction, or an earlier one of the same block (CC validators read previous transactions). */
   tx(txid: string): Transaction | undefined;
+  apply(tx: Transaction, txid: string, height: number): void;
 }
 
 /**

@@ -1,0 +1,319 @@
+import { Transaction } from '../../chain/tx/transaction.js';
+import { DecodeError } from '../../chain/encoding/errors.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
+import type { Block } from '../../chain/block/block.js';
+import type { ChainParams } from '../../chain/params/chain-params.js';
+import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../chain/script/flags.js';
+import {
+  ValidationError,
+  MissingInputsError,
+  checkTransaction,
+  contextualCheckTransaction,
+  isStandardTx,
+  isFinalTx,
+  isExpiredTx,
+  areInputsStandard,
+  checkTxInputs,
+  checkInputScripts,
+  checkAbsurdFee,
+  checkStandardSigOps,
+  legacySigOpCount,
+  p2shInputsSigOpCount,
+  valueOut,
+  validationContext,
+  type Coin,
+  type CoinView,
+  type ValidationContext,
+  type SignatureCache,
+} from '../../chain/validation/index.js';
+import type { CryptoConditionChecker } from '../../chain/script/checker.js';
+import { ServiceFailure, type Op } from '../protocol.js';
+import type { Asker } from '../ask.js';
+import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import { outpointKey } from '../chainstore/coins.js';
+
+/** komodod's MEMPOOL_HEIGHT: the height mempool coins report. */
+export const MEMPOOL_HEIGHT = 0x7fffffff;
+
+export interface MempoolEntry {
+  tx: Transaction;
+  txid: string;
+  raw: Uint8Array;
+  size: number;
+  fee: bigint;
+  /** Unix time of acceptance. */
+  time: number;
+  /** Chain height when it was accepted. */
+  height: number;
+  /** Outpoint keys it spends. */
+  spends: string[];
+}
+
+interface ChainView {
+  height: number;
+  hash: string;
+  time: number;
+  mtp: number;
+  coins: (Coin | null)[];
+  confirmed: boolean[];
+  hasUnspentOutputs: boolean;
+}
+
+export interface TxAccepted extends Notice {
+  type: 'txAccepted';
+  txid: string;
+  tx: Transaction;
+}
+
+export interface TxRemoved extends Notice {
+  type: 'txRemoved';
+  txid: string;
+  reason: 'block' | 'conflict' | 'expired' | 'reorg';
+}
+
+export interface MempoolOptions {
+  chain: Asker;
+  params: () => ChainParams;
+  dataCarrierSize: number;
+  sigCache?: SignatureCache;
+  /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
+  ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
+  /** Looks up a confirmed transaction (CC validators read previous transactions). */
+  now?: () => number;
+}
+
+const WRITE_OPS = new Set(['accept', 'blockConnected', 'blockDisconnected']);
+
+/** Turns a validation failure into sendrawtransaction's answer (rawtx.md §2.5). */
+function rejectFailure(e: unknown): never {
+  if (e instanceof ValidationError) throw new ServiceFailure(-26, `${e.rejectCode}: ${e.reason}`);
+  if (e instanceof MissingInputsError) throw new ServiceFailure(-25, 'Missing inputs');
+  throw e;
+}
+
+/**
+ * The mempool: unconfirmed transactions accepted after full validation against the UTXO set plus the
+ * mempool itself, with komodod's reject codes; kept consistent with the chain through the chain
+ * store's blockConnected/blockDisconnected notices.
+ */
+export class MempoolLogic implements ServiceLogic {
+  readonly name = 'mempool';
+  readonly entries = new Map<string, MempoolEntry>();
+  /** Outpoint key → txid of the mempool transaction spending it. */
+  readonly spentBy = new Map<string, string>();
+  private bytes = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: MempoolOptions) {
+    this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  async load(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  isWrite(body: Op): boolean {
+    return WRITE_OPS.has(body.op);
+  }
+
+  read(body: Op): unknown {
+    switch (body.op) {
+      case 'get':
+        return this.entries.get(body.txid as string) ?? null;
+      case 'txids':
+        return [...this.entries.keys()];
+      case 'entries':
+        return this.orderedEntries();
+      case 'info':
+        return { size: this.entries.size, bytes: this.bytes };
+      case 'spentBy':
+        return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      default:
+        throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
+    }
+  }
+
+  async write(body: Op): Promise<WriteOutcome> {
+    const notices: Notice[] = [];
+    switch (body.op) {
+      case 'accept':
+        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices), notices };
+      case 'blockConnected':
+        this.blockConnected(body.block as Block, body.txids as string[], body.height as number, notices);
+        return { result: null, notices };
+      case 'blockDisconnected':
+        await this.blockDisconnected(body.block as Block, notices);
+        return { result: null, notices };
+      default:
+        throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
+    }
+  }
+
+  summary(): Record<string, unknown> {
+    return { size: this.entries.size, bytes: this.bytes };
+  }
+
+  /** Parents before children, so a block template built in this order is valid. */
+  orderedEntries(): MempoolEntry[] {
+    const out: MempoolEntry[] = [];
+    const seen = new Set<string>();
+    const visit = (e: MempoolEntry) => {
+      if (seen.has(e.txid)) return;
+      seen.add(e.txid);
+      for (const input of e.tx.vin) {
+        const parent = this.entries.get(toHexReversed(input.prevout.hash));
+        if (parent) visit(parent);
+      }
+      out.push(e);
+    };
+    for (const e of this.entries.values()) visit(e);
+    return out;
+  }
+
+  /**
+   * AcceptToMemoryPool for sendrawtransaction (fLimitFree=false) and relayed transactions, in
+   * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
+   */
+  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[]): Promise<string> {
+    let tx: Transaction;
+    try {
+      tx = Transaction.fromRaw(raw);
+    } catch (e) {
+      if (e instanceof DecodeError) throw new ServiceFailure(-22, 'TX decode failed');
+      throw e;
+    }
+    const txid = tx.txid();
+    // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
+    if (this.entries.has(txid)) return txid;
+    const outpoints = tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index] as [string, number]);
+    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints });
+    if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
+    const params = this.opts.params();
+    const ctx = validationContext(params);
+    const nextHeight = view.height + 1;
+    try {
+      this.checkContextFree(tx, raw.length, nextHeight, view, ctx);
+      // Conflicts with the mempool: no replacement.
+      for (const [t, n] of outpoints) {
+        if (this.spentBy.has(outpointKey(t, n))) throw new ValidationError(16, 'mempool conflict', 0);
+      }
+      const coinView = this.coinView(outpoints, view);
+      for (let i = 0; i < outpoints.length; i++) {
+        if (coinView.coin(outpoints[i]![0], outpoints[i]![1])) continue;
+        // Known transaction whose output is spent, or nothing known at all.
+        if (view.confirmed[i]) throw new ValidationError(18, 'bad-txns-inputs-spent', 0);
+        throw new MissingInputsError([outpointKey(outpoints[i]![0], outpoints[i]![1])]);
+      }
+      const branchId = params.currentEpochBranchId(nextHeight);
+      if (ctx.requireStandard && !areInputsStandard(tx, coinView, branchId, ctx)) {
+        // komodod returns false without a reject state here: -25 with an empty message.
+        throw new ServiceFailure(-25, '');
+      }
+      const sigops = legacySigOpCount(tx) + p2shInputsSigOpCount(tx, coinView);
+      checkStandardSigOps(sigops, ctx);
+      const fee = checkTxInputs(tx, coinView, nextHeight, ctx);
+      if (!allowHighFees) checkAbsurdFee(tx, fee, raw.length, valueOut(tx));
+      const lookup = { tx: (id: string) => this.entries.get(id)?.tx };
+      const ccChecker = this.opts.ccChecker?.(lookup);
+      checkInputScripts(tx, coinView, STANDARD_SCRIPT_VERIFY_FLAGS, branchId, {
+        ccEnabled: ctx.ccEnabled,
+        ...(ccChecker ? { ccChecker } : {}),
+        ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
+      });
+      this.add({ tx, txid, raw, size: raw.length, fee, time: this.now(), height: view.height, spends: outpoints.map(([t, n]) => outpointKey(t, n)) });
+      notices.push({ type: 'txAccepted', txid, tx } satisfies TxAccepted);
+      return txid;
+    } catch (e) {
+      if (e instanceof ServiceFailure) throw e;
+      return rejectFailure(e);
+    }
+  }
+
+  private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
+    checkTransaction(tx, ctx, { tipTime: view.time });
+    contextualCheckTransaction(tx, nextHeight, ctx, { dosLevel: 10 });
+    if (tx.isCoinbase()) throw new ValidationError(16, 'coinbase', 100);
+    if (ctx.requireStandard) {
+      const reason = isStandardTx(tx, nextHeight, { ...ctx, dataCarrierSize: this.opts.dataCarrierSize });
+      if (reason) throw new ValidationError(64, reason, 0);
+    }
+    // CheckFinalTx with the standard locktime flags: the median time past of the tip.
+    if (!isFinalTx(tx, nextHeight, view.mtp)) throw new ValidationError(64, 'non-final', 0);
+    void size;
+  }
+
+  /** Chain coins from the view, then outputs of mempool transactions. */
+  private coinView(outpoints: [string, number][], view: ChainView): CoinView {
+    const chainCoins = new Map<string, Coin>();
+    outpoints.forEach(([t, n], i) => {
+      const c = view.coins[i];
+      if (c) chainCoins.set(outpointKey(t, n), c);
+    });
+    return {
+      coin: (txid: string, n: number) => {
+        const c = chainCoins.get(outpointKey(txid, n));
+        if (c) return c;
+        const parent = this.entries.get(txid);
+        const out = parent?.tx.vout[n];
+        if (!parent || !out) return undefined;
+        return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };
+      },
+    };
+  }
+
+  private add(e: MempoolEntry): void {
+    this.entries.set(e.txid, e);
+    for (const k of e.spends) this.spentBy.set(k, e.txid);
+    this.bytes += e.size;
+  }
+
+  /** Removes a transaction and every mempool transaction that spends its outputs. */
+  private remove(txid: string, reason: TxRemoved['reason'], notices: Notice[]): void {
+    const e = this.entries.get(txid);
+    if (!e) return;
+    this.entries.delete(txid);
+    this.bytes -= e.size;
+    for (const k of e.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+    notices.push({ type: 'txRemoved', txid, reason } satisfies TxRemoved);
+    e.tx.vout.forEach((_, n) => {
+      const child = this.spentBy.get(outpointKey(txid, n));
+      if (child) this.remove(child, reason === 'block' ? 'conflict' : reason, notices);
+    });
+  }
+
+  /** removeForBlock: mined transactions leave, then anything spending what the block spent, then the expired. */
+  private blockConnected(block: Block, txids: string[], height: number, notices: Notice[]): void {
+    block.txs.forEach((tx, i) => {
+      const txid = txids[i]!;
+      const mined = this.entries.get(txid);
+      if (mined) {
+        // Mined: only this entry leaves; its children stay (their inputs are now confirmed).
+        this.entries.delete(txid);
+        this.bytes -= mined.size;
+        for (const k of mined.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+        notices.push({ type: 'txRemoved', txid, reason: 'block' } satisfies TxRemoved);
+      }
+      if (tx.isCoinbase()) return;
+      for (const input of tx.vin) {
+        const k = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
+        const other = this.spentBy.get(k);
+        if (other && other !== txid) this.remove(other, 'conflict', notices);
+      }
+    });
+    for (const e of [...this.entries.values()]) {
+      if (isExpiredTx(e.tx, height + 1)) this.remove(e.txid, 'expired', notices);
+    }
+  }
+
+  /** The disconnected block's transactions return to the mempool when they are still valid. */
+  private async blockDisconnected(block: Block, notices: Notice[]): Promise<void> {
+    for (const tx of block.txs) {
+      if (tx.isCoinbase()) continue;
+      try {
+        await this.accept(tx.toRaw(), true, notices);
+      } catch {
+        // No longer valid on the new chain (e.g. its inputs were spent there): dropped, as komodod.
+      }
+    }
+  }
+}
