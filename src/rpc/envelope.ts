@@ -1,0 +1,98 @@
+import {
+  RpcError,
+  RPC_INVALID_REQUEST,
+  RPC_METHOD_NOT_FOUND,
+  RPC_PARSE_ERROR,
+} from './errors.js';
+import { JsonParseError, parseJson } from './json-read.js';
+import { JsonObject, type JsonValue } from './json-value.js';
+import { escapeJsonString, writeJson } from './json-write.js';
+import { toRpcError, type RpcTable } from './table.js';
+
+/**
+ * The JSON-RPC layer between the HTTP body and the method table (src/httprpc.cpp HTTPReq_JSONRPC,
+ * src/rpc/server.cpp JSONRequest::parse / JSONRPCExecOne / JSONRPCExecBatch, src/rpc/protocol.cpp).
+ */
+
+export interface RpcReply {
+  status: number;
+  /** the reply text, ending in "\n" */
+  body: string;
+}
+
+/** JSONRPCReplyObj written compactly: keys result, error, id in that order. */
+function replyText(resultJson: string, error: RpcError | null, idJson: string): string {
+  const err = error
+    ? `{"code":${error.code},"message":"${escapeJsonString(error.message)}"}`
+    : 'null';
+  return `{"result":${error ? 'null' : resultJson},"error":${err},"id":${idJson}}`;
+}
+
+interface Parsed {
+  method: string;
+  params: JsonValue[];
+}
+
+/** JSONRequest::parse. `idOut` receives the id before anything else is checked, so later errors carry it. */
+function parseRequest(req: JsonValue, idOut: { id: JsonValue }): Parsed {
+  if (!(req instanceof JsonObject)) throw new RpcError(RPC_INVALID_REQUEST, 'Invalid Request object');
+  idOut.id = req.get('id');
+  const method = req.get('method');
+  if (method === null) throw new RpcError(RPC_INVALID_REQUEST, 'Missing method');
+  if (typeof method !== 'string') throw new RpcError(RPC_INVALID_REQUEST, 'Method must be a string');
+  const params = req.get('params');
+  if (params === null) return { method, params: [] };
+  if (!Array.isArray(params)) throw new RpcError(RPC_INVALID_REQUEST, 'Params must be an array');
+  return { method, params };
+}
+
+/** One call to its envelope text (no newline) and the error it carried, if any. */
+async function execOne(table: RpcTable, req: JsonValue): Promise<[string, RpcError | null]> {
+  const holder: { id: JsonValue } = { id: null };
+  try {
+    const { method, params } = parseRequest(req, holder);
+    const result = await table.execute(method, params);
+    // written inside the try: a value JSON cannot hold fails this call, not the server
+    return [replyText(writeJson(result), null, writeJson(holder.id)), null];
+  } catch (e) {
+    const err = toRpcError(e);
+    return [replyText('null', err, writeJson(holder.id)), err];
+  }
+}
+
+/** JSONErrorReply's status: 400 for -32600, 404 for -32601, 500 for every other code. */
+export function httpStatusForCode(code: number): number {
+  if (code === RPC_INVALID_REQUEST) return 400;
+  if (code === RPC_METHOD_NOT_FOUND) return 404;
+  return 500;
+}
+
+/**
+ * A request body (bytes) to komodod's reply: -32700 "Parse error" for invalid JSON, a single call for an
+ * object (status by error code), a batch for an array (always 200, one envelope per element, in order,
+ * run one after the other), -32700 "Top-level object parse error" for any other top-level value.
+ */
+export async function handleRpcBody(table: RpcTable, body: Uint8Array): Promise<RpcReply> {
+  let req: JsonValue;
+  try {
+    req = parseJson(body);
+  } catch (e) {
+    if (!(e instanceof JsonParseError)) throw e;
+    return errorReply(new RpcError(RPC_PARSE_ERROR, 'Parse error'));
+  }
+  if (req instanceof JsonObject) {
+    const [text, err] = await execOne(table, req);
+    return { status: err ? httpStatusForCode(err.code) : 200, body: text + '\n' };
+  }
+  if (Array.isArray(req)) {
+    const parts: string[] = [];
+    for (const r of req) parts.push((await execOne(table, r))[0]);
+    return { status: 200, body: `[${parts.join(',')}]\n` };
+  }
+  return errorReply(new RpcError(RPC_PARSE_ERROR, 'Top-level object parse error'));
+}
+
+/** An error envelope with id null. */
+export function errorReply(err: RpcError): RpcReply {
+  return { status: httpStatusForCode(err.code), body: replyText('null', err, 'null') + '\n' };
+}

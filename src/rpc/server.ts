@@ -1,0 +1,337 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import polka, { type Request, type Response } from 'polka';
+import bodyParser from 'body-parser';
+import { BasicAuth } from './auth.js';
+import { handleRpcBody } from './envelope.js';
+import { RPC_INTERNAL_ERROR } from './errors.js';
+import { AllowList } from './subnet.js';
+import { RpcTable, type HelpEnv, type RpcMethod } from './table.js';
+
+/**
+ * komodod's RPC HTTP server (src/httpserver.cpp over libevent 2.1.12, src/httprpc.cpp) on Polka +
+ * body-parser. Every request goes through komodod's checks in komodod's order:
+ *   libevent: body over 32 MiB -> 413 page; method other than GET/POST/HEAD/PUT/DELETE -> 501 page
+ *   http_request_cb: peer not allowed -> 403; DELETE (unknown to komodod) -> 405; URI not exactly "/"
+ *     -> 404; work queue full -> 500 "Work queue depth exceeded"
+ *   HTTPReq_JSONRPC: not POST -> 405 "JSONRPC server handles only POST requests"; no Authorization
+ *     -> 401; bad credentials -> 250 ms pause, 401; then the JSON-RPC body (envelope.ts).
+ * Replies that are not JSON carry libevent's default Content-Type; libevent's own error pages are its
+ * HTML, with Connection: close.
+ */
+
+/** MAX_SIZE (serialize.h), komodod's evhttp_set_max_body_size. */
+export const MAX_BODY_SIZE = 0x02000000;
+/** DEFAULT_HTTP_WORKQUEUE, DEFAULT_HTTP_THREADS, DEFAULT_HTTP_SERVER_TIMEOUT (httpserver.h) */
+export const DEFAULT_HTTP_WORKQUEUE = 16;
+export const DEFAULT_HTTP_THREADS = 4;
+export const DEFAULT_HTTP_SERVER_TIMEOUT = 30;
+/** The pause after a wrong password (httprpc.cpp MilliSleep(250)). */
+export const AUTH_FAILURE_DELAY_MS = 250;
+
+const LIBEVENT_CONTENT_TYPE = 'text/html; charset=ISO-8859-1';
+const WWW_AUTH_HEADER_DATA = 'Basic realm="jsonrpc"';
+/** evhttp_set_allowed_methods default; anything else is answered 501 by libevent itself. */
+const LIBEVENT_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE']);
+/** HTTPRequest::GetRequestMethod knows these; DELETE comes out as UNKNOWN. */
+const KOMODOD_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT']);
+
+export interface Endpoint {
+  host: string;
+  port: number;
+}
+
+/**
+ * HTTPBindAddresses: with no -rpcallowip, ::1 and 127.0.0.1 (any -rpcbind is ignored, with komodod's
+ * warning); with -rpcallowip and -rpcbind, each -rpcbind ("host", "host:port", "[v6]:port"); with
+ * -rpcallowip alone, :: and 0.0.0.0.
+ */
+export function rpcEndpoints(opts: {
+  port: number;
+  allowIps?: string[];
+  rpcBind?: string[];
+  log?: (line: string) => void;
+}): Endpoint[] {
+  const { port } = opts;
+  if (!opts.allowIps?.length) {
+    if (opts.rpcBind?.length) {
+      opts.log?.(
+        'WARNING: option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect',
+      );
+    }
+    return [
+      { host: '::1', port },
+      { host: '127.0.0.1', port },
+    ];
+  }
+  if (opts.rpcBind?.length) return opts.rpcBind.map((b) => splitHostPort(b, port));
+  return [
+    { host: '::', port },
+    { host: '0.0.0.0', port },
+  ];
+}
+
+/** SplitHostPort (utilstrencodings.cpp): a trailing :port is taken when it parses; brackets removed. */
+export function splitHostPort(text: string, defaultPort: number): Endpoint {
+  let host = text;
+  let port = defaultPort;
+  const colon = text.lastIndexOf(':');
+  // the port is split off only for "host:port", "[v6]:port", or a string with a single colon
+  if (colon !== -1) {
+    const bracketed = text.startsWith('[') && colon > 0 && text[colon - 1] === ']';
+    const singleColon = text.indexOf(':') === colon;
+    if (bracketed || singleColon) {
+      const p = text.slice(colon + 1);
+      if (/^[0-9]+$/.test(p) && Number(p) <= 65535) {
+        host = text.slice(0, colon);
+        port = Number(p);
+      }
+    }
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return { host, port };
+}
+
+export interface RpcServerOptions {
+  /** the method table; or give `methods` and `env` and one is built */
+  table?: RpcTable;
+  methods?: Iterable<RpcMethod>;
+  env?: HelpEnv;
+  /** -rpcuser / -rpcpassword */
+  auth: { user: string; password: string };
+  /** -rpcallowip values; loopback is always allowed */
+  allowIps?: string[];
+  /** -rpcbind values (used only together with allowIps, as komodod) */
+  bind?: string[];
+  /** -rpcport; 0 lets the OS choose (every endpoint then shares the first one's port) */
+  port: number;
+  /** explicit endpoints instead of komodod's rule from allowIps/bind/port */
+  endpoints?: Endpoint[];
+  /** -rpcworkqueue (default 16) and -rpcthreads (default 4): requests past the auth stage at once */
+  workQueue?: number;
+  threads?: number;
+  /** -rpcservertimeout in seconds (default 30): how long an idle keep-alive connection is kept */
+  serverTimeout?: number;
+  log?: (line: string) => void;
+}
+
+export interface RpcServer {
+  /** the bound port (the first endpoint's) */
+  readonly port: number;
+  /** every endpoint that bound */
+  readonly addresses: Endpoint[];
+  readonly table: RpcTable;
+  /** set the warm-up status (every method but help fails with -28 and this text), or null when done */
+  setWarmup(status: string | null): void;
+  /** stop listening, close idle connections and resolve once in-flight requests are answered */
+  close(): Promise<void>;
+}
+
+/** libevent's evhttp_send_error page: its HTML, Content-Type text/html, Connection: close. */
+function libeventErrorPage(status: number): string {
+  const reason = http.STATUS_CODES[status] ?? 'Error';
+  // libevent 2.1 still calls 413 by its old name
+  const phrase = status === 413 ? 'Request Entity Too Large' : reason;
+  return `<HTML><HEAD>\n<TITLE>${status} ${phrase}</TITLE>\n</HEAD><BODY>\n<H1>${phrase}</H1>\n</BODY></HTML>\n`;
+}
+
+function rawErrorResponse(status: number): string {
+  const body = libeventErrorPage(status);
+  const phrase = status === 413 ? 'Request Entity Too Large' : (http.STATUS_CODES[status] ?? 'Error');
+  return (
+    `HTTP/1.1 ${status} ${phrase}\r\nContent-Type: text/html\r\nConnection: close\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+function sendErrorPage(res: Response, status: number): void {
+  const body = libeventErrorPage(status);
+  if (status === 413) res.statusMessage = 'Request Entity Too Large';
+  res.writeHead(status, {
+    'Content-Type': 'text/html',
+    Connection: 'close',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** WriteReply without an explicit Content-Type: libevent adds its default. */
+function sendPlain(res: Response, status: number, body = '', headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': LIBEVENT_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function sendJson(res: Response, status: number, body: string): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+interface RpcRequest extends Request {
+  /** the request target exactly as sent (Polka rewrites req.url) */
+  rawUrl?: string;
+}
+
+/** Starts the server on every endpoint; rejects if none could bind. */
+export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer> {
+  const log = opts.log ?? (() => {});
+  let table: RpcTable;
+  if (opts.table) table = opts.table;
+  else if (opts.env) table = new RpcTable(opts.env, opts.methods ?? []);
+  else throw new Error('createRpcServer needs a table, or methods and env');
+  const allow = new AllowList(opts.allowIps ?? []);
+  const auth = new BasicAuth(opts.auth.user, opts.auth.password);
+  const queueLimit =
+    Math.max(opts.workQueue ?? DEFAULT_HTTP_WORKQUEUE, 1) + Math.max(opts.threads ?? DEFAULT_HTTP_THREADS, 1);
+  let inFlight = 0;
+
+  const readBody = bodyParser.raw({ type: () => true, limit: MAX_BODY_SIZE, inflate: false });
+
+  const app = polka<RpcRequest>({
+    onError(err, req, res) {
+      if (res.headersSent || res.destroyed) return;
+      const e = err as { type?: string; status?: number };
+      if (e.type === 'request.aborted') return;
+      if (e.type === 'entity.too.large') return sendErrorPage(res, 413);
+      if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendErrorPage(res, 400);
+      log(`RPC internal error on ${req.method} ${req.rawUrl ?? ''}`);
+      sendJson(
+        res,
+        500,
+        `{"result":null,"error":{"code":${RPC_INTERNAL_ERROR},"message":"Internal error"},"id":null}\n`,
+      );
+    },
+  });
+
+  app.use((req, res, next) => {
+    // libevent ignores Content-Encoding: the bytes are the body (body-parser would refuse or inflate)
+    delete req.headers['content-encoding'];
+    // libevent refuses a declared body over the limit before reading it
+    const len = req.headers['content-length'];
+    if (len !== undefined && /^[0-9]+$/.test(len) && Number(len) > MAX_BODY_SIZE) {
+      return sendErrorPage(res, 413);
+    }
+    // libevent reads no body for HEAD or TRACE
+    if (req.method === 'HEAD' || req.method === 'TRACE') return next();
+    return readBody(req, res, next);
+  });
+
+  app.use(async (req, res) => {
+    const method = req.method ?? '';
+    if (!LIBEVENT_METHODS.has(method)) return sendErrorPage(res, 501);
+    if (!allow.allows(req.socket.remoteAddress)) {
+      log(`HTTP request from ${req.socket.remoteAddress} rejected: Client network is not allowed RPC access`);
+      return sendPlain(res, 403);
+    }
+    if (!KOMODOD_METHODS.has(method)) return sendPlain(res, 405);
+    if (req.rawUrl !== '/') return sendPlain(res, 404);
+    if (inFlight >= queueLimit) return sendPlain(res, 500, 'Work queue depth exceeded');
+    inFlight++;
+    try {
+      if (method !== 'POST') return sendPlain(res, 405, 'JSONRPC server handles only POST requests');
+      const header = req.headers.authorization;
+      if (header === undefined) return sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA });
+      if (!auth.check(header)) {
+        log(`ThreadRPCServer incorrect password attempt from ${req.socket.remoteAddress}`);
+        await new Promise((r) => setTimeout(r, AUTH_FAILURE_DELAY_MS));
+        return sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA });
+      }
+      const body: unknown = req.body;
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+      const reply = await handleRpcBody(table, bytes);
+      if (!res.destroyed) sendJson(res, reply.status, reply.body);
+    } finally {
+      inFlight--;
+    }
+  });
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    (req as RpcRequest).rawUrl = req.url;
+    // Polka's handler makes its own `next` when given none
+    (app.handler as (req: RpcRequest, res: http.ServerResponse) => void)(req as RpcRequest, res);
+  };
+  /** Expect: 100-continue: libevent refuses an oversized declared body with 413 instead of continuing */
+  const onCheckContinue = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const len = req.headers['content-length'];
+    if (len !== undefined && /^[0-9]+$/.test(len) && Number(len) > MAX_BODY_SIZE) {
+      return sendErrorPage(res as Response, 413);
+    }
+    res.writeContinue();
+    onRequest(req, res);
+  };
+  /** malformed HTTP: libevent answers a well-formed request line with an unknown method 501
+   *  (evhttp_handle_request's allowed-methods check) and anything it cannot parse 400 */
+  const onClientError = (err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void => {
+    if (socket.writable && !(socket as Socket).destroyed && err.code !== 'ECONNRESET') {
+      const line = err.rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
+      const unknownMethod = err.code === 'HPE_INVALID_METHOD' && /^[^ ]+ [^ ]+ HTTP\/1\.[01]$/.test(line);
+      socket.end(rawErrorResponse(unknownMethod ? 501 : 400));
+    } else socket.destroy();
+  };
+  /** CONNECT never reaches 'request' in Node; libevent refuses it as a disallowed method */
+  const onConnect = (_req: http.IncomingMessage, socket: Duplex): void => {
+    socket.on('error', () => {});
+    socket.end(rawErrorResponse(501));
+  };
+
+  const endpoints =
+    opts.endpoints ?? rpcEndpoints({ port: opts.port, allowIps: opts.allowIps, rpcBind: opts.bind, log });
+  const servers: http.Server[] = [];
+  const addresses: Endpoint[] = [];
+  let chosenPort: number | null = null;
+  for (const ep of endpoints) {
+    const port = ep.port === 0 && chosenPort !== null ? chosenPort : ep.port;
+    const server = http.createServer();
+    server.keepAliveTimeout = (opts.serverTimeout ?? DEFAULT_HTTP_SERVER_TIMEOUT) * 1000;
+    server.on('request', onRequest);
+    server.on('checkContinue', onCheckContinue);
+    server.on('clientError', onClientError);
+    server.on('connect', onConnect);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        // "::" only for IPv6, so that 0.0.0.0 can take the same port
+        server.listen({ host: ep.host, port, ipv6Only: ep.host === '::' }, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (e) {
+      log(`Binding RPC on address ${ep.host} port ${port} failed. (${(e as Error).message})`);
+      continue;
+    }
+    server.on('error', (e) => log(`RPC server error on ${ep.host}: ${e.message}`));
+    const bound = (server.address() as { port: number }).port;
+    if (chosenPort === null) chosenPort = bound;
+    servers.push(server);
+    addresses.push({ host: ep.host, port: bound });
+  }
+  if (servers.length === 0) throw new Error('Unable to bind any endpoint for RPC server');
+
+  return {
+    port: addresses[0]!.port,
+    addresses,
+    table,
+    setWarmup(status) {
+      table.warmup = status;
+    },
+    async close() {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeIdleConnections();
+            }),
+        ),
+      );
+    },
+  };
+}
