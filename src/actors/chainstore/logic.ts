@@ -2,6 +2,7 @@ import { Block } from '../../chain/block/block.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
+import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
@@ -41,6 +42,8 @@ export interface BlockDisconnected extends Notice {
 export interface ChainStoreOptions {
   dir: string;
   rules: ChainRules;
+  /** The chain's parameters before any automatic activation; the store tracks them along its tip. */
+  baseParams?: ChainParams;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -58,12 +61,23 @@ export class ChainStoreLogic implements ServiceLogic {
   readonly index = new BlockIndex();
   readonly indexes = new ChainIndexes();
   private readonly held = new Map<string, Held>();
+  /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
+  currentParams: ChainParams | undefined;
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
 
   constructor(private readonly opts: ChainStoreOptions) {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.log = opts.log ?? (() => {});
+    this.currentParams = opts.baseParams;
+  }
+
+  /** Re-derives the parameters after a tip change (komodo_activate_sapling on each connected tip). */
+  private trackParams(): void {
+    const base = this.opts.baseParams;
+    if (!base) return;
+    const tip = this.index.tip;
+    this.currentParams = base.afterTip(tip.height, tip.header.time, (h) => this.index.atHeight(h)?.header.time ?? 0);
   }
 
   // ---- loading -------------------------------------------------------------------------------
@@ -114,6 +128,7 @@ export class ChainStoreLogic implements ServiceLogic {
       h.undo = this.indexes.connect(h.block.txs, h.txids, entry.hash, entry.height);
       this.index.setActiveTip(entry);
     }
+    this.trackParams();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a crash between its write and the tip
     // record, or a reconsidered branch) is taken up now, with full validation.
@@ -141,6 +156,8 @@ export class ChainStoreLogic implements ServiceLogic {
     switch (body.op) {
       case 'tip':
         return this.tipInfo();
+      case 'params':
+        return this.currentParams ?? null;
       case 'blockHash': {
         const e = this.index.atHeight(body.height as number);
         return e ? e.hash : null;
@@ -252,7 +269,7 @@ export class ChainStoreLogic implements ServiceLogic {
     const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.txIndex.has(t));
     const own = this.txInfo(txid);
     const hasUnspentOutputs = !!own && own.tx.vout.some((_, n) => this.indexes.coins.has(outpointKey(txid, n)));
-    return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), coins, confirmed, hasUnspentOutputs };
+    return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), coins, confirmed, hasUnspentOutputs, params: this.currentParams };
   }
 
   templateContext(): PrevContext & { time: number } {
@@ -347,6 +364,7 @@ export class ChainStoreLogic implements ServiceLogic {
     }
     h.undo = this.indexes.connect(h.block.txs, h.txids, entry.hash, entry.height);
     this.index.setActiveTip(entry);
+    this.trackParams();
     notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block: h.block, txids: h.txids } satisfies BlockConnected);
     if (entry.height % 100 === 0 || entry.txCount > 1) this.log(`connected block ${entry.height} ${entry.hash} (${entry.txCount} txs)`);
     return undefined;
@@ -382,6 +400,7 @@ export class ChainStoreLogic implements ServiceLogic {
     this.indexes.disconnect(h.block.txs, h.txids, h.undo!);
     h.undo = undefined;
     this.index.setActiveTip(parent);
+    this.trackParams();
     notices.push({ type: 'blockDisconnected', hash: tip.hash, height: tip.height, block: h.block, txids: h.txids } satisfies BlockDisconnected);
     this.log(`disconnected block ${tip.height} ${tip.hash}`);
   }

@@ -57,6 +57,8 @@ interface ChainView {
   coins: (Coin | null)[];
   confirmed: boolean[];
   hasUnspentOutputs: boolean;
+  /** The chain parameters in force at that tip. */
+  params: ChainParams;
 }
 
 export interface TxAccepted extends Notice {
@@ -73,7 +75,6 @@ export interface TxRemoved extends Notice {
 
 export interface MempoolOptions {
   chain: Asker;
-  params: () => ChainParams;
   dataCarrierSize: number;
   sigCache?: SignatureCache;
   /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
@@ -188,7 +189,7 @@ export class MempoolLogic implements ServiceLogic {
     const outpoints = tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index] as [string, number]);
     const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints });
     if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
-    const params = this.opts.params();
+    const params = view.params;
     const ctx = validationContext(params);
     const nextHeight = view.height + 1;
     try {

@@ -1,0 +1,97 @@
+import type { ChainParams } from '../../chain/params/chain-params.js';
+import { kmdGenesisBlock, regtestGenesisBlock } from '../../chain/block/genesis.js';
+import { assetChainPowParams, nextWorkRequired } from '../../chain/block/pow.js';
+import { fromHexReversed, equalBytes } from '../../chain/encoding/hex.js';
+import { SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY, SCRIPT_VERIFY_P2SH } from '../../chain/script/flags.js';
+import type { CryptoConditionChecker } from '../../chain/script/checker.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import {
+  MissingInputsError,
+  ValidationError,
+  checkBlock,
+  checkCoinbaseValue,
+  checkInputScripts,
+  checkTxInputs,
+  contextualCheckBlock,
+  contextualCheckBlockHeader,
+  legacySigOpCount,
+  p2shInputsSigOpCount,
+  validationContext,
+  type SignatureCache,
+} from '../../chain/validation/index.js';
+import type { ChainRules } from './rules.js';
+
+/** Consensus script flags for blocks: P2SH and CHECKLOCKTIMEVERIFY; strict DER is always on (main.cpp:3414-3416). */
+export const BLOCK_SCRIPT_FLAGS = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY;
+
+/** The root of the empty Sapling note commitment tree (display hex), which every block carries while no Sapling output exists. */
+export const EMPTY_SAPLING_ROOT = fromHexReversed('3e49b5f954aa9d3545bc6c37744661eea48d7c34e3000d82b7f0010c30f4c2fb');
+
+export interface ConsensusOptions {
+  /** The chain parameters in force (they change when Sapling auto-activates). */
+  params: () => ChainParams;
+  sigCache?: SignatureCache;
+  /** The CC checker with eval dispatch, given how to look up previous transactions. */
+  ccChecker?: (lookup: { tx(txid: string): Transaction | undefined }, height: number) => CryptoConditionChecker | undefined;
+}
+
+/** komodod's block rules bound to a chain's parameters: what the chain store applies to each block. */
+export function consensusRules(opts: ConsensusOptions): ChainRules {
+  const genesisParams = opts.params();
+  return {
+    genesis: genesisParams.regtest ? regtestGenesisBlock() : kmdGenesisBlock(),
+
+    nextBits(ancestors) {
+      const p = opts.params();
+      const pow = assetChainPowParams({ regtest: p.regtest, blocktime: p.ac.blocktime });
+      // nextWorkRequired takes the parent first.
+      return nextWorkRequired([...ancestors].reverse(), pow);
+    },
+
+    checkBlock(block, height) {
+      const ctx = validationContext(opts.params());
+      checkBlock(block, { ...ctx, checkPow: true, checkMerkle: true, height, now: Math.floor(Date.now() / 1000) });
+    },
+
+    checkHeader(header, prev, now) {
+      const ctx = validationContext(opts.params());
+      contextualCheckBlockHeader(header, { height: prev.height, mtp: prev.mtp, nextBits: prev.nextBits }, ctx, now);
+    },
+
+    connect(block, height, view) {
+      const params = opts.params();
+      const ctx = validationContext(params);
+      contextualCheckBlock(block, height, ctx);
+      // No Sapling outputs are ever accepted, so the tree stays empty: its root is what a block carries.
+      if (params.isSaplingActive(height) && !equalBytes(block.header.finalSaplingRoot, EMPTY_SAPLING_ROOT)) {
+        throw new ValidationError(16, 'bad-sapling-root-in-block', 100);
+      }
+      const branchId = params.currentEpochBranchId(height);
+      const ccChecker = opts.ccChecker?.(view, height);
+      let fees = 0n;
+      let sigops = 0;
+      block.txs.forEach((tx, i) => {
+        const txid = tx.txid();
+        sigops += legacySigOpCount(tx);
+        if (i > 0) {
+          try {
+            fees += checkTxInputs(tx, view, height, ctx);
+          } catch (e) {
+            if (e instanceof MissingInputsError) throw new ValidationError(16, 'bad-txns-inputs-missingorspent', 100);
+            throw e;
+          }
+          sigops += p2shInputsSigOpCount(tx, view);
+          if (sigops > ctx.maxBlockSigops) throw new ValidationError(16, 'bad-blk-sigops', 100);
+          checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
+            ccEnabled: ctx.ccEnabled,
+            ...(ccChecker ? { ccChecker } : {}),
+            ...(opts.sigCache ? { cache: opts.sigCache, cacheStore: false } : {}),
+          });
+        }
+        view.apply(tx, txid, height);
+      });
+      checkCoinbaseValue(block, height, fees, ctx);
+      return { fees };
+    },
+  };
+}

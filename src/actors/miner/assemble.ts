@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { Block } from '../../chain/block/block.js';
+import { BlockHeader } from '../../chain/block/header.js';
+import { checkProofOfWork } from '../../chain/block/pow.js';
+import { solveEquihash } from '../../chain/block/equihash-solver.js';
+import { fromHexReversed } from '../../chain/encoding/hex.js';
+import type { ChainParams } from '../../chain/params/chain-params.js';
+import { concatScript, pushData, pushNumber, p2pkScript } from '../../chain/script/script.js';
+import { Transaction } from '../../chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../chain/tx/input.js';
+import { TxOut } from '../../chain/tx/output.js';
+import { EMPTY_SAPLING_ROOT } from '../chainstore/consensus.js';
+
+export interface TemplateInput {
+  /** The tip the block builds on. */
+  prevHash: string;
+  height: number;
+  bits: number;
+  mtp: number;
+  params: ChainParams;
+  /** Transactions to include, parents before children, with their fees. */
+  txs: { tx: Transaction; fee: bigint; size: number }[];
+  payTo: Uint8Array;
+  now: number;
+}
+
+/** Block size the miner fills up to: MAX_BLOCK_SIZE(h) less komodod's 1000-byte margin (miner.cpp:236-238). */
+function maxTemplateSize(params: ChainParams, height: number): number {
+  return params.maxBlockSize(height) - 1000;
+}
+
+/**
+ * The coinbase komodod's miner writes (miner.cpp:690-722): the contextual version, a null input whose
+ * scriptSig starts with the BIP34 height push, one output paying subsidy plus fees to the miner's
+ * pubkey (P2PK), nLockTime max(MTP+1, now) and no expiry.
+ */
+export function coinbaseFor(height: number, value: bigint, payTo: Uint8Array, params: ChainParams, lockTime: number, extraNonce: number): Transaction {
+  const tx = new Transaction();
+  const fmt = params.txFormat(height);
+  tx.overwintered = fmt.overwintered;
+  tx.version = fmt.version;
+  tx.versionGroupId = fmt.versionGroupId;
+  tx.expiryHeight = 0;
+  const nonce = Uint8Array.of(extraNonce & 0xff, (extraNonce >> 8) & 0xff, (extraNonce >> 16) & 0xff, (extraNonce >> 24) & 0xff);
+  // The extranonce is pushed as data, trimmed like CScriptNum but at least one byte (scriptSig ≥ 2 bytes).
+  let n = 4;
+  while (n > 1 && nonce[n - 1] === 0) n--;
+  tx.vin.push(new TxIn(Outpoint.null(), concatScript(pushNumber(height), pushData(nonce.subarray(0, n))), 0xffffffff));
+  tx.vout.push(new TxOut(value, p2pkScript(payTo)));
+  tx.lockTime = lockTime;
+  return tx;
+}
+
+/** A block template: coinbase first, then as many transactions as fit, merkle root set; not yet solved. */
+export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; txCount: number } {
+  const time = Math.max(t.mtp + 1, t.now);
+  const limit = maxTemplateSize(t.params, t.height);
+  const chosen: Transaction[] = [];
+  let size = 1000;
+  let fees = 0n;
+  const pending = new Set(t.txs.map((e) => e.tx.txid()));
+  const included = new Set<string>();
+  for (const e of t.txs) {
+    if (size + e.size > limit) continue;
+    // A child is taken only with its parents (the list is parents first).
+    if (e.tx.vin.some((i) => pending.has(i.prevout.txid()) && !included.has(i.prevout.txid()))) continue;
+    const txid = e.tx.txid();
+    chosen.push(e.tx);
+    included.add(txid);
+    size += e.size;
+    fees += e.fee;
+  }
+  const coinbase = coinbaseFor(t.height, t.params.blockSubsidy(t.height) + fees, t.payTo, t.params, time, 1);
+  const header = new BlockHeader();
+  header.version = 4;
+  header.prevHash = fromHexReversed(t.prevHash);
+  header.finalSaplingRoot = EMPTY_SAPLING_ROOT.slice();
+  header.time = time;
+  header.bits = t.bits;
+  const block = new Block(header, [coinbase, ...chosen]);
+  block.updateMerkleRoot();
+  return { block, fees, txCount: chosen.length };
+}
+
+/**
+ * Finds a nonce and Equihash solution whose header hash meets nBits. The nonce starts random with its
+ * top and bottom 16 bits clear, as komodod's miner does, and counts up. On regtest komodod does not
+ * check the solution, but the hash must still meet the target, so a real (48,5) solution is found
+ * there too (a few ms a try). Returns false when `maxTries` nonces found nothing.
+ */
+export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000): boolean {
+  const header = block.header;
+  const start = new Uint8Array(randomBytes(32));
+  start[0] = 0;
+  start[1] = 0;
+  start[30] = 0;
+  start[31] = 0;
+  header.nonce = start;
+  const eq = { n: params.equihash.n, k: params.equihash.k, acNk: params.equihash.personalization === 'NandKPoW' };
+  for (let i = 0; i < maxTries; i++) {
+    let found = false;
+    solveEquihash(eq, header.equihashInput(), {
+      onSolution: (solution) => {
+        header.solution = solution;
+        found = checkProofOfWork(header.hash(), header.bits);
+        return found;
+      },
+    });
+    if (found) return true;
+    // Next nonce: increment the 256-bit little-endian counter from byte 2.
+    for (let b = 2; b < 30; b++) {
+      header.nonce[b] = (header.nonce[b]! + 1) & 0xff;
+      if (header.nonce[b] !== 0) break;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+
+/**
+ * The one harness integration tests start real daemons with: a temporary data directory, OS-chosen
+ * ports, readiness from the log line, a timeout on every wait, and teardown that kills the whole
+ * process group even when a test failed, so no daemon outlives its test.
+ */
+
+const root = join(import.meta.dirname, '..', '..');
+const live = new Set<Daemon>();
+process.on('exit', () => {
+  for (const d of live) d.kill('SIGKILL');
+});
+
+export interface RpcResult<T = unknown> {
+  status: number;
+  result: T;
+  error: { code: number; message: string } | null;
+  raw: string;
+}
+
+export class RpcCallError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export class Daemon {
+  readonly log: string[] = [];
+  private proc: ChildProcess | undefined;
+  rpcPort = 0;
+  user = '';
+  password = '';
+  private exited: Promise<number | null> = Promise.resolve(null);
+
+  constructor(
+    readonly datadir: string,
+    readonly args: string[],
+  ) {}
+
+  /** Starts acnoded and waits for its "RPC server listening" line. */
+  async start(timeoutMs = 60_000): Promise<this> {
+    this.log.length = 0;
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${this.datadir}`, '-rpcport=0', '-port=0', ...this.args], {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env },
+    });
+    this.proc = proc;
+    live.add(this);
+    this.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`acnoded not ready after ${timeoutMs} ms:\n${this.log.join('\n')}`)), timeoutMs);
+      let buf = '';
+      const onData = (chunk: Buffer) => {
+        buf += chunk.toString('utf8');
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          this.log.push(line);
+          const m = /RPC server listening on .*\(rpcport=(\d+)\)/.exec(line);
+          if (m) {
+            this.rpcPort = Number(m[1]);
+            clearTimeout(timer);
+            resolve();
+          }
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', onData);
+      proc.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`acnoded exited with ${code} before it was ready:\n${this.log.join('\n')}`));
+      });
+    });
+    await ready;
+    const conf = readFileSync(this.confPath(), 'utf8');
+    this.user = /^rpcuser=(.*)$/m.exec(conf)?.[1] ?? '';
+    this.password = /^rpcpassword=(.*)$/m.exec(conf)?.[1] ?? '';
+    return this;
+  }
+
+  confPath(): string {
+    const name = /-ac_name=([^\s]+)/.exec(this.args.join(' '))?.[1] ?? 'ACDEV';
+    return join(this.datadir, `${name}.conf`);
+  }
+
+  /** A raw JSON-RPC call; resolves with the HTTP status and the parsed envelope. */
+  rpcRaw<T = unknown>(method: string, params: unknown[] = [], timeoutMs = 120_000): Promise<RpcResult<T>> {
+    const body = JSON.stringify({ jsonrpc: '1.0', id: 'curltest', method, params });
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.rpcPort,
+          method: 'POST',
+          path: '/',
+          headers: { 'content-type': 'text/plain;', authorization: `Basic ${Buffer.from(`${this.user}:${this.password}`).toString('base64')}` },
+          timeout: timeoutMs,
+        },
+        (res) => {
+          let raw = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => (raw += c));
+          res.on('end', () => {
+            try {
+              const env = JSON.parse(raw) as { result: T; error: { code: number; message: string } | null };
+              resolve({ status: res.statusCode ?? 0, result: env.result, error: env.error, raw });
+            } catch {
+              resolve({ status: res.statusCode ?? 0, result: undefined as T, error: null, raw });
+            }
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${method} timed out after ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** A JSON-RPC call that throws RpcCallError on an error reply. */
+  async rpc<T = unknown>(method: string, ...params: unknown[]): Promise<T> {
+    const r = await this.rpcRaw<T>(method, params);
+    if (r.error) throw new RpcCallError(r.error.code, r.error.message, r.status);
+    return r.result;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (!this.proc || this.proc.exitCode !== null || this.proc.pid === undefined) return;
+    try {
+      process.kill(-this.proc.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Stops the daemon: `stop` over RPC (or SIGTERM), then SIGKILL after the timeout. */
+  async stop(timeoutMs = 20_000): Promise<number | null> {
+    if (!this.proc || this.proc.exitCode !== null) return this.proc?.exitCode ?? null;
+    await this.rpcRaw('stop').catch(() => this.kill('SIGTERM'));
+    const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    live.delete(this);
+    return code;
+  }
+
+  async crash(): Promise<void> {
+    this.kill('SIGKILL');
+    await this.exited;
+    live.delete(this);
+  }
+}
+
+/** A fresh daemon on a temporary data directory; `args` are extra acnoded flags (none: the dev chain). */
+export async function startDaemon(args: string[] = ['-gen=0'], datadir = mkdtempSync(join(tmpdir(), 'acnode-it-'))): Promise<Daemon> {
+  return new Daemon(datadir, args).start();
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
