@@ -5,6 +5,10 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { fromHex } from '../src/chain/encoding/hex.js';
 import { signDER, verifyDER, publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
+import { BufferWriter } from '../src/chain/encoding/writer.js';
+import { blake2b256, personalization } from '../src/chain/crypto/hash.js';
+import { signatureHash, SIGHASH_ALL } from '../src/chain/script/sighash.js';
+import { SAPLING_BRANCH_ID } from '../src/chain/consensus.js';
 import { opsPerSecond, type Row } from './lib.js';
 
 const vectors = process.env.ACNODE_VECTORS ?? join(import.meta.dirname, '..', '..', 'shared', 'vectors');
@@ -39,4 +43,29 @@ export function chainBenchmarks(): Row[] {
   const verifyBare = opsPerSecond(() => void secp256k1.verify(sig, digest, pub, { prehash: false, format: 'der' }));
   rows.push({ name: 'ECDSA verify (DER)', value: verifyOurs, unit: 'ops/s', limitName: 'bare @noble/curves verify', limit: verifyBare, target: { kind: 'min', ratio: 0.8 } });
   return rows;
+}
+
+/** ZIP-243 sighash beside BLAKE2b over the very byte strings it hashes (prevouts, sequences, outputs, preimage). */
+export function sighashBenchmarks(): Row[] {
+  const tx = Transaction.fromRaw(sampleTx());
+  const scriptCode = fromHex('76a914f1dce4182fce875748c4986b240ff7d7bc3fffb088ac');
+  const ours = opsPerSecond(() => void signatureHash(scriptCode, tx, 0, SIGHASH_ALL, 100_000_000n, SAPLING_BRANCH_ID));
+  const prevouts = new BufferWriter();
+  const sequences = new BufferWriter();
+  for (const i of tx.vin) {
+    i.prevout.write(prevouts);
+    sequences.u32(i.sequence);
+  }
+  const outputs = new BufferWriter();
+  for (const o of tx.vout) o.write(outputs);
+  // The preimage: header, group, 6 hashes, locktime, expiry, valueBalance, hashType, prevout, script, amount, sequence.
+  const preimage = new Uint8Array(4 + 4 + 32 * 6 + 4 + 4 + 8 + 4 + 36 + 1 + scriptCode.length + 8 + 4);
+  const parts = [prevouts.finish(), sequences.finish(), outputs.finish(), preimage];
+  const pers = personalization('ZcashSigHash', new Uint8Array(4));
+  const bare = opsPerSecond(() => {
+    for (const p of parts) blake2b256(p, pers);
+  });
+  return [
+    { name: `ZIP-243 sighash, 1 of ${tx.vin.length} inputs, no cache`, value: ours, unit: 'ops/s', limitName: 'bare BLAKE2b of the same byte strings', limit: bare, target: { kind: 'min', ratio: 0.8 } },
+  ];
 }

@@ -1,8 +1,13 @@
 // npm run bench: runs every benchmark group and prints each figure beside its limit, as a ratio.
 import { printRows, type Row } from './lib.js';
-import { chainBenchmarks } from './chain.bench.js';
+import { chainBenchmarks, sighashBenchmarks } from './chain.bench.js';
+import { ccBenchmarks } from './cc.bench.js';
 
-const groups: [string, () => Row[] | Promise<Row[]>][] = [['consensus core (src/chain)', chainBenchmarks]];
+const groups: [string, () => Row[] | Promise<Row[]>][] = [
+  ['consensus core (src/chain)', chainBenchmarks],
+  ['signature hashes', sighashBenchmarks],
+  ['crypto-conditions (src/chain/cc)', ccBenchmarks],
+];
 
 const missed: string[] = [];
 console.log(`acnode benchmarks — node ${process.version}, ${new Date().toISOString()}`);

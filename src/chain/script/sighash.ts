@@ -87,9 +87,10 @@ export class PrecomputedTxData {
     this.hashPrevouts = prevoutsHash(tx);
     this.hashSequence = sequenceHash(tx);
     this.hashOutputs = outputsHash(tx);
-    this.hashJoinSplits = joinSplitsHash(tx);
-    this.hashShieldedSpends = shieldedSpendsHash(tx);
-    this.hashShieldedOutputs = shieldedOutputsHash(tx);
+    // Empty parts hash as zeros in the preimage: no BLAKE2b for them.
+    this.hashJoinSplits = tx.joinSplits.length === 0 ? ZERO32 : joinSplitsHash(tx);
+    this.hashShieldedSpends = tx.shieldedSpends.length === 0 ? ZERO32 : shieldedSpendsHash(tx);
+    this.hashShieldedOutputs = tx.shieldedOutputs.length === 0 ? ZERO32 : shieldedOutputsHash(tx);
   }
 }
 
