@@ -2,11 +2,19 @@
 import { printRows, type Row } from './lib.js';
 import { chainBenchmarks, sighashBenchmarks } from './chain.bench.js';
 import { ccBenchmarks } from './cc.bench.js';
+import { verifyBenchmarks } from './verify.bench.js';
+import { nodeBenchmarks } from './node.bench.js';
+import { p2pBenchmarks } from './p2p.bench.js';
+import { walletBenchmarks } from './wallet.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
   ['signature hashes', sighashBenchmarks],
   ['crypto-conditions (src/chain/cc)', ccBenchmarks],
+  ['signature verification (issue 9)', verifyBenchmarks],
+  ['running node (src/actors, src/rpc)', nodeBenchmarks],
+  ['p2p (src/actors/p2p)', p2pBenchmarks],
+  ['wallet (src/actors/wallet)', walletBenchmarks],
 ];
 
 const missed: string[] = [];

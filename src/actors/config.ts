@@ -115,6 +115,12 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['listen', 'bool'],
   ['addnode', 'list'],
   ['connect', 'list'],
+  // P2P flags the p2p actor reads through `flags` (src/actors/p2p).
+  ['bind', 'list'],
+  ['whitelist', 'list'],
+  ['maxconnections', 'int'],
+  ['banscore', 'int'],
+  ['bantime', 'int'],
   ['gen', 'bool'],
   ['genproclimit', 'int'],
   ['pubkey', 'string'],
@@ -296,6 +302,10 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     return vs.map((v) => v.trim());
   };
 
+  // P2P numbers the p2p actor reads through `flags`: malformed values fail here, naming the flag.
+  int('maxconnections', 384, 0, 1_000_000);
+  int('banscore', 101, 0, 0x7fffffff);
+  int('bantime', 86400, 0, 0x7fffffff);
   if (!bool('txindex', true))
     throw new ConfigError('-txindex=0 is not supported: acnode always keeps the transaction index', 'txindex');
 

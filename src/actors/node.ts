@@ -2,17 +2,26 @@ import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { serviceMachine } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
+import type { Transaction } from '../chain/tx/transaction.js';
 import { SignatureCache } from '../chain/validation/index.js';
+import { selectSecp256k1Backend } from '../chain/crypto/secp256k1.js';
+import { VerifyPool, scriptCheckThreads } from './verify/pool.js';
 import type { NodeConfig } from './config.js';
 import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
-import { consensusRules } from './chainstore/consensus.js';
+import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
+import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
 import { MinerLogic } from './miner/logic.js';
+import { P2PLogic } from './p2p/logic.js';
 import { KeyStore } from './wallet/keystore.js';
+import { WalletLogic } from './wallet/logic.js';
+import type { TxAccepted, TxRemoved } from './mempool/logic.js';
 import type { NodeServices } from './services.js';
+import { CommandNotifier } from './notify.js';
 import { createRpcServer, type RpcServer } from '../rpc/index.js';
 import { nodeMethods } from '../rpc/methods/index.js';
+import { trackingCreateActor, type InspectHub } from './inspect.js';
 
 export interface NodeHandle {
   readonly services: NodeServices;
@@ -26,6 +35,8 @@ export interface StartOptions {
   log?: (msg: string) => void;
   /** XState inspection observer for every actor (acnoded -inspect); absent, nothing is paid. */
   inspect?: (e: InspectionEvent) => void;
+  /** acnoded -inspect: the inspection hub (its observer goes to every actor, it records RPC calls). */
+  inspector?: InspectHub;
 }
 
 /** Waits until an actor reached its final state (its store flushed and closed). */
@@ -52,23 +63,46 @@ function whenDone(actor: AnyActorRef): Promise<void> {
  */
 export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<NodeHandle> {
   const log = opts.log ?? (() => {});
-  const actorOpts = (systemId: string) => ({ systemId, ...(opts.inspect ? { inspect: opts.inspect } : {}) });
+  const inspect = opts.inspect ?? opts.inspector?.observe;
+  const actorOpts = (systemId: string) => ({ systemId, ...(inspect ? { inspect } : {}) });
+  // Every actor created below with a systemId is listed here, for getactorstates (shadows xstate's createActor).
+  const actorRegistry = new Map<string, AnyActorRef>();
+  const createActor = trackingCreateActor(actorRegistry);
   const keys = await KeyStore.open(config.datadir);
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   const sigCache = new SignatureCache();
+  // -sigbackend: the secp256k1 backend, chosen once, here (the workers take the same); -par: the
+  // script-check workers, started with the node (blocks are checked serially until they are up).
+  const sigBackend = selectSecp256k1Backend(config.sigbackend);
+  log(`secp256k1 backend: ${sigBackend.name}`);
+  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sigBackend.name, log });
 
   // The rules read the parameters in force at the chain store's tip (they change on auto-activation).
   let chainLogic: ChainStoreLogic | undefined;
+  // CC eval dispatch (Tokens validator) for blocks and the mempool.
+  const ccChecks = ccEvalChecker(() => chainLogic?.currentParams ?? config.chain);
   chainLogic = new ChainStoreLogic({
     dir: config.datadir,
     baseParams: config.chain,
-    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache }),
+    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, ccChecker: ccChecks, verifyPool }),
     log,
   });
   const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
   const chain = new Asker('chainStore', chainActor);
 
-  const mempoolLogic = new MempoolLogic({ chain, dataCarrierSize: config.datacarriersize, sigCache });
+  // CC validators (Tokens) read the mempool's transactions and, synchronously, the chain store's tx
+  // index: transactions are immutable, and whatever the mempool admits is validated again when its
+  // block connects.
+  const mempoolLogic = new MempoolLogic({
+    chain,
+    dataCarrierSize: config.datacarriersize,
+    sigCache,
+    ccChecker: (view) =>
+      ccChecks(
+        { tx: (txid) => view.tx(txid) ?? (chainLogic?.read({ op: 'tx', txid }) as { tx: Transaction } | null)?.tx },
+        (chainLogic?.index.height ?? 0) + 1,
+      ),
+  });
   const mempoolActor = createActor(serviceMachine, { input: { logic: mempoolLogic }, ...actorOpts('mempool') });
   const mempool = new Asker('mempool', mempoolActor);
 
@@ -89,6 +123,82 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const n = e as unknown as BlockDisconnected;
     mempool.ask({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`mempool: ${String(err)}`));
   });
+  const notifiers: CommandNotifier[] = [];
+  if (config.blocknotify) {
+    const blockNotify = new CommandNotifier(config.blocknotify, log);
+    notifiers.push(blockNotify);
+    chainActor.on('tipChanged', (e) => blockNotify.notify((e as unknown as { hash: string }).hash));
+  }
+  // The wallet follows the chain and the mempool through their notices (after the chain store's own).
+  const walletLogic = new WalletLogic({
+    chain,
+    mempool,
+    keys,
+    dir: config.datadir,
+    params: () => chainLogic?.currentParams ?? config.chain,
+    expiryDelta: config.txexpirydelta,
+    // GetBoolArg("-rescan"): a bare flag is true, else atoi(value) != 0.
+    rescanBlocks: ((v) => v !== undefined && (v === '' || (parseInt(v, 10) || 0) !== 0))(config.flags.get('rescan')),
+    ...(config.pubkey ? { externalPubkey: fromHex(config.pubkey) } : {}),
+    log,
+  });
+  const walletActor = createActor(serviceMachine, { input: { logic: walletLogic }, ...actorOpts('wallet') });
+  const wallet = new Asker('wallet', walletActor, 10 * 60_000);
+  const toWallet = (body: { op: string; [k: string]: unknown }) => wallet.ask(body).catch((err) => log(`wallet: ${String(err)}`));
+  chainActor.on('blockConnected', (e) => {
+    const n = e as unknown as BlockConnected;
+    void toWallet({ op: 'blockConnected', block: n.block, txids: n.txids, height: n.height });
+  });
+  chainActor.on('blockDisconnected', (e) => {
+    const n = e as unknown as BlockDisconnected;
+    void toWallet({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height });
+  });
+  mempoolActor.on('txAccepted', (e) => {
+    const n = e as unknown as TxAccepted;
+    void toWallet({ op: 'txAccepted', txid: n.txid, tx: n.tx });
+  });
+  mempoolActor.on('txRemoved', (e) => {
+    const n = e as unknown as TxRemoved;
+    void toWallet({ op: 'txRemoved', txid: n.txid, reason: n.reason });
+  });
+  // The token registry follows the chain store's notices, in the order they were emitted.
+  const tokensLogic = new TokenRegistryLogic({ chain, log });
+  const tokensActor = createActor(serviceMachine, { input: { logic: tokensLogic }, ...actorOpts('tokenRegistry') });
+  const tokens = new Asker('tokenRegistry', tokensActor, 10 * 60_000);
+  chainActor.on('blockConnected', (e) => {
+    const n = e as unknown as BlockConnected;
+    tokens.ask({ op: 'blockConnected', hash: n.hash, block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`tokenRegistry: ${String(err)}`));
+  });
+  chainActor.on('blockDisconnected', (e) => {
+    const n = e as unknown as BlockDisconnected;
+    tokens.ask({ op: 'blockDisconnected', hash: n.hash, block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`tokenRegistry: ${String(err)}`));
+  });
+  // The p2p actor: relays what the mempool accepts and what the chain store connects (src/actors/p2p).
+  const p2pLogic = new P2PLogic({
+    params: config.chain,
+    chain,
+    mempool,
+    port: config.port,
+    listen: config.listen && !(config.connect.length > 0 && !config.flags.has('listen') && !config.flags.has('bind')),
+    bind: config.flags.all('bind'),
+    addnode: config.addnode,
+    connect: config.connect,
+    whitelist: config.flags.all('whitelist'),
+    maxConnections: Number(config.flags.get('maxconnections') ?? 384),
+    banScore: Number(config.flags.get('banscore') ?? 101),
+    banTime: Number(config.flags.get('bantime') ?? 86400),
+    debug: config.debug.includes('net') || config.debug.includes('1'),
+    log,
+  });
+  const p2pActor = createActor(serviceMachine, { input: { logic: p2pLogic }, ...actorOpts('p2p') });
+  const p2p = new Asker('p2p', p2pActor);
+  const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
+  mempoolActor.on('txAccepted', (e) => {
+    const n = e as unknown as TxAccepted;
+    void toP2p({ op: 'txAccepted', txid: n.txid, raw: n.tx.toRaw() });
+  });
+  chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
+  chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
   let pacedBlockInFlight = false;
   pacer.on('tick', () => {
     if (pacedBlockInFlight) return;
@@ -103,6 +213,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   chainActor.start();
   mempoolActor.start();
   minerActor.start();
+  walletActor.start();
+  tokensActor.start();
+  p2pActor.start();
   pacer.start();
 
   let resolveStopped!: () => void;
@@ -115,16 +228,21 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     chain,
     mempool,
     miner,
+    wallet,
+    tokens,
+    p2p,
     keys,
     minerPubkey,
     requestStop: () => void stop(),
     log,
+    actors: actorRegistry,
+    inspectorUrl: () => opts.inspector?.url ?? null,
   };
 
   const auth = { user: config.rpcuser ?? '', password: config.rpcpassword ?? '' };
   const first = config.rpcEndpoints[0];
   const rpc = await createRpcServer({
-    methods: nodeMethods(services),
+    methods: opts.inspector ? opts.inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
     env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort },
     auth,
     ...(config.rpcallowip.length ? { allowIps: [...config.rpcallowip] } : {}),
@@ -138,6 +256,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const tip = await chain.ask<{ height: number; hash: string }>({ op: 'tip' }, 10 * 60_000);
   rpc.setWarmup(null);
   log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
+  // The P2P listener is bound (its port logged) before the RPC server announces itself.
+  await p2p.ask({ op: 'local' }, 10 * 60_000);
   log(`RPC server listening on ${rpc.addresses.map((a) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`).join(', ')} (rpcport=${rpc.port})`);
   log(`node pubkey ${toHex(minerPubkey)}`);
   if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
@@ -147,11 +267,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     stopping = (async () => {
       log('shutting down');
       pacer.stop();
+      for (const n of notifiers) n.close();
       await rpc.close();
-      for (const actor of [minerActor, mempoolActor, chainActor]) {
+      for (const actor of [p2pActor, minerActor, tokensActor, walletActor, mempoolActor, chainActor]) {
         actor.send({ type: 'stop' });
         await whenDone(actor);
       }
+      await verifyPool.stop();
       log('stopped');
       resolveStopped();
     })();

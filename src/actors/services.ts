@@ -2,6 +2,7 @@ import type { NodeConfig } from './config.js';
 import type { Asker } from './ask.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
+import type { AnyActorRef } from 'xstate';
 
 /**
  * What the RPC methods see of the node: its configuration and an asker per service actor. Methods
@@ -14,9 +15,19 @@ export interface NodeServices {
   readonly chain: Asker;
   readonly mempool: Asker;
   readonly miner: Asker;
+  /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
+  readonly wallet: Asker;
+  /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
+  readonly tokens: Asker;
+  /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
+  readonly p2p: Asker;
   readonly keys: KeyStore;
   /** The pubkey coinbases and the premine pay (-pubkey, or the node's own key). */
   readonly minerPubkey: Uint8Array;
+  /** Every actor of the node by its systemId (getactorstates reads their snapshots). */
+  readonly actors?: ReadonlyMap<string, AnyActorRef>;
+  /** The inspection endpoint (`ws://127.0.0.1:<port>/`) under -inspect, else null. */
+  readonly inspectorUrl?: () => string | null;
   /** Starts an orderly shutdown (the `stop` RPC). */
   requestStop(): void;
   log(msg: string): void;

@@ -142,8 +142,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
       argv.join(' '),
     );
   }
-  const c = loadConfig(['-maxconnections=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
-  assert.deepEqual([...c.ignored].sort(), ['exportdir', 'maxconnections', 'notary', 'rpcworkqueue']);
+  const c = loadConfig(['-dbcache=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
+  assert.deepEqual([...c.ignored].sort(), ['dbcache', 'exportdir', 'notary', 'rpcworkqueue']);
   assert.equal(c.pubkey, '02' + '11'.repeat(32));
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
   rmSync(h, { recursive: true });

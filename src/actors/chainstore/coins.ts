@@ -1,5 +1,8 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
-import { toHexReversed } from '../../chain/encoding/hex.js';
+import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+import { solver } from '../../chain/script/standard.js';
+import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 
 /** An unspent output as the chain knows it (komodod's Coin): amount, script, height, coinbase flag. */
 export interface Coin {
@@ -32,6 +35,56 @@ export interface BlockUndo {
 
 export const outpointKey = (txid: string, n: number): string => `${txid}:${n}`;
 
+/** komodod's address-index key types (main.cpp GetAddressType): 1 P2PKH/P2PK, 2 P2SH, 3 CC. */
+export type AddressType = 1 | 2 | 3;
+
+/** An entry of komodod's address unspent index (CAddressUnspentKey/Value). */
+export interface AddressUnspent {
+  /** display hex */
+  txid: string;
+  index: number;
+  value: bigint;
+  script: Uint8Array;
+  height: number;
+  /** created by a coinbase (subject to maturity) */
+  coinbase: boolean;
+}
+
+/** The map key of an address: `<type>:<hash160 hex>`. */
+export const addressKey = (type: AddressType, hash: Uint8Array | string): string => `${type}:${typeof hash === 'string' ? hash : toHex(hash)}`;
+
+/**
+ * GetAddressType + the addrHash loop of ConnectBlock: the address-index keys an output script is
+ * filed under. Solver's solutions each give one key: a 20-byte solution is the hash itself, anything
+ * else (a pubkey, and, as komodod does, multisig's m and n bytes) is hashed. OP_RETURN solves with no
+ * solution, so it is filed nowhere; a nonstandard script neither. CC outputs are solved as with
+ * -ac_cc on (the index serves CC chains).
+ */
+export function addressKeysOf(script: Uint8Array): string[] {
+  const s = solver(script, { ccEnabled: true, isSupportedCondition: mayAcceptCryptoCondition });
+  if (s.type === 'nonstandard') return [];
+  const type: AddressType = s.type === 'scripthash' ? 2 : s.type === 'cryptocondition' ? 3 : 1;
+  return s.solutions.map((sol) => addressKey(type, sol.length === 20 ? sol : hash160(sol)));
+}
+
+/** leveldb's order of CAddressUnspentKey within one address: txid's internal bytes, then the index as 4 LE bytes. */
+export function compareAddressUnspent(a: Pick<AddressUnspent, 'txid' | 'index'>, b: Pick<AddressUnspent, 'txid' | 'index'>): number {
+  if (a.txid !== b.txid) {
+    // internal byte order = display hex reversed by bytes
+    for (let i = 62; i >= 0; i -= 2) {
+      const x = a.txid.slice(i, i + 2);
+      const y = b.txid.slice(i, i + 2);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+  }
+  for (let k = 0; k < 4; k++) {
+    const x = (a.index >>> (8 * k)) & 0xff;
+    const y = (b.index >>> (8 * k)) & 0xff;
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
 /**
  * The in-memory UTXO set, transaction index and spent index of the active chain. Everything here is
  * derived from the stored blocks (replayed at start), so it cannot disagree with them after a crash.
@@ -40,6 +93,42 @@ export class ChainIndexes {
   readonly coins = new Map<string, Coin>();
   readonly txIndex = new Map<string, TxLocation>();
   readonly spent = new Map<string, SpentInfo>();
+  /**
+   * komodod's address unspent index (-addressindex): address key (addressKey()) → outpoint key → entry.
+   * Kept with the UTXO set: connect adds a block's outputs and removes what it spends, disconnect
+   * does the reverse from the undo data.
+   */
+  readonly addressUnspent = new Map<string, Map<string, AddressUnspent>>();
+
+  private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean): void {
+    for (const a of addressKeysOf(script)) {
+      let m = this.addressUnspent.get(a);
+      if (!m) this.addressUnspent.set(a, (m = new Map()));
+      m.set(outpointKey(txid, index), { txid, index, value, script, height, coinbase });
+    }
+  }
+
+  private removeUnspent(key: string, script: Uint8Array): void {
+    for (const a of addressKeysOf(script)) {
+      const m = this.addressUnspent.get(a);
+      if (!m) continue;
+      m.delete(key);
+      if (m.size === 0) this.addressUnspent.delete(a);
+    }
+  }
+
+  /** Σ of the unspent outputs at one address (CCaddress_balance). */
+  balanceAt(address: string): bigint {
+    let sum = 0n;
+    for (const u of this.addressUnspent.get(address)?.values() ?? []) sum += u.value;
+    return sum;
+  }
+
+  /** GetAddressUnspent for one address, in leveldb key order. Costs the number of its unspent outputs. */
+  unspentAt(address: string): AddressUnspent[] {
+    const m = this.addressUnspent.get(address);
+    return m ? [...m.values()].sort(compareAddressUnspent) : [];
+  }
 
   /** Applies a block's transactions; returns the undo data. Inputs must have been validated. */
   connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number): BlockUndo {
@@ -53,11 +142,13 @@ export class ChainIndexes {
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
           undo.spent.push({ key, coin });
           this.coins.delete(key);
+          this.removeUnspent(key, coin.script);
           this.spent.set(key, { txid, vin: n, height });
         });
       }
       tx.vout.forEach((out, n) => {
         if (isUnspendableScript(out.script)) return;
+        this.addUnspent(txid, n, out.value, out.script, height, tx.isCoinbase());
         this.coins.set(outpointKey(txid, n), {
           value: out.value,
           script: out.script,
@@ -76,12 +167,21 @@ export class ChainIndexes {
     for (let i = txs.length - 1; i >= 0; i--) {
       const tx = txs[i]!;
       const txid = txids[i]!;
-      tx.vout.forEach((_, n) => this.coins.delete(outpointKey(txid, n)));
+      tx.vout.forEach((out, n) => {
+        const key = outpointKey(txid, n);
+        if (this.coins.delete(key)) this.removeUnspent(key, out.script);
+      });
       this.txIndex.delete(txid);
     }
+    const own = new Set(txids);
     for (const { key, coin } of undo.spent) {
-      this.coins.set(key, coin);
       this.spent.delete(key);
+      const sep = key.lastIndexOf(':');
+      const txid = key.slice(0, sep);
+      // An output created and spent inside this block leaves with the block (DisconnectBlock's reverse walk).
+      if (own.has(txid)) continue;
+      this.coins.set(key, coin);
+      this.addUnspent(txid, Number(key.slice(sep + 1)), coin.value, coin.script, coin.height, coin.coinbase);
     }
   }
 }

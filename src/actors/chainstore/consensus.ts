@@ -20,6 +20,42 @@ import {
   type SignatureCache,
 } from '../../chain/validation/index.js';
 import type { ChainRules } from './rules.js';
+import { forEachInBlockOrder, type VerifyPool } from '../verify/pool.js';
+import type { TransactionSignatureChecker } from '../../chain/script/checker.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
+import { dispatchEval, invalid, makeCCChecker, type EvalRegistry, type EvalResult } from '../../chain/cc/index.js';
+import { registerTokensValidator, type TokensEvalContext } from '../../chain/tokens/index.js';
+import { registerAssetsValidator } from '../../chain/assets/index.js';
+
+/** Transactions a CC validator may read: the chain's, plus (block) the earlier ones of the block or (mempool) the mempool's. */
+export interface CCTxLookup {
+  tx(txid: string): Transaction | undefined;
+}
+
+type EvalContext = TokensEvalContext & { cache: Map<Transaction, EvalResult>; assetsCache: Map<Transaction, EvalResult> };
+
+/**
+ * The CC checker komodod's ServerTransactionSignatureChecker is: crypto-conditions verified, then every
+ * eval node dispatched (Eval::Dispatch) to its module's validator. Registered modules: Tokens (0xf2).
+ * An eval code with no validator is invalid ("validation not supported for eval code"), as komodod's
+ * ProcessCC says for a module without one; a code -ac_ccenables left out is refused first, as
+ * Eval::Dispatch does. The validators read transactions through `lookup` (synchronous: the caller
+ * holds them), and a transaction's Tokens verdict is computed once however many token inputs it has.
+ */
+export function ccEvalChecker(params: () => ChainParams): (lookup: CCTxLookup, height: number) => CryptoConditionChecker {
+  const registry: EvalRegistry<EvalContext> = registerAssetsValidator(registerTokensValidator(new Map()));
+  return (lookup, height) => {
+    const cache = new Map<Transaction, EvalResult>();
+    const assetsCache = new Map<Transaction, EvalResult>();
+    const tokensLookup = { getTransaction: (txid: Uint8Array) => lookup.tx(toHexReversed(txid)) };
+    const disabled = params().ccDisabled;
+    return makeCCChecker<TransactionSignatureChecker>((checker) => {
+      const dispatch = dispatchEval(registry, { tx: checker.tx, height, lookup: tokensLookup, cache, assetsCache });
+      return (node) =>
+        node.code.length > 0 && disabled[node.code[0]!] ? invalid('disabled-code, -ac_ccenables didnt include this ecode') : dispatch(node);
+    });
+  };
+}
 
 /** Consensus script flags for blocks: P2SH and CHECKLOCKTIMEVERIFY; strict DER is always on (main.cpp:3414-3416). */
 export const BLOCK_SCRIPT_FLAGS = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY;
@@ -31,6 +67,8 @@ export interface ConsensusOptions {
   /** The chain parameters in force (they change when Sapling auto-activates). */
   params: () => ChainParams;
   sigCache?: SignatureCache;
+  /** Worker threads for the script checks of a block (-par); absent or not running, they run here, serially. */
+  verifyPool?: VerifyPool;
   /** The CC checker with eval dispatch, given how to look up previous transactions. */
   ccChecker?: (lookup: { tx(txid: string): Transaction | undefined }, height: number) => CryptoConditionChecker | undefined;
 }
@@ -68,9 +106,12 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       }
       const branchId = params.currentEpochBranchId(height);
       const ccChecker = opts.ccChecker?.(view, height);
+      const checks = opts.verifyPool?.parallel
+        ? opts.verifyPool.checks({ flags: BLOCK_SCRIPT_FLAGS, branchId, ccEnabled: ctx.ccEnabled, ...(opts.sigCache ? { cache: opts.sigCache } : {}), ...(ccChecker ? { ccChecker } : {}) })
+        : undefined;
       let fees = 0n;
       let sigops = 0;
-      block.txs.forEach((tx, i) => {
+      forEachInBlockOrder(block.txs, checks, (tx, i) => {
         const txid = tx.txid();
         sigops += legacySigOpCount(tx);
         if (i > 0) {
@@ -82,7 +123,7 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
           }
           sigops += p2shInputsSigOpCount(tx, view);
           if (sigops > ctx.maxBlockSigops) throw new ValidationError(16, 'bad-blk-sigops', 100);
-          checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
+          if (!checks?.defer(i, tx, view)) checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
             ccEnabled: ctx.ccEnabled,
             ...(ccChecker ? { ccChecker } : {}),
             ...(opts.sigCache ? { cache: opts.sigCache, cacheStore: false } : {}),

@@ -1,4 +1,5 @@
 import { Block } from '../../chain/block/block.js';
+import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
@@ -21,7 +22,7 @@ interface Held {
 export type SubmitResult =
   | { status: 'connected' | 'stored'; hash: string; height: number }
   | { status: 'duplicate' | 'duplicate-invalid' | 'inconclusive'; hash: string }
-  | { status: 'rejected'; hash?: string; rejectCode: number; reason: string };
+  | { status: 'rejected'; hash?: string; rejectCode: number; reason: string; /** the DoS score komodod's state carries (p2p misbehaviour) */ dos?: number };
 
 export interface BlockConnected extends Notice {
   type: 'blockConnected';
@@ -83,7 +84,7 @@ export class ChainStoreLogic implements ServiceLogic {
   // ---- loading -------------------------------------------------------------------------------
 
   async load(): Promise<void> {
-    this.disk = await ChainDisk.open(this.opts.dir);
+    this.disk = await ChainDisk.open(this.opts.dir, this.log);
     const genesis = this.opts.rules.genesis;
     const genesisRaw = genesis.toRaw();
     const genesisHash = genesis.hashHex();
@@ -101,6 +102,11 @@ export class ChainStoreLogic implements ServiceLogic {
         block = Block.fromRaw(raw);
       } catch {
         this.log(`skipping unreadable stored block ${hash}`);
+        continue;
+      }
+      // A record whose bytes do not hash to its key is damaged: never taken for the block it names.
+      if (block.hashHex() !== hash) {
+        this.log(`skipping damaged stored block ${hash} (its bytes hash to ${block.hashHex()})`);
         continue;
       }
       const prev = Buffer.from(block.header.prevHash).reverse().toString('hex');
@@ -122,7 +128,7 @@ export class ChainStoreLogic implements ServiceLogic {
     // Replay the recorded active chain; the tip record is written last, so it never runs ahead.
     const tipHash = (await this.disk.getState<string>('tip')) ?? genesisHash;
     const tip = this.index.get(tipHash);
-    if (!tip) throw new Error(`chain tip ${tipHash} is not among the stored blocks: the data directory is damaged (-reindex rebuilds it)`);
+    if (!tip) throw new Error(`chain tip ${tipHash} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
     for (const entry of this.index.path(g, tip)) {
       const h = this.held.get(entry.hash)!;
       h.undo = this.indexes.connect(h.block.txs, h.txids, entry.hash, entry.height);
@@ -172,10 +178,48 @@ export class ChainStoreLogic implements ServiceLogic {
         return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coins.get(outpointKey(txid, n)) ?? null);
       case 'spent':
         return this.indexes.spent.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'addressUnspent':
+        // body.address: addressKey(type, hash160) of coins.ts
+        return this.indexes.unspentAt(body.address as string);
+      case 'addressBalance':
+        return this.indexes.balanceAt(body.address as string);
       case 'template':
         return this.templateContext();
       case 'view':
         return this.mempoolView(body.txid as string, body.outpoints as [string, number][]);
+      // P2P reads (the p2p actor): locators, headers/blocks after a locator, what is known of hashes.
+      case 'locator':
+        return this.locator(body.from as string | undefined);
+      case 'headersAfter':
+        return this.headersAfter(body.locator as string[], body.stop as string, body.max as number);
+      case 'known':
+        return (body.hashes as string[]).map((h) => {
+          const e = this.index.get(h);
+          return e ? { height: e.height, chainWork: e.chainWork, active: this.index.isActive(e), failed: e.failed } : null;
+        });
+      case 'coinsByScript':
+        return this.coinsByScript(body.scripts as string[], body.ccSubScripts as string[] | undefined);
+      case 'txsByScript':
+        return this.txsByScript(body.scripts as string[]);
+      // RPC reads (getrawtransaction, getblock, getblockchaininfo).
+      case 'spentMany':
+        return this.spentMany(body.outpoints as [string, number][]);
+      case 'outputsOf':
+        return this.outputsOf(body.outpoints as [string, number][]);
+      case 'valuePools':
+        return this.valuePools(body.hash as string);
+      case 'bestHeader':
+        return this.bestHeader();
+      case 'staleTx':
+        return this.staleTx(body.txid as string);
+      case 'networkHashPS':
+        return this.networkHashPS(body.lookup as number, body.height as number);
+      case 'recentVersions': {
+        // nVersion of the tip and its ancestors, newest first (SoftForkMajorityDesc's window).
+        const out: number[] = [];
+        for (let h = this.index.height; h >= 0 && out.length < (body.count as number); h--) out.push(this.index.atHeight(h)!.header.version);
+        return out;
+      }
       default:
         throw new ServiceFailure(-32601, `chainStore has no operation ${body.op}`);
     }
@@ -272,9 +316,258 @@ export class ChainStoreLogic implements ServiceLogic {
     return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), coins, confirmed, hasUnspentOutputs, params: this.currentParams };
   }
 
+  /**
+   * The unspent outputs paying any of `scripts` (hex scriptPubKeys), or a CC script whose
+   * `<condition> OP_CHECKCRYPTOCONDITION` part is among `ccSubScripts`, with the tip they were read
+   * at: one pass over the in-memory UTXO set (the wallet's load and rescan), never over blocks.
+   */
+  /**
+   * The wallet's -rescan (ScanForWalletTransactions): every active-chain transaction that pays one of
+   * `scripts` or spends an output found so far, oldest first. One pass over the held blocks, asked
+   * once at start, never per request.
+   */
+  txsByScript(scripts: string[]) {
+    const want = new Set(scripts);
+    const ours = new Set<string>();
+    const out: { txid: string; tx: Transaction; height: number; time: number }[] = [];
+    for (let h = 0; h <= this.index.height; h++) {
+      const e = this.index.atHeight(h)!;
+      const held = this.held.get(e.hash);
+      if (!held) continue;
+      held.block.txs.forEach((tx, i) => {
+        const txid = held.txids[i]!;
+        let hit = !tx.isCoinbase() && tx.vin.some((input) => ours.has(outpointKey(input.prevout.txid(), input.prevout.index)));
+        tx.vout.forEach((o, n) => {
+          if (want.has(Buffer.from(o.script.buffer, o.script.byteOffset, o.script.byteLength).toString('hex'))) {
+            ours.add(outpointKey(txid, n));
+            hit = true;
+          }
+        });
+        if (hit) out.push({ txid, tx, height: h, time: e.header.time });
+      });
+    }
+    return out;
+  }
+
+  coinsByScript(scripts: string[], ccSubScripts: string[] = []) {
+    const want = new Set(scripts);
+    const wantCC = new Set(ccSubScripts);
+    const out: { txid: string; n: number; coin: Coin }[] = [];
+    for (const [key, coin] of this.indexes.coins) {
+      const hex = Buffer.from(coin.script.buffer, coin.script.byteOffset, coin.script.byteLength).toString('hex');
+      let match = want.has(hex);
+      if (!match && wantCC.size > 0) {
+        // A direct push of the condition, then OP_CHECKCRYPTOCONDITION (0xcc).
+        const len = coin.script[0]!;
+        if (len > 0 && len < 0x4c && coin.script[len + 1] === 0xcc) match = wantCC.has(hex.slice(0, (len + 2) * 2));
+      }
+      if (!match) continue;
+      const colon = key.lastIndexOf(':');
+      out.push({ txid: key.slice(0, colon), n: Number(key.slice(colon + 1)), coin });
+    }
+    const tip = this.index.tip;
+    return { height: tip.height, hash: tip.hash, mtp: this.mtp(tip), coins: out };
+  }
+
+  // ---- RPC reads -----------------------------------------------------------------------------
+
+  /** The spent index for each outpoint, with the spent output's value and script (from the txindex). */
+  spentMany(outpoints: [string, number][]) {
+    return outpoints.map(([txid, n]) => {
+      const s = this.indexes.spent.get(outpointKey(txid, n));
+      if (!s) return null;
+      const out = this.txInfo(txid)?.tx.vout[n];
+      return { ...s, value: out?.value ?? null, script: out?.script ?? null };
+    });
+  }
+
+  /** Outputs of confirmed transactions (spent or not), by the txindex. */
+  outputsOf(outpoints: [string, number][]) {
+    return outpoints.map(([txid, n]) => {
+      const out = this.txInfo(txid)?.tx.vout[n];
+      return out ? { value: out.value, script: out.script } : null;
+    });
+  }
+
+  /** GetNetworkHashPS (rpc/mining.cpp): work over the time span of the last `lookup` blocks. */
+  networkHashPS(lookup: number, height: number, averagingWindow = 17): number {
+    let pb = this.index.tip;
+    if (height >= 0 && height < this.index.height) pb = this.index.atHeight(height)!;
+    if (pb.height === 0) return 0;
+    if (lookup <= 0) lookup = averagingWindow;
+    if (lookup > pb.height) lookup = pb.height;
+    let pb0 = pb;
+    let minTime = pb0.header.time;
+    let maxTime = minTime;
+    for (let i = 0; i < lookup; i++) {
+      pb0 = this.index.parent(pb0)!;
+      minTime = Math.min(pb0.header.time, minTime);
+      maxTime = Math.max(pb0.header.time, maxTime);
+    }
+    if (minTime === maxTime) return 0;
+    // (int64_t)(workDiff.getdouble() / timeDiff)
+    return Math.trunc(Number(pb.chainWork - pb0.chainWork) / (maxTime - minTime));
+  }
+
+  /**
+   * A transaction found only in a block off the active chain (komodod's txindex keeps the entry of a
+   * disconnected block): the transaction and that block, or null.
+   */
+  staleTx(txid: string) {
+    // Nothing off the active chain: no walk over the index.
+    if (this.index.size === this.index.height + 1) return null;
+    for (const e of this.index.all()) {
+      if (this.index.isActive(e)) continue;
+      const h = this.held.get(e.hash);
+      const i = h ? h.txids.indexOf(txid) : -1;
+      if (h && i >= 0) return { tx: h.block.txs[i]!, blockHash: e.hash };
+    }
+    return null;
+  }
+
+  /** The valid entry with most work (pindexBestHeader). */
+  bestHeader() {
+    let best = this.index.tip;
+    for (const e of this.index.all()) if (!e.failed && e.chainWork > best.chainWork) best = e;
+    return { hash: best.hash, height: best.height };
+  }
+
+  private readonly poolDeltas = new Map<string, PoolValues | null>();
+  private readonly poolTotals = new Map<string, PoolValues | null>();
+
+  /**
+   * komodod's per-block value pools (ConnectBlock/ReceivedBlockTransactions): this block's deltas and
+   * the chain totals up to it (chain supply, transparent, sprout, sapling, burned), or null where a
+   * spent value cannot be known (komodod's boost::none: "monitored": false).
+   */
+  valuePools(hash: string): { delta: PoolValues | null; total: PoolValues | null } | null {
+    const entry = this.index.get(hash);
+    if (!entry) return null;
+    // Walk back to the first block with known totals, then forward.
+    const path: BlockEntry[] = [];
+    let e: BlockEntry | undefined = entry;
+    while (e && !this.poolTotals.has(e.hash)) {
+      path.push(e);
+      e = this.index.parent(e);
+    }
+    let prev: PoolValues | null = e ? this.poolTotals.get(e.hash)! : null;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const b = path[i]!;
+      const d = this.poolDelta(b);
+      const total = b.prev === null ? d : prev && d ? addPools(prev, d) : null;
+      this.poolTotals.set(b.hash, total);
+      prev = total;
+    }
+    return { delta: this.poolDelta(entry), total: this.poolTotals.get(hash) ?? null };
+  }
+
+  private poolDelta(entry: BlockEntry): PoolValues | null {
+    if (this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
+    const h = this.held.get(entry.hash);
+    if (!h) return null;
+    const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
+    const undo = h.undo?.spent;
+    let u = 0;
+    const earlier = new Map<string, Transaction>();
+    let known = true;
+    h.block.txs.forEach((tx, i) => {
+      let shieldedOut = 0n;
+      let shieldedIn = 0n;
+      for (const js of tx.joinSplits) {
+        d.sprout += js.vpubOld - js.vpubNew;
+        shieldedOut += js.vpubOld;
+        shieldedIn += js.vpubNew;
+      }
+      d.sapling -= tx.valueBalance;
+      if (tx.valueBalance < 0n) shieldedOut -= tx.valueBalance;
+      else shieldedIn += tx.valueBalance;
+      let out = shieldedOut;
+      for (const o of tx.vout) {
+        out += o.value;
+        if (isUnspendable(o.script)) d.burned += o.value;
+        else d.transparent += o.value;
+      }
+      if (entry.prev === null) {
+        d.supply = out; // the genesis block: its outputs (komodod assigns, per transaction)
+      } else if (tx.isCoinbase()) {
+        d.supply += out;
+      } else {
+        let valueIn = shieldedIn;
+        for (const input of tx.vin) {
+          const ptxid = toHexReversedBytes(input.prevout.hash);
+          let v: bigint | undefined;
+          if (undo) v = undo[u++]?.coin.value;
+          else v = (earlier.get(ptxid) ?? this.txInfo(ptxid)?.tx)?.vout[input.prevout.index]?.value;
+          if (v === undefined) {
+            known = false;
+            continue;
+          }
+          valueIn += v;
+          d.transparent -= v;
+        }
+        d.supply -= valueIn - out;
+      }
+      earlier.set(h.txids[i]!, tx);
+    });
+    const result = known ? d : null;
+    this.poolDeltas.set(entry.hash, result);
+    return result;
+  }
+
   templateContext(): PrevContext & { time: number } {
     const tip = this.index.tip;
     return { ...this.prevContext(tip), time: tip.header.time };
+  }
+
+  /**
+   * CChain::GetLocator (chain.cpp:49-74): from an entry (the tip by default) back to genesis, ten
+   * single steps and then doubling steps, always ending with genesis. Display-order hashes.
+   */
+  locator(from?: string): string[] {
+    let e: BlockEntry | undefined = from ? this.index.get(from) : this.index.tip;
+    if (!e) e = this.index.tip;
+    const out: string[] = [];
+    let step = 1;
+    while (e) {
+      out.push(e.hash);
+      if (e.height === 0) break;
+      const h = Math.max(e.height - step, 0);
+      e = this.index.ancestor(e, h);
+      if (out.length > 10) step *= 2;
+    }
+    return out;
+  }
+
+  /**
+   * The active-chain headers after the last locator hash found on it (FindForkInGlobalIndex), up to
+   * hashStop (inclusive) or `max`; an empty locator gives just the hashStop block (main.cpp:7768-7819).
+   */
+  headersAfter(locator: string[], stop: string, max: number): { hashes: string[]; headers: BlockHeader[] } {
+    const hashes: string[] = [];
+    const headers: BlockHeader[] = [];
+    let e: BlockEntry | undefined;
+    if (locator.length === 0) {
+      e = this.index.get(stop);
+      if (e) {
+        hashes.push(e.hash);
+        headers.push(e.header);
+      }
+      return { hashes, headers };
+    }
+    let fork: BlockEntry = this.index.atHeight(0)!;
+    for (const h of locator) {
+      const known = this.index.get(h);
+      if (known && this.index.isActive(known)) {
+        fork = known;
+        break;
+      }
+    }
+    for (e = this.index.atHeight(fork.height + 1); e && hashes.length < max; e = this.index.atHeight(e.height + 1)) {
+      hashes.push(e.hash);
+      headers.push(e.header);
+      if (e.hash === stop) break;
+    }
+    return { hashes, headers };
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -314,9 +607,9 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   private rejection(e: unknown, hash?: string): SubmitResult {
-    const v = e as { rejectCode?: number; reason?: string };
+    const v = e as { rejectCode?: number; reason?: string; dos?: number };
     if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') {
-      return { status: 'rejected', ...(hash ? { hash } : {}), rejectCode: v.rejectCode, reason: v.reason };
+      return { status: 'rejected', ...(hash ? { hash } : {}), rejectCode: v.rejectCode, reason: v.reason, ...(typeof v.dos === 'number' ? { dos: v.dos } : {}) };
     }
     throw e;
   }
@@ -327,6 +620,19 @@ export class ChainStoreLogic implements ServiceLogic {
    * next best branch is tried, so the node always ends on a fully valid chain.
    */
   private async activateBestChain(notices: Notice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
+    let lastFailure: { rejectCode: number; reason: string } | undefined;
+    const before = this.index.tip;
+    try {
+      lastFailure = await this.activateBestChainSteps(notices);
+    } finally {
+      // komodod's NotifyBlockTip: once per activation that moved the tip, naming the new tip.
+      const tip = this.index.tip;
+      if (tip !== before) notices.push({ type: 'tipChanged', hash: tip.hash, height: tip.height, time: tip.header.time });
+    }
+    return lastFailure;
+  }
+
+  private async activateBestChainSteps(notices: Notice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
     let lastFailure: { rejectCode: number; reason: string } | undefined;
     for (;;) {
       const best = this.index.betterTips()[0];
@@ -431,4 +737,26 @@ export class ChainStoreLogic implements ServiceLogic {
     await this.disk.setState('failed', this.failedHashes());
     await this.activateBestChain(notices);
   }
+}
+
+/** komodod's value pools of a block or a chain (satoshis). */
+export interface PoolValues {
+  supply: bigint;
+  transparent: bigint;
+  sprout: bigint;
+  sapling: bigint;
+  burned: bigint;
+}
+
+function addPools(a: PoolValues, b: PoolValues): PoolValues {
+  return { supply: a.supply + b.supply, transparent: a.transparent + b.transparent, sprout: a.sprout + b.sprout, sapling: a.sapling + b.sapling, burned: a.burned + b.burned };
+}
+
+/** CScript::IsUnspendable: OP_RETURN first, or longer than MAX_SCRIPT_SIZE. */
+function isUnspendable(script: Uint8Array): boolean {
+  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
+}
+
+function toHexReversedBytes(b: Uint8Array): string {
+  return Buffer.from(b).reverse().toString('hex');
 }

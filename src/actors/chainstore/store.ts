@@ -25,9 +25,9 @@ export class ChainDisk {
     private readonly state: Store<StateDoc>,
   ) {}
 
-  static async open(dir: string): Promise<ChainDisk> {
-    const blocks = await openStore<BlockDoc>(dir, 'blocks');
-    const state = await openStore<StateDoc>(dir, 'chainstate');
+  static async open(dir: string, log?: (msg: string) => void): Promise<ChainDisk> {
+    const blocks = await openStore<BlockDoc>(dir, 'blocks', log ? { log } : {});
+    const state = await openStore<StateDoc>(dir, 'chainstate', log ? { log } : {});
     const disk = new ChainDisk(blocks, state);
     await disk.checkSchema();
     return disk;
@@ -38,7 +38,7 @@ export class ChainDisk {
     const version = doc ? Number(doc.version) : undefined;
     if (version === undefined) {
       const anyBlock = await this.blocks.findOne({});
-      if (anyBlock) throw new Error('chain data has no schema record: refusing to guess its layout (start with -reindex or a new -datadir)');
+      if (anyBlock) throw new Error('chain data has no schema record: refusing to guess its layout (start on a new -datadir)');
       await this.state.update({ _id: 'schema' }, { _id: 'schema', version: CHAIN_SCHEMA_VERSION }, { upsert: true });
       return;
     }

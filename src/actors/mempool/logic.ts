@@ -87,6 +87,8 @@ const WRITE_OPS = new Set(['accept', 'blockConnected', 'blockDisconnected']);
 
 /** Turns a validation failure into sendrawtransaction's answer (rawtx.md §2.5). */
 function rejectFailure(e: unknown): never {
+  // state.Error (the absurd-fee check) is not IsInvalid(): sendrawtransaction answers -25 with the reason.
+  if (e instanceof ValidationError && e.mode === 'error') throw new ServiceFailure(-25, e.reason);
   if (e instanceof ValidationError) throw new ServiceFailure(-26, `${e.rejectCode}: ${e.reason}`);
   if (e instanceof MissingInputsError) throw new ServiceFailure(-25, 'Missing inputs');
   throw e;
@@ -129,6 +131,15 @@ export class MempoolLogic implements ServiceLogic {
         return { size: this.entries.size, bytes: this.bytes };
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'spentMany':
+        // The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint.
+        return (body.outpoints as [string, number][]).map(([t, n]) => {
+          const by = this.spentBy.get(outpointKey(t, n));
+          const spender = by ? this.entries.get(by) : undefined;
+          if (!by || !spender) return null;
+          const vin = spender.tx.vin.findIndex((i) => i.prevout.index === n && toHexReversed(i.prevout.hash) === t);
+          return { txid: by, vin };
+        });
       default:
         throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
     }

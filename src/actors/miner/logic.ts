@@ -34,6 +34,8 @@ export class MinerLogic implements ServiceLogic {
   genProcLimit = -1;
   blocksMined = 0;
   lastBlock: { size: number; txs: number } = { size: 0, txs: 0 };
+  /** When the wait for the clock was last logged (at most once a minute, not once per block). */
+  private waitLoggedAt = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: MinerOptions) {
@@ -78,9 +80,25 @@ export class MinerLogic implements ServiceLogic {
 
   /** Mines one block on the current tip and returns its hash. */
   async mineOne(): Promise<string> {
+    let waited = 0;
     for (let attempt = 0; attempt < 5; attempt++) {
       const tpl = await this.opts.chain.ask<TemplateContext>({ op: 'template' });
       const params = await this.opts.chain.ask<ChainParams>({ op: 'params' });
+      // Blocks mined faster than one per second run their timestamps (at least MTP+1) ahead of the
+      // clock; past now + nMaxFutureBlockTime (35 s on the dev chain, about 200 blocks of
+      // `generate`) the block would be refused as time-too-new. Wait for the clock instead of
+      // mining a block that cannot connect (komodod's generate fails there).
+      const ahead = tpl.mtp + 1 - (this.now() + params.maxFutureBlockTime);
+      if (ahead > 0 && waited < 2 * params.maxFutureBlockTime) {
+        if (Date.now() - this.waitLoggedAt > 60_000) {
+          this.opts.log?.(`block times are ${params.maxFutureBlockTime + ahead} s ahead of the clock: mining waits for it`);
+          this.waitLoggedAt = Date.now();
+        }
+        await new Promise((r) => setTimeout(r, ahead * 1000));
+        waited += ahead;
+        attempt--;
+        continue;
+      }
       const entries = await this.opts.mempool.ask<MempoolEntry[]>({ op: 'entries' });
       const { block, txCount } = assembleBlock({
         prevHash: tpl.hash,

@@ -1,20 +1,76 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import type { Secp256k1Backend, Secp256k1BackendName } from './backend.js';
+import { nobleBackend } from './backend-noble.js';
+import { loadWasmBackend } from './backend-wasm.js';
+import { encodeDERSignature, isHighS, parseDERSignature } from './der.js';
 
 /**
  * ECDSA over secp256k1 as komodod uses it: 32-byte digests signed as they are (no prehash),
  * deterministic RFC 6979 nonces, low-S signatures, DER encoding. Verification never throws:
  * a malformed key or signature is simply not valid.
+ *
+ * The curve arithmetic is done by a backend (backend.ts), chosen once at start: libsecp256k1 in
+ * WebAssembly by default, @noble/curves where WebAssembly is unavailable or when asked for
+ * (-sigbackend=noble). Encodings are decided here, identically for both.
  */
 
+export type { Secp256k1Backend, Secp256k1BackendName } from './backend.js';
+export type Secp256k1BackendChoice = 'auto' | Secp256k1BackendName;
+
+let wasm: Secp256k1Backend | null | undefined;
+function wasmBackend(): Secp256k1Backend | undefined {
+  if (wasm === undefined) wasm = loadWasmBackend() ?? null;
+  return wasm ?? undefined;
+}
+
+let active: Secp256k1Backend | undefined;
+function backend(): Secp256k1Backend {
+  return (active ??= wasmBackend() ?? nobleBackend);
+}
+
+/** The backend in use (the default is chosen on first use: wasm when it loads, else noble). */
+export function secp256k1Backend(): Secp256k1Backend {
+  return backend();
+}
+
+/** Whether the WebAssembly backend can be loaded here. */
+export function wasmBackendAvailable(): boolean {
+  return wasmBackend() !== undefined;
+}
+
+/** The backend of a name, or undefined when it cannot be loaded here ('auto': wasm, else noble). */
+export function secp256k1BackendOf(choice: Secp256k1BackendChoice): Secp256k1Backend | undefined {
+  if (choice === 'noble') return nobleBackend;
+  if (choice === 'wasm') return wasmBackend();
+  return wasmBackend() ?? nobleBackend;
+}
+
+/**
+ * Chooses the backend (at start: acnoded's -sigbackend). 'auto' is wasm, falling back to noble when
+ * WebAssembly is unavailable; an explicit 'wasm' that cannot be loaded throws.
+ */
+export function selectSecp256k1Backend(choice: Secp256k1BackendChoice = 'auto'): Secp256k1Backend {
+  const b = secp256k1BackendOf(choice);
+  if (!b) throw new Error(`secp256k1 backend '${choice}' is unavailable (WebAssembly libsecp256k1 could not be loaded)`);
+  active = b;
+  return b;
+}
+
+/** Installs a backend object (tests: a recording or comparing backend). Returns the previous one. */
+export function useSecp256k1Backend(b: Secp256k1Backend): Secp256k1Backend {
+  const prev = backend();
+  active = b;
+  return prev;
+}
+
 const N = secp256k1.Point.Fn.ORDER;
-const HALF_N = N >> 1n;
 
 export function isValidPrivateKey(key: Uint8Array): boolean {
-  return key.length === 32 && secp256k1.utils.isValidSecretKey(key);
+  return key.length === 32 && backend().isPrivate(key);
 }
 
 export function publicKeyFromPrivate(key: Uint8Array, compressed = true): Uint8Array {
-  return secp256k1.getPublicKey(key, compressed);
+  return backend().publicKey(key, compressed);
 }
 
 /**
@@ -22,74 +78,48 @@ export function publicKeyFromPrivate(key: Uint8Array, compressed = true): Uint8A
  * or hybrid (06/07, which libsecp256k1 accepts), on the curve.
  */
 export function isValidPublicKey(pub: Uint8Array): boolean {
-  try {
-    pointFromPublicKey(pub);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function pointFromPublicKey(pub: Uint8Array) {
-  if (pub.length === 65 && (pub[0] === 0x06 || pub[0] === 0x07)) {
-    // Hybrid encoding: the prefix's low bit must match y's parity.
-    const p = secp256k1.Point.fromBytes(Uint8Array.of(0x04, ...pub.subarray(1)));
-    if ((p.toAffine().y & 1n) !== BigInt(pub[0]! & 1)) throw new Error('hybrid parity mismatch');
-    return p;
-  }
-  return secp256k1.Point.fromBytes(pub);
+  return backend().isPoint(pub);
 }
 
 /** A low-S DER signature of a 32-byte digest (no hash-type byte). */
 export function signDER(digest: Uint8Array, key: Uint8Array): Uint8Array {
-  return secp256k1.sign(digest, key, { prehash: false, format: 'der', lowS: true });
+  return encodeDERSignature(backend().sign(digest, key));
 }
 
 /** A 64-byte compact r||s low-S signature (crypto-conditions' secp256k1 fulfillments use this form). */
 export function signCompact(digest: Uint8Array, key: Uint8Array): Uint8Array {
-  return secp256k1.sign(digest, key, { prehash: false, format: 'compact', lowS: true });
+  return backend().sign(digest, key);
 }
 
 /**
- * Verifies a DER signature (no hash-type byte). `lowS` rejects high-S signatures (policy);
- * consensus accepts them. Strict-DER encoding rules are the interpreter's job, before this.
+ * CPubKey::Verify: a DER signature (no hash-type byte) parsed by libsecp256k1's DER parser, S
+ * normalised (consensus accepts high S), then verified. `lowS` rejects high-S signatures instead
+ * (policy). The strict-DER rules of the interpreter are checked before this, by the interpreter.
  */
 export function verifyDER(sig: Uint8Array, digest: Uint8Array, pub: Uint8Array, lowS = false): boolean {
-  try {
-    const s = secp256k1.Signature.fromBytes(sig, 'der');
-    if (lowS && s.s > HALF_N) return false;
-    return verifyRS(s.r, s.s, digest, pub);
-  } catch {
-    return false;
-  }
+  const sig64 = parseDERSignature(sig);
+  if (!sig64) return false;
+  if (lowS && isHighS(sig64)) return false;
+  return backend().verify(sig64, digest, pub, true);
 }
 
-/** Verifies a 64-byte compact r||s signature; `lowS` as for verifyDER. */
+/**
+ * Verifies a 64-byte compact r||s signature. With `lowS` (crypto-conditions: libsecp256k1's verify
+ * without normalisation) a high S fails; without it S is normalised first. r or s ≥ n never verifies
+ * (secp256k1_ecdsa_signature_parse_compact refuses them).
+ */
 export function verifyCompact(sig: Uint8Array, digest: Uint8Array, pub: Uint8Array, lowS = false): boolean {
-  try {
-    if (sig.length !== 64) return false;
-    const s = secp256k1.Signature.fromBytes(sig, 'compact');
-    if (lowS && s.s > HALF_N) return false;
-    return verifyRS(s.r, s.s, digest, pub);
-  } catch {
-    return false;
-  }
+  if (sig.length !== 64) return false;
+  return backend().verify(sig, digest, pub, !lowS);
 }
 
-function verifyRS(r: bigint, s: bigint, digest: Uint8Array, pub: Uint8Array): boolean {
-  if (r <= 0n || r >= N || s <= 0n || s >= N) return false;
-  const point = pointFromPublicKey(pub);
-  // libsecp256k1 verifies high-S signatures too (komodod normalises before verifying); so do we.
-  const sig = new secp256k1.Signature(r, s > HALF_N ? N - s : s);
-  return secp256k1.verify(sig.toBytes('compact'), digest, point.toBytes(true), { prehash: false, lowS: true, format: 'compact' });
-}
-
+/**
+ * CPubKey::CheckLowS: the DER signature parses (libsecp256k1's parser) and normalising would not change
+ * it (an r or s the parser turned into 0 counts as low).
+ */
 export function isLowS(sigDER: Uint8Array): boolean {
-  try {
-    return secp256k1.Signature.fromBytes(sigDER, 'der').s <= HALF_N;
-  } catch {
-    return false;
-  }
+  const sig64 = parseDERSignature(sigDER);
+  return sig64 !== null && !isHighS(sig64);
 }
 
 export const CURVE_ORDER = N;

@@ -87,6 +87,7 @@ export {
   validateTokens,
   tokenAmounts,
   tokenValueOf,
+  tokenValueShallow,
   isTokenMarkerVout,
 } from './validate.js';
 export { type TokensEvalContext, tokensEvalValidator, registerTokensValidator } from './eval.js';

@@ -329,3 +329,8 @@ export function tokenAmounts(tx: Transaction, tokenid: Uint8Array, lookup: Token
 export function tokenValueOf(tx: Transaction, v: number, tokenid: Uint8Array, lookup: TokensLookup): bigint {
   return new TokensContext(lookup).isTokensVout(true, tx, v, tokenid);
 }
+
+/** IsTokensvout(goDeeper=false): as tokenValueOf without checking that `tx` itself balances (AssetCalcAmounts uses this). */
+export function tokenValueShallow(tx: Transaction, v: number, tokenid: Uint8Array, lookup: TokensLookup): bigint {
+  return new TokensContext(lookup).isTokensVout(false, tx, v, tokenid);
+}

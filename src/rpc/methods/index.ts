@@ -2,9 +2,19 @@ import type { NodeServices } from '../../actors/services.js';
 import type { RpcMethod } from '../table.js';
 import { helpMethod } from '../table.js';
 import { controlMethods } from './control.js';
+import { blockchainMethods } from './blockchain.js';
+import { rawTransactionMethods } from './rawtransactions.js';
+import { miscMethods } from './misc.js';
+import { miningInfoMethods } from './mining-info.js';
+import { devMethods } from './dev.js';
 import { miningMethods } from './mining.js';
+import { networkMethods } from './network.js';
+import { tokensMethods } from './tokens.js';
+import { assetsMethods } from './assets.js';
+import { walletMethods } from './wallet.js';
+import { rawWalletMethods } from './rawwallet.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...miningMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...devMethods(node)];
 }

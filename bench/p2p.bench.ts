@@ -1,0 +1,169 @@
+/**
+ * P2P benchmarks (issue 7), each figure beside its limit in the same run. Node A runs in process
+ * (its acceptance is timed directly), node B is a separate acnoded process connected to it with
+ * -addnode (so it validates in parallel, as a real peer does; what it holds is read over the wire),
+ * and a third, unconnected in-process node C receives the same blocks straight into its chain store:
+ *  - a transaction's propagation time A → B's mempool against A's own acceptance time;
+ *  - a 1,000-transaction block's propagation time A → B's tip against C connecting it locally;
+ *  - relay throughput (transactions/s reaching B) against A's local mempool acceptance rate in the
+ *    same run (target ≥ 0.8).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Block } from '../src/chain/block/block.js';
+import { hash160, sha256 } from '../src/chain/crypto/hash.js';
+import { publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
+import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
+import { devChainParams } from '../src/chain/params/chain-params.js';
+import { p2pkhScript } from '../src/chain/script/script.js';
+import { produceScriptSig } from '../src/chain/script/sign.js';
+import { SIGHASH_ALL } from '../src/chain/script/sighash.js';
+import { Transaction } from '../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../src/chain/tx/input.js';
+import { TxOut } from '../src/chain/tx/output.js';
+import { loadConfig } from '../src/actors/config.js';
+import { startNode, type NodeHandle } from '../src/actors/node.js';
+import type { Row } from './lib.js';
+import { Daemon } from '../test/helpers/daemon.js';
+import { TestPeer, displayHex, heightOf, mempoolOf, p2pPort, parseInv } from '../test/integration/p2p-testpeer.js';
+
+const params = devChainParams();
+const KEY = sha256(new TextEncoder().encode('acnode p2p bench key'));
+const PUB = publicKeyFromPrivate(KEY, true);
+const KEY_ID = hash160(PUB);
+const P2PKH = p2pkhScript(KEY_ID);
+const keys = (id: Uint8Array) => (toHex(id) === toHex(KEY_ID) ? { key: KEY, compressed: true } : undefined);
+const say = (msg: string) => process.stderr.write(`  [p2p bench] ${msg}\n`);
+const TXS = 1000;
+
+function newTx(height: number): Transaction {
+  const fmt = params.txFormat(height);
+  const tx = new Transaction();
+  tx.overwintered = fmt.overwintered;
+  tx.version = fmt.version;
+  tx.versionGroupId = fmt.versionGroupId;
+  tx.expiryHeight = 0;
+  return tx;
+}
+
+function sign(tx: Transaction, script: Uint8Array, amount: bigint, height: number): void {
+  const sig = produceScriptSig(script, { tx, nIn: 0, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
+  if (!sig.complete) throw new Error('bench key cannot sign');
+  tx.vin[0]!.scriptSig = sig.scriptSig;
+}
+
+async function start(dir: string, extra: string[]): Promise<NodeHandle> {
+  let p2pPort = 0;
+  const node = await startNode(loadConfig([`-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0', ...extra]), {
+    log: (m) => {
+      const x = /P2P listening on .*\(port=(\d+)\)/.exec(m);
+      if (x) p2pPort = Number(x[1]);
+    },
+  });
+  (node as NodeHandle & { p2pPort?: number }).p2pPort = p2pPort;
+  return node;
+}
+
+/** Polls f every `everyMs` (polling B costs B a connection and a mempool answer: not too often). */
+async function until(f: () => Promise<boolean>, everyMs = 2, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await f())) {
+    if (Date.now() > deadline) throw new Error('p2p bench: timed out');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+const tipOf = (n: NodeHandle) => n.services.chain.ask<{ hash: string; height: number }>({ op: 'tip' });
+
+export async function p2pBenchmarks(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'acnode-bench-p2p-')));
+  const a = await start(dirs[0]!, [`-pubkey=${toHex(PUB)}`]);
+  const c = await start(dirs[2]!, ['-listen=0']);
+  const b = new Daemon(dirs[1]!, ['-gen=0', `-addnode=127.0.0.1:${(a as NodeHandle & { p2pPort?: number }).p2pPort}`]);
+  await b.start();
+  const magic = Buffer.from(params.messageStart);
+  const bPort = p2pPort(b.log);
+  const bMempool = async () => new Set(await mempoolOf(bPort, magic));
+  try {
+    await until(async () => (await a.services.p2p.ask<number>({ op: 'connectioncount' })) === 1);
+    const blockOf = async (hash: string) => (await a.services.chain.ask<{ raw: Uint8Array; block: Block }>({ op: 'block', hash }))!;
+    const mineOnA = async () => {
+      const [h] = await a.services.miner.ask<string[]>({ op: 'generate', n: 1 }, 10 * 60_000);
+      return h!;
+    };
+    // Block 1 (premine to the bench key) and a fan-out to TXS + 1 P2PKH outputs, on all three nodes.
+    const h1 = await mineOnA();
+    const premine = (await blockOf(h1)).block.txs[0]!;
+    const fan = newTx(2);
+    fan.vin.push(new TxIn(new Outpoint(fromHexReversed(premine.txid()), 0)));
+    const lanes = TXS + 1;
+    const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
+    for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, P2PKH));
+    sign(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2);
+    await a.services.mempool.ask({ op: 'accept', raw: fan.toRaw(), allowHighFees: false });
+    await mineOnA();
+    const h2 = (await tipOf(a)).hash;
+    for (const h of [h1, h2]) await c.services.chain.ask({ op: 'submitBlock', raw: (await blockOf(h)).raw });
+    await until(async () => (await heightOf(bPort, magic)) === 2);
+    say(`signing ${lanes} transactions`);
+    const spends = Array.from({ length: lanes }, (_, i) => {
+      const tx = newTx(3);
+      tx.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), i)));
+      tx.vout.push(new TxOut(each - 10_000n, P2PKH));
+      sign(tx, P2PKH, each, 3);
+      return { raw: tx.toRaw(), txid: tx.txid() };
+    });
+
+    // 1. One transaction: A's acceptance vs the time until it is in B's mempool.
+    // B announces what its mempool accepts to its peers: a listening peer on B sees the moment.
+    const watcher = await TestPeer.handshake(bPort, magic);
+    const first = spends[0]!;
+    const t0 = performance.now();
+    await a.services.mempool.ask({ op: 'accept', raw: first.raw, allowHighFees: false });
+    const acceptMs = performance.now() - t0;
+    await watcher.waitFor('inv', 60_000, (m) => parseInv(m.payload).some((i) => displayHex(i.hash) === first.txid));
+    const propagateMs = performance.now() - t0;
+    watcher.close();
+    if (!(await bMempool()).has(first.txid)) throw new Error('p2p bench: B announced a tx it does not hold');
+    rows.push({ name: 'tx propagation A → B mempool (B\'s inv seen)', value: propagateMs, unit: 'ms', limitName: 'tx acceptance on A (local validation)', limit: acceptMs });
+
+    // 2. Relay throughput: TXS transactions accepted on A, counted when all are in B's mempool.
+    const rest = spends.slice(1);
+    const t1 = performance.now();
+    // Each acceptance yields to the event loop afterwards, as requests arriving over RPC or P2P would:
+    // an in-process loop of pure promise continuations would otherwise starve A's sockets.
+    for (const s of rest) {
+      await a.services.mempool.ask({ op: 'accept', raw: s.raw, allowHighFees: false });
+      await new Promise((r) => setImmediate(r));
+    }
+    const localRate = (rest.length * 1000) / (performance.now() - t1);
+    await until(async () => (await bMempool()).size >= lanes, 100);
+    const relayRate = (rest.length * 1000) / (performance.now() - t1);
+    rows.push({ name: 'relay throughput A → B', value: relayRate, unit: 'tx/s', limitName: 'mempool acceptance on A (same run)', limit: localRate, target: { kind: 'min', ratio: 0.8 } });
+
+    // 3. A block of TXS + 1 transactions: A → B's tip vs C connecting the same block locally.
+    const h3 = await mineOnA();
+    const mined = performance.now();
+    await until(async () => (await heightOf(bPort, magic)) === 3, 10);
+    const blockPropagateMs = performance.now() - mined;
+    const big = await blockOf(h3);
+    const t3 = performance.now();
+    const r = await c.services.chain.ask<{ status: string }>({ op: 'submitBlock', raw: big.raw }, 10 * 60_000);
+    const localBlockMs = performance.now() - t3;
+    if (r.status !== 'connected') say(`C did not connect the block: ${r.status}`);
+    // B checked the block's signatures when it accepted the transactions (signature cache), as komodod does.
+    rows.push({ name: `block of ${big.block.txs.length} txs: A → B connected`, value: blockPropagateMs, unit: 'ms', limitName: 'the same block connected by C (cold)', limit: localBlockMs });
+  } finally {
+    await b.stop();
+    for (const n of [c, a]) await n.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { printRows } = await import('./lib.js');
+  printRows('p2p (src/actors/p2p)', await p2pBenchmarks());
+}

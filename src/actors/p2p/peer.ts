@@ -1,0 +1,146 @@
+import type { Socket } from 'node:net';
+import { MessageParser, frameMessage, ipBytes, type Frame } from '../../chain/p2p/messages.js';
+import { ipToString } from './banlist.js';
+
+/** Inventory a peer is known to have: bounded (komodod uses a rolling filter of 50,000 entries). */
+export class KnownSet {
+  private readonly set = new Set<string>();
+  constructor(private readonly max = 50_000) {}
+  has(k: string): boolean {
+    return this.set.has(k);
+  }
+  add(k: string): void {
+    if (this.set.has(k)) return;
+    this.set.add(k);
+    if (this.set.size > this.max) {
+      const first = this.set.values().next().value as string;
+      this.set.delete(first);
+    }
+  }
+}
+
+/** Strips IPv4-mapped prefixes from Node's address text. */
+export function cleanIp(text: string | undefined): string {
+  if (!text) return '';
+  return text.startsWith('::ffff:') && text.includes('.') ? text.slice(7) : text;
+}
+
+export function hostPort(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+/**
+ * One connection (komodod's CNode + CNodeState): the socket, the framing parser, the handshake
+ * state, traffic counters, ping state, misbehaviour score, what the peer knows and what we asked it.
+ * Received frames are handled one at a time, in order; reading pauses while too many wait.
+ */
+export class Peer {
+  readonly parser: MessageParser;
+  /** The peer's address as a 16-byte IP (ban checks) and as getpeerinfo's addr. */
+  readonly ip: Uint8Array;
+  readonly addrName: string;
+  addrLocal = '';
+  /** Set by the peer's version message; 0 before. */
+  version = 0;
+  services = 0n;
+  subver = '';
+  startingHeight = -1;
+  relayTxes = true;
+  /** Our verack was answered and the peer's version processed. */
+  successfullyConnected = false;
+  gotVerack = false;
+  readonly conntime = Math.floor(Date.now() / 1000);
+  lastsend = 0;
+  lastrecv = 0;
+  bytessent = 0;
+  bytesrecv = 0;
+  pingNonceSent = 0n;
+  pingStartMs = 0;
+  pingTimeMs = 0;
+  pingQueued = false;
+  banscore = 0;
+  shouldBan = false;
+  addrProcessed = 0;
+  addrRateLimited = 0;
+  gotGetaddr = false;
+  readonly known = new KnownSet();
+  /** Blocks asked of this peer: hash → time asked (ms). */
+  readonly inflight = new Map<string, number>();
+  /** The best header this peer is known to have (display hash). */
+  bestKnown: string | undefined;
+  bestKnownHeight = -1;
+  commonHeight = -1;
+  syncStarted = false;
+  /** Transaction invs waiting for the next flush. */
+  readonly pendingTxInv: { type: number; hash: Uint8Array }[] = [];
+  disconnected = false;
+  private queue: Frame[] = [];
+  private working = false;
+
+  constructor(
+    readonly id: number,
+    readonly socket: Socket,
+    readonly inbound: boolean,
+    private readonly magic: Uint8Array,
+    readonly whitelisted: boolean,
+    readonly oneshot: boolean,
+    /** For outbound connections: the string it was opened with (-addnode, addnode RPC). */
+    readonly dest: string | undefined,
+    private readonly handle: (p: Peer, f: Frame) => Promise<void>,
+    private readonly onClose: (p: Peer) => void,
+  ) {
+    this.parser = new MessageParser(magic);
+    const ipText = cleanIp(socket.remoteAddress);
+    this.ip = ipBytes(ipText);
+    this.addrName = dest ?? hostPort(ipToString(this.ip), socket.remotePort ?? 0);
+    socket.setNoDelay(true);
+    socket.on('data', (d: Buffer) => this.receive(d));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+  }
+
+  private receive(d: Buffer): void {
+    if (this.disconnected) return;
+    this.bytesrecv += d.length;
+    this.lastrecv = Math.floor(Date.now() / 1000);
+    const frames = this.parser.push(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+    for (const f of frames) this.queue.push(f);
+    // Backpressure: a peer cannot queue unbounded work; reading resumes once the queue drains.
+    if (this.queue.length > 64) this.socket.pause();
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    try {
+      while (this.queue.length && !this.disconnected) {
+        const f = this.queue.shift()!;
+        try {
+          await this.handle(this, f);
+        } catch {
+          // The handler reports its own failures; a stray one must not stop this peer's queue.
+        }
+        if (this.queue.length < 8 && this.socket.isPaused()) this.socket.resume();
+      }
+    } finally {
+      this.working = false;
+    }
+  }
+
+  send(command: string, payload: Uint8Array = new Uint8Array(0)): void {
+    if (this.disconnected) return;
+    const frame = frameMessage(this.magic, command, payload);
+    this.bytessent += frame.length;
+    this.lastsend = Math.floor(Date.now() / 1000);
+    this.socket.write(frame);
+  }
+
+  close(): void {
+    if (this.disconnected) return;
+    this.disconnected = true;
+    this.queue = [];
+    this.socket.destroy();
+    this.onClose(this);
+  }
+}

@@ -1,0 +1,495 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { Secp256k1BackendChoice } from '../../chain/crypto/secp256k1.js';
+import type { CryptoConditionChecker } from '../../chain/script/checker.js';
+import { TransactionSignatureChecker } from '../../chain/script/checker.js';
+import { PrecomputedTxData } from '../../chain/script/sighash.js';
+import { BufferWriter } from '../../chain/encoding/writer.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { CoinView } from '../../chain/validation/coin.js';
+import { checkInputScripts, type InputScriptOptions, type SignatureCache } from '../../chain/validation/scripts.js';
+import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
+import {
+  CacheOnlySignatureChecker,
+  checkInputOutcome,
+  needsMainThread,
+  outcomeError,
+  runBatch,
+  writeBatchTx,
+  type BatchResult,
+  type InputOutcome,
+  type ScriptBatch,
+  type SpentOutput,
+} from './jobs.js';
+
+/** Batches a worker is given ahead of its answers; the rest wait in the queue, for whichever thread is free. */
+const MAX_OUTSTANDING = 2;
+
+/** komodod's MAX_SCRIPTCHECK_THREADS. */
+export const MAX_SCRIPTCHECK_THREADS = 16;
+
+/**
+ * komodod's -par (init.cpp): 0 means one thread per core, a negative value leaves that many cores
+ * free, at most 16; one thread or fewer means no concurrency (0: blocks are checked serially).
+ */
+export function scriptCheckThreads(par: number, cores = availableParallelism()): number {
+  let n = par;
+  if (n <= 0) n += cores;
+  if (n <= 1) return 0;
+  return Math.min(n, MAX_SCRIPTCHECK_THREADS);
+}
+
+export interface VerifyPoolOptions {
+  /**
+   * Script verification threads, komodod's nScriptCheckThreads (scriptCheckThreads(-par)): the calling
+   * thread is one of them (it verifies while it waits), so threads - 1 workers are started; 0 or 1: none.
+   */
+  threads: number;
+  /** The secp256k1 backend the workers use (the node's -sigbackend). */
+  backend?: Secp256k1BackendChoice;
+  log?: (msg: string) => void;
+  /** Inputs per batch posted to a worker. */
+  batchInputs?: number;
+  /** A wait that sees no result for this long gives up on the workers and verifies here. */
+  stallTimeoutMs?: number;
+  /** How long start() waits for the workers to load. */
+  startTimeoutMs?: number;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  results: MessagePort;
+  /** Inputs posted and not answered. */
+  load: number;
+  /** Batches posted and not answered. */
+  batches: number;
+}
+
+
+interface Inflight {
+  batch: ScriptBatch;
+  worker: PoolWorker | undefined;
+  inputs: number;
+  done: (r: BatchResult) => void;
+}
+
+/**
+ * The worker's entry point beside this file: worker.js when compiled; when running from source, a small
+ * module that registers tsx in the worker first (Node 20's workers do not take tsx from execArgv for
+ * their entry module) and then imports worker.ts.
+ */
+function workerEntry(): { entry: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./worker.js', import.meta.url), eval: false };
+  const api = import.meta.resolve('tsx/esm/api');
+  const worker = new URL('./worker.ts', import.meta.url).href;
+  return { entry: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`, eval: true };
+}
+
+/**
+ * The script-verification pool: worker threads that verify transaction inputs in parallel, started
+ * and stopped with the node. The caller (the chain store, connecting a block) stays on its thread and
+ * the single writer: it queues batches as it walks the block, then waits for them synchronously
+ * (Atomics.wait, results read with receiveMessageOnPort), verifying queued batches itself meanwhile, as
+ * komodod's master thread joins its CCheckQueue; block connection keeps its synchronous rules interface.
+ * Whatever goes wrong with the workers (not started yet, crashed, stalled), the batches are verified on
+ * the calling thread instead: the answer is never different, only slower.
+ */
+export class VerifyPool {
+  /** Script verification threads, the calling one included. */
+  readonly threads: number;
+  /** Worker threads. */
+  readonly size: number;
+  private readonly workers: PoolWorker[] = [];
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly inflight = new Map<number, Inflight>();
+  /** Batches not yet handed to a worker, oldest first. */
+  private readonly queue: number[] = [];
+  private nextId = 1;
+  private broken = false;
+  /** Batches and inputs handed to the pool since start, and the batches the calling thread verified itself. */
+  readonly stats = { batches: 0, inputs: 0, local: 0 };
+  private stopped = false;
+  readonly batchInputs: number;
+  private readonly stallTimeoutMs: number;
+  private readonly log: (msg: string) => void;
+
+  private constructor(private readonly opts: VerifyPoolOptions) {
+    this.threads = Math.max(0, Math.floor(opts.threads));
+    this.size = Math.max(0, this.threads - 1);
+    this.batchInputs = opts.batchInputs ?? 16;
+    this.stallTimeoutMs = opts.stallTimeoutMs ?? 30_000;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /**
+   * Starts `size` workers without waiting for them: until every one has loaded, checks run on the
+   * calling thread (`parallel` is false). `ready` resolves when they are up (or given up on).
+   */
+  static create(opts: VerifyPoolOptions): VerifyPool {
+    const pool = new VerifyPool(opts);
+    pool.ready = pool.spawn();
+    return pool;
+  }
+
+  /** Starts `size` workers and waits until each has loaded (or gives up on them: then it runs serially). */
+  static async start(opts: VerifyPoolOptions): Promise<VerifyPool> {
+    const pool = VerifyPool.create(opts);
+    await pool.ready;
+    return pool;
+  }
+
+  /** Resolves once the workers are up, or were given up on. */
+  ready: Promise<void> = Promise.resolve();
+  private up = false;
+
+  private async spawn(): Promise<void> {
+    if (this.size === 0) return;
+    const { entry, eval: isEval } = workerEntry();
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(entry, {
+        eval: isEval,
+        workerData: { results: port2, signal: this.signal.buffer, backend: this.opts.backend ?? 'auto' },
+        transferList: [port2],
+      });
+      worker.unref();
+      this.workers.push({ worker, results: port1, load: 0, batches: 0 });
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          worker.once('message', () => resolve());
+          worker.once('error', reject);
+          worker.once('exit', (code) => reject(new Error(`exited with code ${code}`)));
+        }),
+      );
+      worker.on('error', (e) => {
+        if (!this.stopped) this.fail(`script-check worker failed: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      worker.on('exit', (code) => {
+        if (!this.stopped) this.fail(`script-check worker exited (${code})`);
+      });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), this.opts.startTimeoutMs ?? 60_000);
+    });
+    try {
+      await Promise.race([Promise.all(ready), timeout]);
+      if (this.stopped) return;
+      this.up = true;
+      this.log(`Using ${this.threads} threads for script verification`);
+    } catch (e) {
+      if (!this.stopped) this.fail(`script-check workers did not start (${e instanceof Error ? e.message : String(e)})`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Workers are up and answering: batches go to them. */
+  get parallel(): boolean {
+    return this.up && !this.broken && !this.stopped;
+  }
+
+  private fail(why: string): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.log(`${why}: verifying scripts on the main thread from now on`);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.up = false;
+    // Whatever a caller still waits for is done here (nothing can be waiting: waits are synchronous).
+    for (const [, f] of this.inflight) f.done(runBatch(f.batch));
+    this.inflight.clear();
+    this.queue.length = 0;
+    await Promise.all(this.workers.map((w) => w.worker.terminate().catch(() => 0)));
+    for (const w of this.workers) w.results.close();
+  }
+
+  /**
+   * Queues a batch; workers are kept at most MAX_OUTSTANDING batches ahead, so that the calling thread
+   * can take the rest itself while it waits. `done` is called from pump() or wait().
+   */
+  post(batch: Omit<ScriptBatch, 'id'>, inputs: number, done: (r: BatchResult) => void): number {
+    const id = this.nextId++;
+    this.stats.batches++;
+    this.stats.inputs += inputs;
+    this.inflight.set(id, { batch: { ...batch, id }, worker: undefined, inputs, done });
+    this.queue.push(id);
+    this.pump();
+    return id;
+  }
+
+  /** Reads the results that arrived, then tops the workers up from the queue. True if a result arrived. */
+  private pump(): boolean {
+    if (!this.parallel) return false;
+    let progress = false;
+    for (const w of this.workers) {
+      for (let m = receiveMessageOnPort(w.results); m; m = receiveMessageOnPort(w.results)) {
+        const r = m.message as BatchResult;
+        this.settleOne(r.id, r);
+        progress = true;
+      }
+    }
+    for (const w of this.workers) {
+      while (w.batches < MAX_OUTSTANDING && this.queue.length > 0) {
+        const f = this.inflight.get(this.queue.shift()!);
+        if (!f) continue;
+        f.worker = w;
+        w.batches++;
+        w.load += f.inputs;
+        w.worker.postMessage(f.batch);
+      }
+    }
+    return progress;
+  }
+
+  private settleOne(id: number, r: BatchResult): void {
+    const f = this.inflight.get(id);
+    if (!f) return;
+    this.inflight.delete(id);
+    if (f.worker) {
+      f.worker.load -= f.inputs;
+      f.worker.batches--;
+    }
+    if ('error' in r) {
+      this.log(`script-check worker error: ${r.error}; batch verified on the main thread`);
+      f.done(runBatch(f.batch));
+    } else {
+      f.done(r);
+    }
+  }
+
+  /**
+   * Blocks until every batch in `ids` is answered. Meanwhile the calling thread verifies queued batches
+   * itself (komodod's master thread joins its script-check queue the same way), and verifies locally
+   * whatever the workers cannot answer.
+   */
+  wait(ids: Iterable<number>): void {
+    const pending = new Set<number>();
+    for (const id of ids) if (this.inflight.has(id)) pending.add(id);
+    const prune = () => {
+      for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);
+    };
+    let lastProgress = Date.now();
+    while (pending.size > 0) {
+      if (!this.parallel) {
+        for (const id of pending) {
+          const f = this.inflight.get(id);
+          if (f) this.settleOne(id, runBatch(f.batch));
+        }
+        return;
+      }
+      const seen = Atomics.load(this.signal, 0);
+      const progress = this.pump();
+      prune();
+      if (pending.size === 0) break;
+      if (progress) {
+        lastProgress = Date.now();
+        continue;
+      }
+      // The newest queued batch: the workers take the queue from its front.
+      const local = this.queue.pop();
+      if (local !== undefined) {
+        const f = this.inflight.get(local);
+        if (f) this.settleOne(local, runBatch(f.batch));
+        this.stats.local++;
+        lastProgress = Date.now();
+        prune();
+        continue;
+      }
+      if (Atomics.wait(this.signal, 0, seen, 250) === 'timed-out' && Date.now() - lastProgress > this.stallTimeoutMs) {
+        this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
+      }
+    }
+  }
+
+  /** A set of script checks (one block): see ScriptChecks. */
+  checks(opts: ScriptCheckOptions): ScriptChecks {
+    return new ScriptChecks(this, opts);
+  }
+}
+
+export interface ScriptCheckOptions {
+  flags: number;
+  branchId: number;
+  ccEnabled: boolean;
+  /** Looked up before anything is posted: inputs whose signatures are all cached are settled here. */
+  cache?: SignatureCache;
+  /** Add the signatures the workers verified to the cache (the mempool); a block does not (komodod). */
+  cacheStore?: boolean;
+  /** The CC checker, for an input that unexpectedly reached a crypto-condition in a worker. */
+  ccChecker?: CryptoConditionChecker;
+}
+
+interface DeferredTx {
+  tx: Transaction;
+  spent: SpentOutput[];
+  /** Per input: the outcome once known; undefined while pending. */
+  outcomes: (InputOutcome | undefined)[];
+}
+
+/**
+ * The script checks of one block, in block order. For each transaction the caller asks defer(): the
+ * inputs are then checked in the pool (or from the cache), and settle() later throws the error the serial
+ * checkInputScripts would have thrown for the first failing transaction, input by input. A transaction
+ * that cannot be deferred (a coin import, a mint, an input that may reach a crypto-condition, whose eval
+ * code reads the chain as it stands at that transaction) is left to the caller to check serially then.
+ */
+export class ScriptChecks {
+  private readonly txs = new Map<number, DeferredTx>();
+  private batch = new BufferWriter(4096);
+  private batchRefs: [number, number][][] = [];
+  private batchInputs = 0;
+  private readonly posted: number[] = [];
+
+  constructor(
+    private readonly pool: VerifyPool,
+    private readonly opts: ScriptCheckOptions,
+  ) {}
+
+  /** Defers the script checks of the transaction at block position `pos`; false: check it serially now. */
+  defer(pos: number, tx: Transaction, view: CoinView): boolean {
+    if (isCoinImport(tx) || isMint(tx)) return false;
+    const spent: SpentOutput[] = [];
+    for (const input of tx.vin) {
+      const coin = view.coin(input.prevout.txid(), input.prevout.index);
+      if (!coin) return false; // the serial path throws MissingInputsError
+      if (needsMainThread(input.scriptSig, coin.script, this.opts.flags, this.opts.ccEnabled)) return false;
+      spent.push({ value: coin.value, script: coin.script });
+    }
+    const d: DeferredTx = { tx, spent, outcomes: new Array<InputOutcome | undefined>(tx.vin.length) };
+    this.txs.set(pos, d);
+    const cache = this.opts.cache;
+    let txdata: PrecomputedTxData | undefined;
+    const queued: number[] = [];
+    for (let n = 0; n < tx.vin.length; n++) {
+      if (cache && cache.size > 0) {
+        txdata ??= new PrecomputedTxData(tx);
+        const made: CacheOnlySignatureChecker[] = [];
+        const outcome = checkInputOutcome(tx.vin[n]!.scriptSig, spent[n]!, this.opts.flags, this.opts.ccEnabled, () => {
+          const c = new CacheOnlySignatureChecker(tx, n, spent[n]!.value, this.opts.branchId, txdata!, cache);
+          made.push(c);
+          return c;
+        });
+        if (!made.some((c) => c.missed)) {
+          d.outcomes[n] = outcome;
+          continue;
+        }
+      }
+      queued.push(n);
+    }
+    if (queued.length > 0) {
+      writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })));
+      this.batchRefs.push(queued.map((n) => [pos, n]));
+      this.batchInputs += queued.length;
+      if (this.batchInputs >= this.pool.batchInputs) this.flush();
+    }
+    return true;
+  }
+
+  private flush(): void {
+    if (this.batchInputs === 0) return;
+    const refs = this.batchRefs;
+    const id = this.pool.post(
+      {
+        flags: this.opts.flags,
+        branchId: this.opts.branchId,
+        ccEnabled: this.opts.ccEnabled,
+        collectKeys: !!(this.opts.cache && this.opts.cacheStore),
+        data: this.batch.finish(),
+      },
+      this.batchInputs,
+      (r) => this.receive(refs, r),
+    );
+    this.posted.push(id);
+    this.batch.length = 0;
+    this.batchRefs = [];
+    this.batchInputs = 0;
+  }
+
+  private receive(refs: [number, number][][], r: BatchResult): void {
+    if ('error' in r) throw new Error(r.error); // runBatch results only reach here
+    r.outcomes.forEach((txOutcomes, t) => {
+      txOutcomes.forEach((outcome, k) => {
+        const [pos, n] = refs[t]![k]!;
+        const d = this.txs.get(pos)!;
+        d.outcomes[n] = outcome ?? this.checkHere(d, n);
+      });
+      if (this.opts.cache && this.opts.cacheStore) for (const key of r.keys?.[t] ?? []) this.opts.cache.add(key);
+    });
+  }
+
+  /** Should a worker have met a crypto-condition (needsMainThread is meant to prevent it): checked here. */
+  private checkHere(d: DeferredTx, n: number): InputOutcome {
+    const txdata = new PrecomputedTxData(d.tx);
+    const cc = this.opts.ccChecker;
+    return checkInputOutcome(d.tx.vin[n]!.scriptSig, d.spent[n]!, this.opts.flags, this.opts.ccEnabled, () =>
+      new TransactionSignatureChecker(d.tx, n, d.spent[n]!.value, this.opts.branchId, txdata, cc ? { ccChecker: cc } : {}),
+    );
+  }
+
+  /**
+   * Waits for every deferred check, then throws the serial path's error for the first failing
+   * deferred transaction before block position `before` (all of them by default).
+   */
+  settle(before = Number.POSITIVE_INFINITY): void {
+    this.flush();
+    this.pool.wait(this.posted);
+    this.posted.length = 0;
+    const positions = [...this.txs.keys()].filter((p) => p < before).sort((a, b) => a - b);
+    for (const pos of positions) {
+      const d = this.txs.get(pos)!;
+      for (let n = 0; n < d.outcomes.length; n++) {
+        const o = d.outcomes[n];
+        if (o === undefined) throw new Error(`script check of input ${n} of block transaction ${pos} was lost`);
+        if (!o.ok) throw outcomeError(o, n);
+      }
+    }
+  }
+}
+
+/**
+ * Walks a block's transactions with deferred script checks kept in block order: when `f` throws at
+ * transaction i, a deferred script failure of an earlier transaction (or of i itself, whose scripts
+ * the serial path checks before anything after them) is the error, as the serial path would have met
+ * it first; at the end every deferred check is settled.
+ */
+export function forEachInBlockOrder<T>(items: readonly T[], checks: ScriptChecks | undefined, f: (item: T, i: number) => void): void {
+  items.forEach((item, i) => {
+    try {
+      f(item, i);
+    } catch (e) {
+      checks?.settle(i + 1);
+      throw e;
+    }
+  });
+  checks?.settle();
+}
+
+/**
+ * checkInputScripts (src/chain/validation/scripts.ts) for one transaction, its inputs verified in the
+ * pool: the same options, the same result and the same ValidationError. For a transaction with many
+ * inputs, or a burst of relayed ones; the cache is consulted first and, with cacheStore, filled.
+ */
+export function checkInputScriptsInPool(
+  pool: VerifyPool,
+  tx: Transaction,
+  view: CoinView,
+  flags: number,
+  branchId: number,
+  opts: InputScriptOptions = {},
+): void {
+  if (!pool.parallel) return checkInputScripts(tx, view, flags, branchId, opts);
+  const checks = pool.checks({
+    flags,
+    branchId,
+    ccEnabled: opts.ccEnabled ?? opts.ccChecker !== undefined,
+    ...(opts.cache ? { cache: opts.cache, cacheStore: opts.cacheStore ?? true } : {}),
+    ...(opts.ccChecker ? { ccChecker: opts.ccChecker } : {}),
+  });
+  if (!checks.defer(0, tx, view)) return checkInputScripts(tx, view, flags, branchId, opts);
+  checks.settle();
+}

@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import type { Secp256k1Backend } from './backend.js';
+
+/** The part of tiny-secp256k1's API the backend uses. */
+interface TinySecp256k1 {
+  verify(h: Uint8Array, Q: Uint8Array, signature: Uint8Array, strict?: boolean): boolean;
+  sign(h: Uint8Array, d: Uint8Array): Uint8Array;
+  pointFromScalar(d: Uint8Array, compressed?: boolean): Uint8Array | null;
+  isPoint(p: Uint8Array): boolean;
+  isPrivate(d: Uint8Array): boolean;
+}
+
+/**
+ * libsecp256k1 compiled to WebAssembly (tiny-secp256k1). Its checks ahead of the WebAssembly call
+ * only look at lengths and ranges (r, s < n; the key 33 or 65 bytes) and throw; the module itself parses
+ * keys with secp256k1_ec_pubkey_parse (hybrid keys included) and, when not strict, normalises S before
+ * secp256k1_ecdsa_verify. Loaded synchronously (its CommonJS build) so the choice of backend is made at
+ * start without an await; undefined when WebAssembly or the package is unavailable.
+ */
+export function loadWasmBackend(): Secp256k1Backend | undefined {
+  if (typeof (globalThis as { WebAssembly?: unknown }).WebAssembly !== 'object') return undefined;
+  let tiny: TinySecp256k1;
+  try {
+    tiny = createRequire(import.meta.url)('tiny-secp256k1') as TinySecp256k1;
+    // One call proves the module instantiated.
+    if (!tiny.isPrivate(new Uint8Array(32).fill(1))) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    name: 'wasm',
+
+    verify(sig64, digest, pub, normalizeS) {
+      try {
+        return tiny.verify(digest, pub, sig64, !normalizeS);
+      } catch {
+        // A key of the wrong length, a digest not 32 bytes, or r/s ≥ n: not a valid signature.
+        return false;
+      }
+    },
+
+    sign(digest, key) {
+      return tiny.sign(digest, key);
+    },
+
+    publicKey(key, compressed) {
+      const p = tiny.pointFromScalar(key, compressed);
+      if (!p) throw new Error('invalid private key');
+      return p;
+    },
+
+    isPoint(pub) {
+      try {
+        return tiny.isPoint(pub);
+      } catch {
+        return false;
+      }
+    },
+
+    isPrivate(key) {
+      return tiny.isPrivate(key);
+    },
+  };
+}

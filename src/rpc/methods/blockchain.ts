@@ -1,0 +1,531 @@
+import type { NodeServices } from '../../actors/services.js';
+import type { MempoolEntry } from '../../actors/mempool/logic.js';
+import type { Coin } from '../../actors/chainstore/coins.js';
+import type { PoolValues } from '../../actors/chainstore/logic.js';
+import type { Block } from '../../chain/block/block.js';
+import type { BlockHeader } from '../../chain/block/header.js';
+import { getDifficulty } from '../../chain/block/pow.js';
+import { Amount } from '../../chain/encoding/coin-amount.js';
+import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus.js';
+import { scriptPubKeyToJSON, txToJSON, type JsonObj } from '../../chain/tx/json.js';
+import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
+import { JsonNumber, type JsonOut } from '../json-value.js';
+import { getBool, getInt, getStr } from '../params.js';
+import type { RpcMethod } from '../table.js';
+import { hexInt, komodoSegid, STAKED_DECEMBER_HARDFORK_TIMESTAMP, uint256HexOf, uint256S } from './chain-json.js';
+import {
+  HELP_getbestblockhash,
+  HELP_getblock,
+  HELP_getblockchaininfo,
+  HELP_getblockcount,
+  HELP_getblockhash,
+  HELP_getblockheader,
+  HELP_getdifficulty,
+  HELP_getmempoolinfo,
+  HELP_getrawmempool,
+  HELP_gettxout,
+  HELP_invalidateblock,
+  HELP_reconsiderblock,
+} from './help-texts.js';
+import { askRpc, scriptOpts } from './rawtransactions.js';
+
+export interface TipInfo {
+  hash: string;
+  height: number;
+  time: number;
+  bits: number;
+  chainWork: bigint;
+  mtp: number;
+}
+
+interface EntryInfo {
+  hash: string;
+  height: number;
+  active: boolean;
+  confirmations: number;
+  header: BlockHeader;
+  chainWork: bigint;
+  size: number;
+  txCount: number;
+  mtp: number;
+  prev: string | null;
+  next: string | null;
+  failed: boolean;
+}
+
+interface BlockInfo extends EntryInfo {
+  raw: Uint8Array;
+  block: Block;
+  txids: string[];
+}
+
+/** SproutMerkleTree::empty_root(): the anchor of every block after genesis on a chain without joinsplits. */
+export const EMPTY_SPROUT_ROOT = '59d2cde5e65c1414c32ba54f0fe4bdb3d67618125286e6a191317917c812c6d7';
+/** MAX_PRIORITY (txmempool.h): the priority komodod gives shielded transactions. */
+const MAX_PRIORITY = 1e16;
+
+/** GetNetworkDifficulty: the difficulty of the nBits the next block needs. */
+export async function networkDifficulty(node: NodeServices): Promise<number> {
+  const t = await askRpc<{ nextBits: number }>(node.chain, { op: 'template' });
+  return getDifficulty(t.nextBits);
+}
+
+/**
+ * KOMODO_LONGESTCHAIN (komodo_longestchain): the best height the peers report, 0 without peers; and
+ * KOMODO_INSYNC: set when the connected tip reaches it (or one past it).
+ */
+export async function longestChain(node: NodeServices, height: number): Promise<{ longest: number; synced: boolean; peers: number }> {
+  const peers = await askRpc<{ startingheight?: number; synced_headers?: number; synced_blocks?: number }[]>(node.p2p, { op: 'peerinfo' });
+  // Each peer's height is the most of its starting, header-sync and common heights (peers not yet
+  // syncing are skipped); the maximum counts only when more than half the peers are within 1% of it.
+  let maxheight = 0;
+  let num = 0;
+  let best = 0;
+  for (const p of peers) {
+    const sync = p.synced_headers ?? -1;
+    if (sync < 0) continue;
+    const ht = Math.max(0, p.startingheight ?? 0, sync, p.synced_blocks ?? 0);
+    if (maxheight === 0 || ht > maxheight * 1.01) {
+      maxheight = ht;
+      num = 1;
+    } else if (ht > maxheight * 0.99) num++;
+    if (ht > best) best = ht;
+  }
+  const longest = num > peers.length >> 1 ? best : 0;
+  return { longest, synced: longest !== 0 && (height === longest || height === longest + 1), peers: peers.length };
+}
+
+export async function chainTip(node: NodeServices): Promise<TipInfo> {
+  return askRpc<TipInfo>(node.chain, { op: 'tip' });
+}
+
+/** ValuePoolDesc: [id], monitored, [chainValue, chainValueZat], [valueDelta, valueDeltaZat]. */
+function valuePoolDesc(id: string | null, chainValue: bigint | null, delta: bigint | null | undefined): JsonObj {
+  const o: JsonObj = {};
+  if (id !== null) o.id = id;
+  o.monitored = chainValue !== null;
+  if (chainValue !== null) {
+    o.chainValue = new Amount(chainValue);
+    o.chainValueZat = chainValue;
+  }
+  if (delta !== null && delta !== undefined) {
+    o.valueDelta = new Amount(delta);
+    o.valueDeltaZat = delta;
+  }
+  return o;
+}
+
+type Pools = { delta: PoolValues | null; total: PoolValues | null } | null;
+
+/** chainSupply and valuePools; `withDelta` false leaves the deltas out (getblockchaininfo). */
+function poolsJSON(p: Pools, withDelta: boolean): { chainSupply: JsonObj; valuePools: JsonObj[] } {
+  const t = p?.total ?? null;
+  const d = withDelta ? (p?.delta ?? null) : undefined;
+  const pick = (k: keyof PoolValues) => [t ? t[k] : null, d === undefined ? undefined : d ? d[k] : null] as const;
+  return {
+    chainSupply: valuePoolDesc(null, ...pick('supply')),
+    valuePools: [
+      valuePoolDesc('transparent', ...pick('transparent')),
+      valuePoolDesc('sprout', ...pick('sprout')),
+      valuePoolDesc('sapling', ...pick('sapling')),
+      valuePoolDesc('burned', ...pick('burned')),
+    ],
+  };
+}
+
+/** komodo_segid(0, height): judged on the active chain's block at that height. */
+async function segidAt(node: NodeServices, height: number, info: BlockInfo): Promise<number> {
+  if (height <= 0) return -1;
+  let b: BlockInfo | null = info;
+  if (!info.active) {
+    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height });
+    b = hash ? await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash }) : null;
+  }
+  if (!b) return -1;
+  const block = b.block;
+  const last = block.txs[block.txs.length - 1];
+  let prev: { value: bigint; script: Uint8Array } | null = null;
+  if (block.header.time <= STAKED_DECEMBER_HARDFORK_TIMESTAMP && last && last.vin.length === 1 && block.txs.length > 1) {
+    const p = last.vin[0]!.prevout;
+    prev = (await askRpc<({ value: bigint; script: Uint8Array } | null)[]>(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
+  }
+  return komodoSegid(block, height, scriptOpts(node), () => prev);
+}
+
+/** blockheaderToJSON (rpc/blockchain.cpp). */
+async function blockheaderToJSON(node: NodeServices, info: BlockInfo): Promise<JsonObj> {
+  const h = info.header;
+  const o: JsonObj = {
+    last_notarized_height: 0,
+    hash: info.hash,
+    // komodo_dpowconfs: the raw count on a chain never notarised (and -1 passes through).
+    confirmations: info.confirmations,
+    rawconfirmations: info.confirmations,
+    height: info.height,
+    version: h.version,
+    merkleroot: toHexReversed(h.merkleRoot),
+    finalsaplingroot: toHexReversed(h.finalSaplingRoot),
+    time: h.time,
+    nonce: toHexReversed(h.nonce),
+    solution: toHex(h.solution),
+    bits: hexInt(h.bits),
+    difficulty: getDifficulty(h.bits),
+    chainwork: uint256HexOf(info.chainWork),
+    segid: await segidAt(node, info.height, info),
+  };
+  if (info.prev) o.previousblockhash = info.prev;
+  if (info.next) o.nextblockhash = info.next;
+  return o;
+}
+
+/** blockToJSON (rpc/blockchain.cpp): verbosity 1 (txids) or 2 (TxToJSON per transaction). */
+async function blockToJSON(node: NodeServices, info: BlockInfo, txDetails: boolean): Promise<JsonObj> {
+  const h = info.header;
+  const opts = scriptOpts(node);
+  const pools = await askRpc<Pools>(node.chain, { op: 'valuePools', hash: info.hash });
+  const o: JsonObj = {
+    last_notarized_height: 0,
+    hash: info.hash,
+    confirmations: info.confirmations,
+    rawconfirmations: info.confirmations,
+    size: info.raw.length,
+    height: info.height,
+    version: h.version,
+    merkleroot: toHexReversed(h.merkleRoot),
+    segid: await segidAt(node, info.height, info),
+    finalsaplingroot: toHexReversed(h.finalSaplingRoot),
+    tx: txDetails ? info.block.txs.map((tx, i) => txToJSON(tx, opts, info.txids[i])) : [...info.txids],
+    time: h.time,
+    nonce: toHexReversed(h.nonce),
+    solution: toHex(h.solution),
+    bits: hexInt(h.bits),
+    difficulty: getDifficulty(h.bits),
+    chainwork: uint256HexOf(info.chainWork),
+    // hashFinalSproutRoot: acnode's chains carry no joinsplits, so every connected block (the genesis
+    // block too: "The genesis block contained no JoinSplits") has the empty Sprout tree's root.
+    anchor: EMPTY_SPROUT_ROOT,
+    ...poolsJSON(pools, true),
+  };
+  if (info.prev) o.previousblockhash = info.prev;
+  if (info.next) o.nextblockhash = info.next;
+  return o;
+}
+
+/** uint256 ordering (memcmp of the internal bytes): display hex compared from its last byte. */
+function compareTxids(a: string, b: string): number {
+  for (let i = 62; i >= 0; i -= 2) {
+    const x = a.slice(i, i + 2);
+    const y = b.slice(i, i + 2);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** CTransaction::CalculateModifiedSize. */
+function modifiedSize(e: MempoolEntry): number {
+  let size = e.size;
+  for (const i of e.tx.vin) {
+    const offset = 41 + Math.min(110, i.scriptSig.length);
+    if (size > offset) size -= offset;
+  }
+  return size;
+}
+
+/** `getblock`'s first argument: a height (fewer than 64 characters, digits only) or a hash. */
+async function blockHashArg(node: NodeServices, s: string): Promise<string> {
+  if (s.length < 64) {
+    if (!/^[0-9]+$/.test(s)) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid block height parameter');
+    // std::stoi: out of int range throws, which komodod reports as an invalid height.
+    const n = Number(s);
+    if (n > 2147483647) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid block height parameter');
+    const tip = await chainTip(node);
+    if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+    if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+    return hash;
+  }
+  return uint256S(s);
+}
+
+/** The `blockchain` category (and the hidden invalidateblock/reconsiderblock). */
+export function blockchainMethods(node: NodeServices): RpcMethod[] {
+  const regtest = node.config.chain.regtest;
+  return [
+    {
+      name: 'getblockcount',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getblockcount,
+      handler: async () => (await chainTip(node)).height,
+    },
+    {
+      name: 'getbestblockhash',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getbestblockhash,
+      handler: async () => (await chainTip(node)).hash,
+    },
+    {
+      name: 'getdifficulty',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getdifficulty,
+      handler: () => networkDifficulty(node),
+    },
+    {
+      name: 'getblockhash',
+      category: 'blockchain',
+      minArgs: 1,
+      maxArgs: 1,
+      help: HELP_getblockhash,
+      handler: async (params) => {
+        const n = getInt(params[0]!);
+        const tip = await chainTip(node);
+        if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+        const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+        if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+        return hash;
+      },
+    },
+    {
+      name: 'getblockheader',
+      category: 'blockchain',
+      minArgs: 1,
+      maxArgs: 2,
+      help: HELP_getblockheader,
+      handler: async (params) => {
+        // get_str then uint256S: no hex check, as komodod.
+        const hash = uint256S(getStr(params[0]!));
+        const verbose = params.length > 1 ? getBool(params[1]!) : true;
+        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+        if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+        if (!verbose) return toHex(info.header.toRaw());
+        return (await blockheaderToJSON(node, info)) as JsonOut;
+      },
+    },
+    {
+      name: 'getblock',
+      category: 'blockchain',
+      minArgs: 1,
+      maxArgs: 2,
+      help: HELP_getblock,
+      handler: async (params) => {
+        const hash = await blockHashArg(node, getStr(params[0]!));
+        let verbosity = 1;
+        if (params.length > 1) {
+          // a number goes through get_int, anything else through get_bool
+          verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
+        }
+        if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
+        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+        if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+        if (verbosity === 0) return toHex(info.raw);
+        return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
+      },
+    },
+    {
+      name: 'getmempoolinfo',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getmempoolinfo,
+      handler: async () => {
+        const entries = await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' });
+        const bytes = entries.reduce((s, e) => s + e.size, 0);
+        const o: JsonObj = {
+          size: entries.length,
+          bytes,
+          // DynamicMemoryUsage: acnode's estimate of what its entries hold (the raw bytes, the parsed
+          // transaction, about twice that, and the per-entry and per-input bookkeeping).
+          usage: entries.reduce((s, e) => s + 3 * e.size + 200 + 100 * e.tx.vin.length, 0),
+        };
+        // Every admission and removal is announced as it happens: the wallet is always caught up.
+        if (regtest) o.fullyNotified = true;
+        return o as JsonOut;
+      },
+    },
+    {
+      name: 'getrawmempool',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 1,
+      help: HELP_getrawmempool,
+      handler: async (params) => {
+        const verbose = params.length > 0 ? getBool(params[0]!) : false;
+        // mapTx is ordered by txid (uint256 order).
+        const entries = (await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
+        if (!verbose) return entries.map((e) => e.txid);
+        const tip = await chainTip(node);
+        const inMempool = new Set(entries.map((e) => e.txid));
+        const outpoints: [string, number][] = [];
+        for (const e of entries) for (const i of e.tx.vin) outpoints.push([toHexReversed(i.prevout.hash), i.prevout.index]);
+        const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
+        let k = 0;
+        const out = new Map<string, JsonOut>();
+        for (const e of entries) {
+          const modSize = modifiedSize(e);
+          // dPriority at admission: chain coins older than the tip then (parents in the mempool count 0).
+          let inputs = 0;
+          for (let i = 0; i < e.tx.vin.length; i++) {
+            const c = coins[k++];
+            if (c && c.height < e.height) inputs += Number(c.value * BigInt(e.height - c.height)); // int64 product, then double
+          }
+          const shielded = e.tx.joinSplits.length > 0 || e.tx.shieldedSpends.length > 0 || e.tx.shieldedOutputs.length > 0;
+          const starting = e.tx.isCoinbase() ? 0 : shielded ? MAX_PRIORITY : modSize === 0 ? 0 : inputs / modSize;
+          // CTxMemPoolEntry::GetPriority: unsigned height difference times the value in, over the modified size.
+          const valueIn = e.tx.vout.reduce((s, o) => s + o.value, 0n) + e.fee;
+          const delta = modSize === 0 ? 0 : (((tip.height - e.height) >>> 0) * Number(valueIn)) / modSize;
+          const depends = [...new Set(e.tx.vin.map((i) => toHexReversed(i.prevout.hash)).filter((t) => inMempool.has(t)))].sort();
+          out.set(e.txid, {
+            size: e.size,
+            fee: new Amount(e.fee),
+            time: e.time,
+            height: e.height,
+            startingpriority: starting,
+            currentpriority: starting + delta,
+            depends,
+          });
+        }
+        return out;
+      },
+    },
+    {
+      name: 'gettxout',
+      category: 'blockchain',
+      minArgs: 2,
+      maxArgs: 3,
+      help: HELP_gettxout,
+      handler: async (params) => {
+        const txid = uint256S(getStr(params[0]!));
+        const n = getInt(params[1]!);
+        const includeMempool = params.length > 2 ? getBool(params[2]!) : true;
+        let coin: Coin | null = null;
+        let mempoolCoin = false;
+        if (includeMempool) {
+          const e = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+          if (e) {
+            const o = e.tx.vout[n];
+            // CCoins(tx): unspendable outputs are cleared
+            if (n >= 0 && o && !(o.script.length > 0 && o.script[0] === 0x6a) && o.script.length <= 10_000) {
+              coin = { value: o.value, script: o.script, height: 0x7fffffff, coinbase: false, txVersion: e.tx.version };
+              mempoolCoin = true;
+            }
+          }
+        }
+        if (!mempoolCoin && n >= 0) {
+          coin = (await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
+        }
+        if (!coin) return null;
+        if (includeMempool) {
+          // pruneSpent: outputs a mempool transaction spends are gone.
+          const by = await askRpc<string | null>(node.mempool, { op: 'spentBy', txid, n });
+          if (by) return null;
+        }
+        const tip = await chainTip(node);
+        const confs = mempoolCoin ? 0 : tip.height - coin.height + 1;
+        return {
+          bestblock: tip.hash,
+          confirmations: confs,
+          rawconfirmations: confs,
+          value: new Amount(coin.value),
+          scriptPubKey: scriptPubKeyToJSON(coin.script, true, scriptOpts(node)),
+          version: coin.txVersion,
+          coinbase: coin.coinbase,
+        } as JsonOut;
+      },
+    },
+    {
+      name: 'getblockchaininfo',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getblockchaininfo,
+      handler: async () => {
+        const tip = await chainTip(node);
+        const [header, difficulty, pools, params, sync] = await Promise.all([
+          askRpc<{ height: number }>(node.chain, { op: 'bestHeader' }),
+          networkDifficulty(node),
+          askRpc<Pools>(node.chain, { op: 'valuePools', hash: tip.hash }),
+          askRpc<NodeServices['baseParams'] | null>(node.chain, { op: 'params' }),
+          longestChain(node, tip.height),
+        ]);
+        const p = params ?? node.baseParams;
+        // nMajorityWindow (1000 on regtest, 4000 on main) and the thresholds, 750 and 950 on both.
+        const window = regtest ? 1000 : 4000;
+        const enforce = 750;
+        const reject = 950;
+        const versions = await askRpc<number[]>(node.chain, { op: 'recentVersions', count: window });
+        const softfork = (id: string, version: number) => {
+          const found = versions ? versions.filter((v) => v >= version).length : 0;
+          const desc = (required: number) => ({ status: found >= required, found, required, window });
+          return { id, version, enforce: desc(enforce), reject: desc(reject) };
+        };
+        const upgrades = new Map<string, JsonOut>();
+        const upgrade = (branch: number, name: string, info: string, at: number) => {
+          if (at === -1) return;
+          upgrades.set(hexInt(branch), { name, activationheight: at, status: tip.height >= at ? 'active' : 'pending', info });
+        };
+        upgrade(OVERWINTER_BRANCH_ID, 'Overwinter', 'See https://z.cash/upgrade/overwinter.html for details.', p.activation.overwinter);
+        upgrade(SAPLING_BRANCH_ID, 'Sapling', 'See https://z.cash/upgrade/sapling.html for details.', p.activation.sapling);
+        const { chainSupply, valuePools } = poolsJSON(pools, false);
+        return {
+          chain: regtest ? 'regtest' : 'main',
+          blocks: tip.height,
+          // KOMODO_INSYNC: set only when peers report the longest chain; a node without peers is not "synced".
+          synced: sync.synced,
+          headers: header.height,
+          bestblockhash: tip.hash,
+          difficulty,
+          // height / KOMODO_LONGESTCHAIN, or 1.0 while that is 0 (no peers)
+          verificationprogress: sync.longest > 0 ? tip.height / sync.longest : 1.0,
+          chainwork: uint256HexOf(tip.chainWork),
+          pruned: false,
+          commitments: 0,
+          chainSupply,
+          valuePools,
+          softforks: [softfork('bip34', 2), softfork('bip66', 3), softfork('bip65', 4)],
+          upgrades,
+          consensus: { chaintip: hexInt(p.currentEpochBranchId(tip.height)), nextblock: hexInt(p.currentEpochBranchId(tip.height + 1)) },
+        } as JsonOut;
+      },
+    },
+    {
+      name: 'invalidateblock',
+      category: 'hidden',
+      minArgs: 1,
+      maxArgs: 1,
+      help: HELP_invalidateblock,
+      handler: async (params) => {
+        const hash = uint256S(getStr(params[0]!));
+        await chainWrite(node, { op: 'invalidateBlock', hash });
+        return null;
+      },
+    },
+    {
+      name: 'reconsiderblock',
+      category: 'hidden',
+      minArgs: 1,
+      maxArgs: 1,
+      help: HELP_reconsiderblock,
+      handler: async (params) => {
+        const hash = uint256S(getStr(params[0]!));
+        await chainWrite(node, { op: 'reconsiderBlock', hash });
+        return null;
+      },
+    },
+  ];
+}
+
+/** invalidateblock/reconsiderblock: -5 for an unknown block; any other failure is the state's -20. */
+async function chainWrite(node: NodeServices, body: { op: string; hash: string }): Promise<void> {
+  try {
+    await askRpc(node.chain, body);
+  } catch (e) {
+    if (e instanceof RpcError && e.code !== RPC_INVALID_ADDRESS_OR_KEY) throw new RpcError(RPC_DATABASE_ERROR, e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,100 @@
+import type { NodeServices } from '../../actors/services.js';
+import type { SubmitResult } from '../../actors/chainstore/logic.js';
+import { Block } from '../../chain/block/block.js';
+import { BufferReader } from '../../chain/encoding/reader.js';
+import { RpcError, RPC_DESERIALIZATION_ERROR } from '../errors.js';
+import type { JsonOut } from '../json-value.js';
+import { getStr } from '../params.js';
+import type { RpcMethod } from '../table.js';
+import { chainTip, networkDifficulty } from './blockchain.js';
+import { HELP_getmininginfo, HELP_submitblock } from './help-texts.js';
+import { askRpc } from './rawtransactions.js';
+
+interface MinerStatus {
+  generating: boolean;
+  genProcLimit: number;
+  lastBlock: { size: number; txs: number };
+}
+
+/** DecodeHexBlk: IsHex, then one block read from the front (trailing bytes are not rejected). */
+export function decodeHexBlock(hex: string): Block | null {
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  try {
+    return Block.read(new BufferReader(Uint8Array.from(Buffer.from(hex, 'hex'))));
+  } catch {
+    return null;
+  }
+}
+
+/** The `mining` category's getmininginfo and submitblock (rpc/mining.cpp). */
+export function miningInfoMethods(node: NodeServices): RpcMethod[] {
+  const regtest = node.config.chain.regtest;
+  return [
+    {
+      name: 'getmininginfo',
+      category: 'mining',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getmininginfo,
+      handler: async () => {
+        const [tip, difficulty, status, info, solps] = await Promise.all([
+          chainTip(node),
+          networkDifficulty(node),
+          askRpc<MinerStatus>(node.miner, { op: 'status' }),
+          askRpc<{ size: number }>(node.mempool, { op: 'info' }),
+          // getnetworksolps with its defaults: 120 blocks, the tip.
+          askRpc<number>(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
+        ]);
+        return {
+          blocks: tip.height,
+          // nLastBlockSize / nLastBlockTx: the last block this node assembled and mined.
+          currentblocksize: status.lastBlock.size,
+          currentblocktx: status.lastBlock.txs,
+          difficulty,
+          errors: '',
+          genproclimit: status.genProcLimit,
+          // GetLocalSolPS: acnode's miner solves on demand and keeps no solution-rate meter; it reports
+          // no measured rate.
+          localsolps: 0,
+          networksolps: solps,
+          networkhashps: solps,
+          pooledtx: info.size,
+          testnet: false,
+          chain: regtest ? 'regtest' : 'main',
+          // staking needs -ac_staked; generate is -gen with a non-zero genproclimit.
+          staking: node.baseParams.ac.staked !== 0 && status.generating && status.genProcLimit === 0,
+          generate: status.generating && status.genProcLimit !== 0,
+          numthreads: status.genProcLimit,
+        } as JsonOut;
+      },
+    },
+    {
+      name: 'submitblock',
+      category: 'mining',
+      minArgs: 1,
+      maxArgs: 2,
+      help: HELP_submitblock,
+      handler: async (params) => {
+        const block = decodeHexBlock(getStr(params[0]!));
+        if (!block) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Block decode failed');
+        const r = await askRpc<SubmitResult>(node.chain, { op: 'submitBlock', raw: block.toRaw() });
+        switch (r.status) {
+          case 'connected':
+            return null;
+          // Valid but not connected (a side branch): no BlockChecked for it, "inconclusive".
+          case 'stored':
+            return 'inconclusive';
+          case 'duplicate':
+          case 'duplicate-invalid':
+            return r.status;
+          // An unknown parent: AcceptBlockHeader fails without a reject state, so ProcessNewBlock
+          // returns false with a valid state and BIP22ValidationResult gives null.
+          case 'inconclusive':
+            return null;
+          case 'rejected':
+            return r.reason === '' ? 'rejected' : r.reason;
+        }
+      },
+    },
+  ];
+}

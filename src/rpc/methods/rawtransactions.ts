@@ -1,0 +1,287 @@
+import type { NodeServices } from '../../actors/services.js';
+import type { Asker } from '../../actors/ask.js';
+import { ServiceFailure, type Op } from '../../actors/protocol.js';
+import type { MempoolEntry } from '../../actors/mempool/logic.js';
+import { Amount } from '../../chain/encoding/coin-amount.js';
+import { BufferReader } from '../../chain/encoding/reader.js';
+import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { Transaction } from '../../chain/tx/transaction.js';
+import {
+  decodeScriptToJSON,
+  txHeaderToJSON,
+  txShieldedToJSON,
+  txToJSON,
+  vinToJSON,
+  voutToJSON,
+  type JsonObj,
+  type RenderOptions,
+} from '../../chain/tx/json.js';
+import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
+import type { JsonOut } from '../json-value.js';
+import { getBool, getInt, getStr, parseHashV, parseHexV, rpcTypeCheck } from '../params.js';
+import type { RpcMethod } from '../table.js';
+import {
+  blockSpentAddress,
+  extractAddress,
+  mempoolSpentAddress,
+  spentAddressString,
+  type ScriptOpts,
+} from './chain-json.js';
+import {
+  HELP_decoderawtransaction,
+  HELP_decodescript,
+  HELP_getrawtransaction,
+  HELP_sendrawtransaction,
+} from './help-texts.js';
+
+/** An actor request whose ServiceFailure keeps its komodod code as an RPC error. */
+export async function askRpc<T>(asker: Asker, body: Op): Promise<T> {
+  try {
+    return await asker.ask<T>(body);
+  } catch (e) {
+    if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
+    throw e;
+  }
+}
+
+/**
+ * DecodeHexTx: IsHex (non-empty, even length, hex digits), then one transaction read from the front;
+ * trailing bytes are not rejected (core_read.cpp). Null where komodod returns false.
+ */
+export function decodeHexTx(hex: string): Transaction | null {
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  try {
+    return Transaction.read(new BufferReader(Uint8Array.from(Buffer.from(hex, 'hex'))));
+  } catch {
+    return null;
+  }
+}
+
+interface ChainTx {
+  tx: Transaction;
+  blockHash: string;
+  height: number;
+  index: number;
+  time: number;
+  confirmations: number;
+}
+
+interface ChainSpent {
+  txid: string;
+  vin: number;
+  height: number;
+  value: bigint | null;
+  script: Uint8Array | null;
+}
+
+type Output = { value: bigint; script: Uint8Array } | null;
+
+/** A spent index entry as komodod's GetSpentIndex returns it (mempool first, then the block index). */
+interface SpentValue {
+  txid: string;
+  inputIndex: number;
+  blockHeight: number;
+  /** the spent output's value and address part, where known */
+  satoshis: bigint | null;
+  address: string | null;
+}
+
+/**
+ * GetSpentIndex for several outpoints: the mempool's map (spentHeight -1, the address as
+ * CTxMemPool::addSpentIndex records it), then the chain's (recorded only where GetAddressType gives a
+ * type, as ConnectBlock does). `scripts` gives each outpoint's script where the caller knows it.
+ */
+export async function getSpentIndex(node: NodeServices, outpoints: [string, number][], outputs: Output[]): Promise<(SpentValue | null)[]> {
+  if (outpoints.length === 0) return [];
+  const opts = scriptOpts(node);
+  const [mem, chain] = await Promise.all([
+    askRpc<({ txid: string; vin: number } | null)[]>(node.mempool, { op: 'spentMany', outpoints }),
+    askRpc<(ChainSpent | null)[]>(node.chain, { op: 'spentMany', outpoints }),
+  ]);
+  return outpoints.map((_, i) => {
+    const m = mem[i];
+    const out = outputs[i] ?? null;
+    if (m) {
+      const a = out ? mempoolSpentAddress(out.script, opts) : { type: 0, hash: new Uint8Array(20) };
+      if (a !== undefined) {
+        return { txid: m.txid, inputIndex: m.vin, blockHeight: -1, satoshis: out?.value ?? null, address: spentAddressString(a) };
+      }
+    }
+    const c = chain[i];
+    if (c) {
+      const script = c.script ?? out?.script ?? null;
+      const a = script ? blockSpentAddress(script, opts) : null;
+      if (a) return { txid: c.txid, inputIndex: c.vin, blockHeight: c.height, satoshis: c.value ?? out?.value ?? null, address: spentAddressString(a) };
+    }
+    return null;
+  });
+}
+
+export function scriptOpts(node: NodeServices): ScriptOpts & RenderOptions {
+  return { ccEnabled: node.baseParams.ccEnabled };
+}
+
+/** GetTransaction(fAllowSlow=false) for previous outputs: the mempool first, then the txindex. */
+async function prevOutputs(node: NodeServices, outpoints: [string, number][]): Promise<Output[]> {
+  if (outpoints.length === 0) return [];
+  const txids = [...new Set(outpoints.map(([t]) => t))];
+  const mem = new Map<string, MempoolEntry | null>();
+  await Promise.all(txids.map(async (t) => mem.set(t, await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid: t }))));
+  const fromChain = await askRpc<Output[]>(node.chain, { op: 'outputsOf', outpoints });
+  return outpoints.map(([t, n], i) => {
+    const e = mem.get(t);
+    if (e) {
+      const o = e.tx.vout[n];
+      return o ? { value: o.value, script: o.script } : null;
+    }
+    return fromChain[i] ?? null;
+  });
+}
+
+/**
+ * TxToJSONExpanded (rawtransaction.cpp:185-335) with the `hex` the caller puts first: the spent index's
+ * vin address/value/valueSat and vout spentTxId/spentIndex/spentHeight, then the block fields.
+ */
+export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex: string, block: ChainTx | null): Promise<JsonObj> {
+  const opts = scriptOpts(node);
+  const txid = tx.txid();
+  // komodod's komodo_notarized_height: a chain that was never notarised reports 0.
+  const out: JsonObj = { hex, ...txHeaderToJSON(tx, txid, 0) };
+  const prevs: [string, number][] = tx.isCoinbase() ? [] : tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index]);
+  const owns: [string, number][] = tx.vout.map((_, n) => [txid, n]);
+  const prevOuts = await prevOutputs(node, prevs);
+  const spent = await getSpentIndex(node, [...prevs, ...owns], [...prevOuts, ...tx.vout.map((o) => ({ value: o.value, script: o.script }))]);
+
+  out.vin = tx.vin.map((input, i) => {
+    // Coin imports (is_import) do not occur: acnode has no import path.
+    if (tx.isCoinbase()) return vinToJSON(tx, input);
+    const base = vinToJSON(tx, input);
+    const v: JsonObj = { txid: base.txid, vout: base.vout };
+    const prev = prevOuts[i];
+    if (prev) {
+      const address = extractAddress(prev.script, opts);
+      if (address !== null) v.address = address;
+    }
+    v.scriptSig = base.scriptSig;
+    const s = spent[i];
+    if (s) {
+      if (s.satoshis !== null) {
+        v.value = new Amount(s.satoshis);
+        v.valueSat = s.satoshis;
+      }
+      // Pair("address", ...) again: a key already present keeps its place (pushKV replaces in place).
+      if (s.address !== null) v.address = s.address;
+    }
+    v.sequence = input.sequence;
+    return v;
+  });
+  out.vout = tx.vout.map((o, n) => {
+    const v = voutToJSON(o, n, 'valueSat', opts);
+    const s = spent[prevs.length + n];
+    if (s) {
+      v.spentTxId = s.txid;
+      v.spentIndex = s.inputIndex;
+      v.spentHeight = s.blockHeight;
+    }
+    return v;
+  });
+  txShieldedToJSON(tx, out);
+  if (block) {
+    out.blockhash = block.blockHash;
+    if (block.confirmations > 0) {
+      out.height = block.height;
+      // komodo_dpowconfs: a chain never notarised reports the raw count.
+      out.confirmations = block.confirmations;
+      out.rawconfirmations = block.confirmations;
+      out.time = block.time;
+      out.blocktime = block.time;
+    } else {
+      out.height = -1;
+      out.confirmations = 0;
+      out.rawconfirmations = 0;
+    }
+  }
+  return out;
+}
+
+/** The `rawtransactions` category: decoderawtransaction, decodescript, getrawtransaction, sendrawtransaction. */
+export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
+  return [
+    {
+      name: 'getrawtransaction',
+      category: 'rawtransactions',
+      minArgs: 1,
+      maxArgs: 2,
+      help: HELP_getrawtransaction,
+      handler: async (params) => {
+        const txid = toHexReversed(parseHashV(params[0]!, 'parameter 1'));
+        // params[1].get_int() != 0: booleans are rejected, as komodod does.
+        const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
+        const mem = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+        let tx: Transaction;
+        let block: ChainTx | null = null;
+        if (mem) {
+          tx = mem.tx;
+        } else {
+          block = await askRpc<ChainTx | null>(node.chain, { op: 'tx', txid });
+          if (block) {
+            tx = block.tx;
+          } else {
+            // The txindex still names a block that left the active chain: height -1, no confirmations.
+            const stale = await askRpc<{ tx: Transaction; blockHash: string } | null>(node.chain, { op: 'staleTx', txid });
+            if (!stale) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available about transaction');
+            tx = stale.tx;
+            block = { tx, blockHash: stale.blockHash, height: -1, index: -1, time: 0, confirmations: 0 };
+          }
+        }
+        const hex = toHex(tx.toRaw());
+        if (!verbose) return hex;
+        return (await txToJSONExpanded(node, tx, hex, block)) as JsonOut;
+      },
+    },
+    {
+      name: 'decoderawtransaction',
+      category: 'rawtransactions',
+      minArgs: 1,
+      maxArgs: 1,
+      help: HELP_decoderawtransaction,
+      handler: (params) => {
+        rpcTypeCheck(params, ['string']);
+        const tx = decodeHexTx(getStr(params[0]!));
+        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
+        return txToJSON(tx, scriptOpts(node)) as JsonOut;
+      },
+    },
+    {
+      name: 'decodescript',
+      category: 'rawtransactions',
+      minArgs: 1,
+      maxArgs: 1,
+      help: HELP_decodescript,
+      handler: (params) => {
+        rpcTypeCheck(params, ['string']);
+        // An empty string is the empty script (valid); anything else must be hex.
+        const script = getStr(params[0]!).length > 0 ? parseHexV(params[0]!, 'argument') : new Uint8Array(0);
+        return decodeScriptToJSON(script, scriptOpts(node)) as JsonOut;
+      },
+    },
+    {
+      name: 'sendrawtransaction',
+      category: 'rawtransactions',
+      minArgs: 1,
+      maxArgs: 2,
+      help: HELP_sendrawtransaction,
+      handler: async (params) => {
+        // RPCTypeCheck without allowNull: an explicit null allowhighfees is -3.
+        rpcTypeCheck(params, ['string', 'bool']);
+        const tx = decodeHexTx(getStr(params[0]!));
+        if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
+        const allowHighFees = params.length > 1 ? getBool(params[1]!) : false;
+        // The transaction as decoded (DecodeHexTx ignores trailing bytes); the mempool answers with
+        // komodod's codes: the txid when already there, -27, -26 "code: reason", -25. Relay to peers
+        // hangs off the mempool's txAccepted notice.
+        return await askRpc<string>(node.mempool, { op: 'accept', raw: tx.toRaw(), allowHighFees });
+      },
+    },
+  ];
+}

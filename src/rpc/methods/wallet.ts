@@ -1,0 +1,703 @@
+import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import type { NodeServices } from '../../actors/services.js';
+import type { CoinView, WalletTx } from '../../actors/wallet/logic.js';
+import { Secret } from '../../actors/wallet/secret.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import { fromHex, toHex } from '../../chain/encoding/hex.js';
+import { sha256 } from '../../chain/crypto/hash.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+import { publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
+import { decodeAddress, addressToScript, decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
+import { extractDestinations } from '../../chain/script/standard.js';
+import {
+  RpcError,
+  RPC_INVALID_ADDRESS_OR_KEY,
+  RPC_INVALID_PARAMETER,
+  RPC_TYPE_ERROR,
+  RPC_WALLET_ERROR,
+  RPC_WALLET_INSUFFICIENT_FUNDS,
+  RPC_INTERNAL_ERROR,
+} from '../errors.js';
+import type { JsonOut, JsonValue } from '../json-value.js';
+import { getArr, getBool, getInt, getObj, getStr, rpcTypeCheck } from '../params.js';
+import { amountFromValue, valueFromAmount } from '../amount.js';
+import type { RpcMethod } from '../table.js';
+import { ask, nextBlock } from './rawwallet.js';
+import * as H from './wallet-help.js';
+
+/** komodo_segid32 & 0x3f: the low 6 bits of the first little-endian uint32 of SHA256(address). */
+export function segid(address: string): number {
+  const h = sha256(Buffer.from(address, 'utf8'));
+  return h[0]! & 0x3f;
+}
+
+/** The address (ExtractDestination) an output script pays, or null. */
+function scriptAddress(script: Uint8Array): string | null {
+  const d = extractDestinations(script, { ccEnabled: false });
+  if (!d || d.type === 'multisig') return null;
+  const h = d.destinations[0]!;
+  return encodeAddress(h.kind === 'key' ? PUBKEY_ADDRESS : SCRIPT_ADDRESS, h.hash);
+}
+
+/** EncodeDumpTime: %Y-%m-%dT%H:%M:%SZ. */
+export function encodeDumpTime(t: number): string {
+  return new Date(t * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** DecodeDumpTime: the same format, 0 when it does not parse. */
+export function decodeDumpTime(s: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z/.exec(s);
+  if (!m) return 0;
+  return Math.floor(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) / 1000);
+}
+
+/** EncodeDumpString: bytes <= 32, >= 128 and '%' as %hh. */
+export function encodeDumpString(s: string): string {
+  let out = '';
+  for (const c of Buffer.from(s, 'utf8')) out += c <= 32 || c >= 128 || c === 0x25 ? `%${c.toString(16).padStart(2, '0')}` : String.fromCharCode(c);
+  return out;
+}
+
+/** DecodeDumpString: komodod's %hh decoder (its digit arithmetic, any character accepted). */
+export function decodeDumpString(s: string): string {
+  const bytes: number[] = [];
+  const b = Buffer.from(s, 'latin1');
+  const nib = (c: number) => (((c << 24) >> 24 >> 6) * 9 + ((c - 48) & 15)) & 0xff;
+  for (let pos = 0; pos < b.length; pos++) {
+    let c = b[pos]!;
+    if (c === 0x25 && pos + 2 < b.length) {
+      c = ((nib(b[pos + 1]!) << 4) | nib(b[pos + 2]!)) & 0xff;
+      pos += 2;
+    }
+    bytes.push(c);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** SanitizeFilename: alphanumeric characters only. */
+function sanitizeFilename(s: string): string {
+  return s.replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** GetExportDir: -exportdir made absolute and created; '' when unset. */
+function exportDir(node: NodeServices): string {
+  const dir = node.config.flags.get('exportdir');
+  if (dir === undefined) return '';
+  const path = resolve(dir);
+  if (existsSync(path) && !statSync(path).isDirectory()) throw new RpcError(RPC_INTERNAL_ERROR, `The -exportdir '${path}' already exists and is not a directory`);
+  if (!existsSync(path)) mkdirSync(path, { recursive: true });
+  return path;
+}
+
+interface ChainTxInfo {
+  blockHash: string;
+  height: number;
+  index: number;
+  time: number;
+  confirmations: number;
+}
+
+interface WalletView {
+  coins: CoinView[];
+  txs: WalletTx[];
+  tipHeight: number;
+  maturity: number;
+}
+
+/** The wallet's view of its transactions: credits, debits and fee (CWalletTx::GetAmounts). */
+class TxAccounting {
+  private readonly byId: Map<string, WalletTx>;
+  constructor(
+    private readonly view: WalletView,
+    private readonly mine: Set<string>,
+    private readonly accountOf: (address: string) => string | undefined,
+  ) {
+    this.byId = new Map(view.txs.map((t) => [t.txid, t]));
+  }
+
+  isMine(script: Uint8Array): boolean {
+    return this.mine.has(toHex(script));
+  }
+
+  debit(tx: Transaction): bigint {
+    if (tx.isCoinbase()) return 0n;
+    let sum = 0n;
+    for (const i of tx.vin) {
+      const prev = this.byId.get(i.prevout.txid())?.tx.vout[i.prevout.index];
+      if (prev && this.isMine(prev.script)) sum += prev.value;
+    }
+    return sum;
+  }
+
+  credit(tx: Transaction): bigint {
+    return tx.vout.reduce((s, o) => (this.isMine(o.script) ? s + o.value : s), 0n);
+  }
+
+  amounts(tx: Transaction): { received: Entry[]; sent: Entry[]; fee: bigint } {
+    const debit = this.debit(tx);
+    const valueOut = tx.vout.reduce((s, o) => s + o.value, 0n);
+    const fee = debit > 0n ? debit - valueOut : 0n;
+    const received: Entry[] = [];
+    const sent: Entry[] = [];
+    let oneshot = 0;
+    tx.vout.forEach((o, i) => {
+      const mine = this.isMine(o.script);
+      const address = scriptAddress(o.script);
+      if (debit > 0n) {
+        // komodod's quirk: only change outputs after the second one are left out.
+        const change = mine && (address === null || this.accountOf(address) === undefined);
+        if (change && oneshot++ > 1) return;
+      } else if (!mine) return;
+      const e = { address, amount: o.value, vout: i };
+      if (debit > 0n) sent.push(e);
+      if (mine) received.push(e);
+    });
+    return { received, sent, fee };
+  }
+}
+
+interface Entry {
+  address: string | null;
+  amount: bigint;
+  vout: number;
+}
+
+/** The wallet methods of komodod's rpcwallet.cpp / rpcdump.cpp / misc.cpp that clients use around raw transactions. */
+export function walletMethods(node: NodeServices): RpcMethod[] {
+  const maxMoney = () => node.baseParams.maxMoney;
+
+  async function view(): Promise<WalletView> {
+    const coins = await ask<CoinView[]>(node.wallet, { op: 'coins' });
+    const txs = await ask<WalletTx[]>(node.wallet, { op: 'txs' });
+    const tip = await ask<{ height: number }>(node.wallet, { op: 'tip' });
+    const params = await nextBlock(node);
+    return { coins, txs, tipHeight: tip.height, maturity: params.params.coinbaseMaturity };
+  }
+
+  async function accounting(v: WalletView): Promise<TxAccounting> {
+    const keys = await ask<{ pubkey: Uint8Array; compressed: boolean; account?: string }[]>(node.wallet, { op: 'allKeys' });
+    const mine = new Set<string>();
+    const accounts = new Map<string, string | undefined>();
+    for (const k of keys) {
+      const pub = k.pubkey;
+      const h = hash160(pub);
+      mine.add(toHex(Uint8Array.of(0x76, 0xa9, 0x14, ...h, 0x88, 0xac)));
+      mine.add(toHex(Uint8Array.of(pub.length, ...pub, 0xac)));
+      accounts.set(encodeAddress(PUBKEY_ADDRESS, h), k.account);
+    }
+    return new TxAccounting(v, mine, (a) => accounts.get(a));
+  }
+
+  /** GetBalance: trusted (confirmed, or unconfirmed from the wallet itself), mature outputs. */
+  function balance(coins: CoinView[], minConf = 0): bigint {
+    return coins.filter((c) => c.mature && (c.confirmations > 0 || c.fromMe) && c.confirmations >= minConf).reduce((s, c) => s + c.value, 0n);
+  }
+
+  async function chainTx(txid: string): Promise<ChainTxInfo | null> {
+    return ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+  }
+
+  /** WalletTxToJSON (rpcwallet.cpp:135-162). */
+  async function walletTxJSON(w: WalletTx, entry: Record<string, JsonOut>): Promise<void> {
+    const info = await chainTx(w.txid);
+    const confirms = info ? info.confirmations : 0;
+    entry.rawconfirmations = confirms;
+    if (w.tx.isCoinbase()) entry.generated = true;
+    if (info && confirms > 0) {
+      entry.confirmations = confirms;
+      entry.blockhash = info.blockHash;
+      entry.blockindex = info.index;
+      entry.blocktime = info.time;
+      entry.expiryheight = w.tx.expiryHeight;
+    } else entry.confirmations = confirms;
+    entry.txid = w.txid;
+    entry.walletconflicts = [];
+    // GetTxTime: the received time (fTimeReceivedIsTxTime), else the block's.
+    entry.time = w.timeReceived;
+    entry.timereceived = w.timeReceived;
+    // mapValue is a std::map: its keys in byte order.
+    for (const k of Object.keys(w.mapValue ?? {}).sort()) entry[k] = w.mapValue![k]!;
+    entry.vjoinsplit = [];
+  }
+
+  /** ListTransactions (rpcwallet.cpp:1741-1824) for one transaction, account "*". */
+  async function listTx(w: WalletTx, acc: TxAccounting, v: WalletView, fLong: boolean, accountOf: (a: string | null) => string): Promise<Record<string, JsonOut>[]> {
+    const out: Record<string, JsonOut>[] = [];
+    const { received, sent, fee } = acc.amounts(w.tx);
+    const size = w.tx.toRaw().length;
+    const info = await chainTx(w.txid);
+    const depth = info ? info.confirmations : 0;
+    if (sent.length > 0 || fee !== 0n) {
+      for (const s of sent) {
+        const e: Record<string, JsonOut> = { account: '' };
+        if (s.address) e.address = s.address;
+        e.category = 'send';
+        e.amount = valueFromAmount(-s.amount);
+        e.vout = s.vout;
+        e.fee = valueFromAmount(-fee);
+        if (fLong) await walletTxJSON(w, e);
+        e.size = size;
+        out.push(e);
+      }
+    }
+    for (const r of received) {
+      const e: Record<string, JsonOut> = { account: accountOf(r.address) };
+      if (r.address) e.address = r.address;
+      if (w.tx.isCoinbase()) {
+        const toMaturity = Math.max(0, v.maturity - depth);
+        if (depth < 1) e.category = 'orphan';
+        else if (toMaturity > 0) {
+          e.category = 'immature';
+          e.blockstomaturity = toMaturity;
+        } else e.category = 'generate';
+      } else e.category = 'receive';
+      e.amount = valueFromAmount(r.amount);
+      e.vout = r.vout;
+      if (fLong) await walletTxJSON(w, e);
+      e.size = size;
+      out.push(e);
+    }
+    return out;
+  }
+
+  async function accountLookup(): Promise<(a: string | null) => string> {
+    const keys = await ask<{ pubkey: Uint8Array; compressed: boolean; account?: string }[]>(node.wallet, { op: 'allKeys' });
+    const m = new Map<string, string>();
+    for (const k of keys) if (k.account !== undefined) m.set(encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)), k.account);
+    return (a) => (a ? (m.get(a) ?? '') : '');
+  }
+
+  return [
+    {
+      name: 'getnewaddress',
+      category: 'wallet',
+      maxArgs: 1,
+      help: H.getnewaddressHelp,
+      handler: async (params) => {
+        const account = params.length > 0 ? getStr(params[0]!) : '';
+        return ask<string>(node.wallet, { op: 'newAddress', account });
+      },
+    },
+    {
+      name: 'getaccountaddress',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.getaccountaddressHelp,
+      handler: async (params) => ask<string>(node.wallet, { op: 'accountAddress', account: getStr(params[0]!) }),
+    },
+    {
+      name: 'validateaddress',
+      category: 'util',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.validateaddressHelp,
+      handler: async (params) => {
+        const text = getStr(params[0]!);
+        const dest = decodeAddress(text);
+        if (!dest) return { isvalid: false };
+        const address = encodeAddress(dest.version, dest.hash);
+        const script = addressToScript(address)!;
+        const out: Record<string, JsonOut> = { isvalid: true, address, scriptPubKey: toHex(script), segid: segid(text) };
+        if (dest.version === PUBKEY_ADDRESS) {
+          const k = await ask<{ pubkey: Uint8Array; compressed: boolean; account: string | undefined } | null>(node.wallet, { op: 'keyById', keyId: dest.hash });
+          out.ismine = k !== null;
+          out.iswatchonly = false;
+          out.isscript = false;
+          if (k) {
+            out.pubkey = toHex(k.pubkey);
+            out.iscompressed = k.compressed;
+          }
+          if (k && k.account !== undefined) out.account = k.account;
+        } else {
+          out.ismine = false;
+          out.iswatchonly = false;
+          out.isscript = true;
+        }
+        return out;
+      },
+    },
+    {
+      name: 'importprivkey',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 5,
+      help: H.importprivkeyHelp,
+      handler: async (params) => {
+        const secret = getStr(params[0]!);
+        const label = params.length > 1 ? getStr(params[1]!) : '';
+        const rescan = params.length > 2 ? getBool(params[2]!) : true;
+        let height = 0;
+        if (rescan && params.length === 4) height = getInt(params[3]!);
+        if (params.length > 4) {
+          // DecodeCustomSecret with another chain's WIF prefix byte.
+          amountFromValue(params[4]!, maxMoney());
+        }
+        const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
+        if (height < 0 || height > tip.height) throw new RpcError(RPC_WALLET_ERROR, 'Rescan height is out of range.');
+        let decoded = decodeWIF(secret);
+        if (params.length > 4) {
+          const prefix = Number(amountFromValue(params[4]!, maxMoney()) / 100_000_000n);
+          decoded = decodeWIF(secret, prefix & 0xff);
+        }
+        if (!decoded) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid private key encoding');
+        await ask(node.wallet, { op: 'importKey', secret: new Secret(decoded.key), compressed: decoded.compressed, label, rescan });
+        return encodeAddress(PUBKEY_ADDRESS, hash160(publicKeyFromPrivate(decoded.key, decoded.compressed)));
+      },
+    },
+    {
+      name: 'dumpprivkey',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.dumpprivkeyHelp,
+      handler: async (params) => {
+        const address = getStr(params[0]!);
+        const dest = decodeAddress(address);
+        if (!dest) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid transparent address');
+        if (dest.version !== PUBKEY_ADDRESS) throw new RpcError(RPC_TYPE_ERROR, 'Address does not refer to a key');
+        const k = await ask<{ secret: Secret; compressed: boolean } | null>(node.wallet, { op: 'secret', keyId: dest.hash });
+        if (!k) throw new RpcError(RPC_WALLET_ERROR, `Private key for address ${address} is not known`);
+        return encodeWIF(k.secret.bytes, k.compressed);
+      },
+    },
+    {
+      name: 'getbalance',
+      category: 'wallet',
+      maxArgs: 3,
+      help: H.getbalanceHelp,
+      handler: async (params) => {
+        const v = await view();
+        if (params.length === 0) return valueFromAmount(balance(v.coins));
+        const minDepth = params.length > 1 ? getInt(params[1]!) : 1;
+        if (params.length > 2) getBool(params[2]!);
+        const account = getStr(params[0]!);
+        const coins = v.coins.filter((c) => c.mature && c.confirmations >= minDepth && (c.confirmations > 0 || c.fromMe));
+        if (account === '*') return valueFromAmount(coins.reduce((s, c) => s + c.value, 0n));
+        // GetAccountBalance: the outputs paying the account's addresses ("" holds the unlabelled ones).
+        return valueFromAmount(coins.filter((c) => (c.account ?? '') === account).reduce((s, c) => s + c.value, 0n));
+      },
+    },
+    {
+      name: 'listunspent',
+      category: 'wallet',
+      maxArgs: 3,
+      help: H.listunspentHelp,
+      handler: async (params) => {
+        rpcTypeCheck(params, ['number', 'number', 'array']);
+        const minDepth = params.length > 0 ? getInt(params[0]!) : 1;
+        const maxDepth = params.length > 1 ? getInt(params[1]!) : 9999999;
+        const wanted = new Set<string>();
+        if (params.length > 2) {
+          for (const a of getArr(params[2]!)) {
+            const s = getStr(a);
+            const dest = decodeAddress(s);
+            if (!dest) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Komodo address: ${s}`);
+            const canonical = encodeAddress(dest.version, dest.hash);
+            if (wanted.has(canonical)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${s}`);
+            wanted.add(canonical);
+          }
+        }
+        const v = await view();
+        const out: JsonOut[] = [];
+        for (const c of v.coins) {
+          // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases left out.
+          if (!c.mature) continue;
+          if (c.confirmations < minDepth || c.confirmations > maxDepth) continue;
+          if (wanted.size > 0 && (c.address === null || !wanted.has(c.address))) continue;
+          const e: Record<string, JsonOut> = { txid: c.txid, vout: c.n, generated: c.coinbase };
+          if (c.address !== null) {
+            e.address = c.address;
+            e.segid = segid(c.address);
+            if (c.account !== undefined) e.account = c.account;
+          }
+          e.amount = valueFromAmount(c.value);
+          // No interest exists on asset chains: komodod prints 0 for outputs of txs with a locktime.
+          if (c.lockTime !== 0) e.interest = valueFromAmount(0n);
+          e.scriptPubKey = toHex(c.script);
+          e.rawconfirmations = c.confirmations;
+          e.confirmations = c.confirmations;
+          e.spendable = true;
+          out.push(e);
+        }
+        return out;
+      },
+    },
+    {
+      name: 'sendtoaddress',
+      category: 'wallet',
+      minArgs: 2,
+      maxArgs: 5,
+      help: H.sendtoaddressHelp,
+      handler: async (params) => {
+        const script = addressToScript(getStr(params[0]!));
+        if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid Komodo address');
+        const amount = amountFromValue(params[1]!, maxMoney());
+        if (amount <= 0n) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount for send');
+        const mapValue: Record<string, string> = {};
+        if (params.length > 2 && params[2] !== null && getStr(params[2]!) !== '') mapValue.comment = getStr(params[2]!);
+        if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.to = getStr(params[3]!);
+        const subtractFee = params.length > 4 ? getBool(params[4]!) : false;
+        const v = await view();
+        if (amount > balance(v.coins)) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
+        return ask<string>(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
+      },
+    },
+    {
+      name: 'sendmany',
+      category: 'wallet',
+      minArgs: 2,
+      maxArgs: 5,
+      help: H.sendmanyHelp,
+      handler: async (params) => {
+        const account = getStr(params[0]!);
+        const sendTo = getObj(params[1]!);
+        const minDepth = params.length > 2 ? getInt(params[2]!) : 1;
+        const mapValue: Record<string, string> = {};
+        if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.comment = getStr(params[3]!);
+        const subtract: JsonValue[] = params.length > 4 ? getArr(params[4]!) : [];
+        const recipients: { script: Uint8Array; value: bigint; subtractFee: boolean }[] = [];
+        let total = 0n;
+        sendTo.entries.forEach(([name, value]) => {
+          let script = addressToScript(name);
+          if (!script) {
+            // komodod also takes a hex pubkey: <pubkey> OP_CHECKSIG reduced to its key id.
+            const pub = /^[0-9a-fA-F]*$/.test(name) && (name.length === 66 || name.length === 130) ? fromHex(name) : null;
+            if (!pub || !(pub[0] === 2 || pub[0] === 3 || pub[0] === 4)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Invalid Komodo address or pubkey: ${name}`);
+            script = addressToScript(encodeAddress(PUBKEY_ADDRESS, hash160(pub)))!;
+          }
+          const amount = amountFromValue(value, maxMoney());
+          if (amount <= 0n) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount for send');
+          total += amount;
+          const subtractFee = subtract.some((a) => getStr(a) === name);
+          recipients.push({ script, value: amount, subtractFee });
+        });
+        const v = await view();
+        const coins = v.coins.filter((c) => c.mature && c.confirmations >= minDepth && (account === '' || account === '*' || (c.account ?? '') === account));
+        if (total > coins.reduce((s, c) => s + c.value, 0n)) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
+        try {
+          return await ask<string>(node.wallet, { op: 'send', recipients, mapValue });
+        } catch (e) {
+          // sendmany reports CreateTransaction failures as -6 and a failed commit as "Transaction commit failed".
+          if (e instanceof RpcError && e.code === RPC_WALLET_ERROR) {
+            if (e.message.startsWith('Error: The transaction was rejected')) throw new RpcError(RPC_WALLET_ERROR, 'Transaction commit failed');
+            throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, e.message.startsWith('Error: This transaction requires') ? 'Insufficient funds' : e.message);
+          }
+          throw e;
+        }
+      },
+    },
+    {
+      name: 'gettransaction',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 2,
+      help: H.gettransactionHelp,
+      handler: async (params) => {
+        const txid = uint256Hex(getStr(params[0]!));
+        if (params.length > 1) getBool(params[1]!);
+        const w = await ask<WalletTx | null>(node.wallet, { op: 'tx', txid });
+        if (!w) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid or non-wallet transaction id');
+        const v = await view();
+        const acc = await accounting(v);
+        const credit = acc.credit(w.tx);
+        const debit = acc.debit(w.tx);
+        const fromMe = debit > 0n;
+        const valueOut = w.tx.vout.reduce((s, o) => s + o.value, 0n);
+        const fee = fromMe ? valueOut - debit : 0n;
+        const entry: Record<string, JsonOut> = { amount: valueFromAmount(credit - debit - fee) };
+        if (fromMe) entry.fee = valueFromAmount(fee);
+        await walletTxJSON(w, entry);
+        entry.details = await listTx(w, acc, v, false, await accountLookup());
+        entry.hex = w.tx.toHex();
+        return entry;
+      },
+    },
+    {
+      name: 'listtransactions',
+      category: 'wallet',
+      maxArgs: 4,
+      help: H.listtransactionsHelp,
+      handler: async (params) => {
+        const account = params.length > 0 ? getStr(params[0]!) : '*';
+        let count = params.length > 1 ? getInt(params[1]!) : 10;
+        let from = params.length > 2 ? getInt(params[2]!) : 0;
+        if (params.length > 3) getBool(params[3]!);
+        if (count < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative count');
+        if (from < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative from');
+        const v = await view();
+        const acc = await accounting(v);
+        const accountOf = await accountLookup();
+        // OrderedTxItems: by the order the wallet learned them; walked newest first.
+        const ordered = v.txs.slice().sort((a, b) => a.seq - b.seq);
+        const ret: Record<string, JsonOut>[] = [];
+        for (let i = ordered.length - 1; i >= 0; i--) {
+          let entries = await listTx(ordered[i]!, acc, v, true, accountOf);
+          if (account !== '*') entries = entries.filter((e) => e.account === account);
+          ret.push(...entries);
+          if (ret.length >= count + from) break;
+        }
+        if (from > ret.length) from = ret.length;
+        if (from + count > ret.length) count = ret.length - from;
+        return ret.slice(from, from + count).reverse();
+      },
+    },
+    {
+      name: 'getwalletinfo',
+      category: 'wallet',
+      minArgs: 0,
+      maxArgs: 0,
+      help: H.getwalletinfoHelp,
+      handler: async () => {
+        const v = await view();
+        const info = await ask<{ pool: { oldest: number; size: number } }>(node.wallet, { op: 'info' });
+        const unconfirmed = v.coins.filter((c) => c.confirmations === 0 && !c.fromMe).reduce((s, c) => s + c.value, 0n);
+        const immature = v.coins.filter((c) => !c.mature).reduce((s, c) => s + c.value, 0n);
+        return {
+          walletversion: 60000,
+          balance: valueFromAmount(balance(v.coins)),
+          unconfirmed_balance: valueFromAmount(unconfirmed),
+          immature_balance: valueFromAmount(immature),
+          txcount: v.txs.length,
+          keypoololdest: info.pool.oldest,
+          keypoolsize: info.pool.size,
+          paytxfee: valueFromAmount(0n),
+        };
+      },
+    },
+    {
+      name: 'setpubkey',
+      category: 'wallet',
+      maxArgs: 1,
+      help: H.setpubkeyHelp,
+      handler: async (params) => {
+        const text = getStr(params[0] ?? null);
+        const info = await ask<{ externalPubkey: Uint8Array | null }>(node.wallet, { op: 'info' });
+        const result: Record<string, JsonOut> = {};
+        let current = info.externalPubkey;
+        if (!current) {
+          if (text.length === 66) {
+            const pub = Uint8Array.from(Buffer.from(text.padEnd(66, '0').slice(0, 66), 'hex'));
+            const keyId = hash160(pub);
+            const k = await ask<unknown>(node.wallet, { op: 'keyById', keyId });
+            if (!k) result.WARNING = 'privkey for this pubkey is not imported to wallet!';
+            else result.ismine = 'true';
+            await ask(node.wallet, { op: 'setPubkey', pubkey: pub });
+            current = pub;
+          } else result.error = 'pubkey is wrong length, must be 66 char hex string.';
+        } else {
+          result.error = 'Can only set pubkey once, to change it you need to restart your daemon.';
+        }
+        if (current) {
+          result.address = encodeAddress(PUBKEY_ADDRESS, hash160(current));
+          result.pubkey = toHex(current);
+        }
+        return result;
+      },
+    },
+    {
+      name: 'backupwallet',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.backupwalletHelp,
+      handler: async (params) => {
+        const dir = exportDir(node);
+        if (dir === '') throw new RpcError(RPC_WALLET_ERROR, 'Cannot backup wallet until the -exportdir option has been set');
+        const unclean = getStr(params[0]!);
+        const clean = sanitizeFilename(unclean);
+        if (clean !== unclean) throw new RpcError(RPC_WALLET_ERROR, `Filename is invalid as only alphanumeric characters are allowed.  Try '${clean}' instead.`);
+        const path = join(dir, clean);
+        try {
+          await ask(node.wallet, { op: 'backup', path });
+        } catch {
+          throw new RpcError(RPC_WALLET_ERROR, 'Error: Wallet backup failed!');
+        }
+        return path;
+      },
+    },
+    {
+      name: 'dumpwallet',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.dumpwalletHelp,
+      handler: async (params) => {
+        const dir = exportDir(node);
+        if (dir === '') throw new RpcError(RPC_WALLET_ERROR, 'Cannot export wallet until the komodod -exportdir option has been set');
+        const unclean = getStr(params[0]!);
+        const clean = sanitizeFilename(unclean);
+        if (clean !== unclean) throw new RpcError(RPC_WALLET_ERROR, `Filename is invalid as only alphanumeric characters are allowed.  Try '${clean}' instead.`);
+        const path = join(dir, clean);
+        if (existsSync(path)) throw new RpcError(RPC_INVALID_PARAMETER, `Cannot overwrite existing file ${path}`);
+        const keys = await ask<{ secret: Secret; pubkey: Uint8Array; compressed: boolean; time: number; origin: string; account?: string }[]>(node.wallet, { op: 'allKeys' });
+        const tip = await ask<{ height: number; hash: string; time: number }>(node.chain, { op: 'tip' });
+        let text = `# Wallet dump created by acnode\n`;
+        text += `# * Created on ${encodeDumpTime(Math.floor(Date.now() / 1000))}\n`;
+        text += `# * Best block at time of backup was ${tip.height} (${tip.hash}),\n`;
+        text += `#   mined on ${encodeDumpTime(tip.time)}\n`;
+        text += '\n';
+        const sorted = keys.slice().sort((a, b) => a.time - b.time);
+        for (const k of sorted) {
+          const addr = encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey));
+          const wif = encodeWIF(k.secret.bytes, k.compressed);
+          const when = encodeDumpTime(k.time);
+          if (k.account !== undefined) text += `${wif} ${when} label=${encodeDumpString(k.account)} # addr=${addr}\n`;
+          else if (k.origin === 'pool') text += `${wif} ${when} reserve=1 # addr=${addr}\n`;
+          else text += `${wif} ${when} change=1 # addr=${addr}\n`;
+        }
+        text += '\n';
+        text += '# End of dump\n';
+        writeFileSync(path, text, { mode: 0o600 });
+        return path;
+      },
+    },
+    {
+      name: 'importwallet',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.importwalletHelp,
+      handler: async (params) => {
+        const path = getStr(params[0]!);
+        let text: string;
+        try {
+          text = readFileSync(path, 'latin1');
+        } catch {
+          throw new RpcError(RPC_INVALID_PARAMETER, 'Cannot open wallet dump file');
+        }
+        const entries: { secret: Secret; compressed: boolean; time: number; label?: string }[] = [];
+        for (const line of text.split('\n')) {
+          if (line === '' || line[0] === '#') continue;
+          const v = line.split(' ');
+          if (v.length < 2) continue;
+          const key = decodeWIF(v[0]!);
+          if (!key) continue;
+          let label: string | undefined = '';
+          let fLabel = true;
+          for (let i = 2; i < v.length; i++) {
+            if (v[i]!.startsWith('#')) break;
+            if (v[i] === 'change=1' || v[i] === 'reserve=1') fLabel = false;
+            if (v[i]!.startsWith('label=')) {
+              label = decodeDumpString(v[i]!.slice(6));
+              fLabel = true;
+            }
+          }
+          entries.push({ secret: new Secret(key.key), compressed: key.compressed, time: decodeDumpTime(v[1]!), ...(fLabel ? { label } : {}) });
+        }
+        await ask(node.wallet, { op: 'importKeys', entries, rescan: true });
+        return null;
+      },
+    },
+  ];
+}
+
+/** uint256::SetHex: optional 0x, the hex digits read from the end, zero-padded (never an error). */
+function uint256Hex(s: string): string {
+  let t = s.trim();
+  if (t.startsWith('0x') || t.startsWith('0X')) t = t.slice(2);
+  const m = /^[0-9a-fA-F]*/.exec(t)![0];
+  const digits = m.length > 64 ? m.slice(m.length - 64) : m.padStart(64, '0');
+  return digits.toLowerCase();
+}

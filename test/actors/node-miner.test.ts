@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/actors/config.js';
+import { startNode } from '../../src/actors/node.js';
+import type { ChainParams } from '../../src/chain/params/chain-params.js';
+import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { removeDir } from '../helpers/daemon.js';
+
+/**
+ * `generate` faster than one block a second runs block times (at least MTP+1) ahead of the clock.
+ * Past now + nMaxFutureBlockTime (7 blocktimes) a block would be refused as time-too-new and
+ * generate would fail after ~6 × 7 × blocktime blocks; the miner waits for the clock instead.
+ * A regtest chain with -ac_blocktime=1 (7 s of slack) whose median time past sits at the edge shows it at once.
+ */
+test('generate keeps going when block times run ahead of the clock: the miner waits, every block connects', { timeout: 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-miner-'));
+  const lines: string[] = [];
+  const config = loadConfig([`-datadir=${dir}`, '-regtest', '-ac_name=MINERT', '-ac_blocktime=1', '-rpcport=0', '-port=0', '-gen=0']);
+  assert.equal(config.chain.maxFutureBlockTime, 7);
+  const node = await startNode(config, { log: (m) => lines.push(m) });
+  t.after(async () => {
+    await node.stop();
+    removeDir(dir);
+  });
+  // Blocks stamped at the edge of the allowed future (now + 7) until the median time past is
+  // now + 7: so the next block must carry now + 8 at least, one second too far ahead.
+  const chain = node.services.chain;
+  const edge = Math.floor(Date.now() / 1000) + 7;
+  let built = 0;
+  for (let i = 0; i < 11; i++) {
+    const tpl = await chain.ask<{ height: number; hash: string; mtp: number; nextBits: number }>({ op: 'template' });
+    if (tpl.mtp >= edge) break;
+    built++;
+    const params = await chain.ask<ChainParams>({ op: 'params' });
+    const { block } = assembleBlock({ prevHash: tpl.hash, height: tpl.height + 1, bits: tpl.nextBits, mtp: tpl.mtp, params, txs: [], payTo: node.services.minerPubkey, now: edge });
+    assert.ok(solveBlock(block, params));
+    const r = await chain.ask<{ status: string; reason?: string }>({ op: 'submitBlock', raw: block.toRaw() });
+    assert.equal(r.status, 'connected', `block ${i + 1}: ${r.reason}`);
+  }
+  const before = await chain.ask<{ mtp: number }>({ op: 'tip' });
+  assert.equal(before.mtp, edge);
+  const started = Date.now();
+  const hashes = await node.services.miner.ask<string[]>({ op: 'generate', n: 8 }, 60_000);
+  assert.equal(hashes.length, 8);
+  assert.ok(Date.now() - started >= 900, 'the miner waited for the clock');
+  const tip = await chain.ask<{ height: number; hash: string; time: number }>({ op: 'tip' });
+  assert.equal(tip.height, built + 8);
+  assert.equal(tip.hash, hashes.at(-1));
+  assert.ok(tip.time <= Math.floor(Date.now() / 1000) + 7, 'the last block is within nMaxFutureBlockTime of the clock');
+  const waits = lines.filter((l) => /ahead of the clock: mining waits for it/.test(l));
+  assert.equal(waits.length, 1, 'said once, not once per block');
+  assert.ok(!lines.some((l) => /time-too-new/.test(l)), 'no block was refused as time-too-new');
+});

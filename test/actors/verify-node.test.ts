@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+
+/**
+ * The node starts its script-check workers (-par) and its secp256k1 backend (-sigbackend) and stops
+ * them with it; a second node, empty signature cache and mempool, syncs a block of transactions it
+ * never saw, through its worker pool (and the other backend), to the same tip.
+ */
+
+async function until(what: string, f: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await f()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+test('-par and -sigbackend: workers start and stop with the node; an unseen block syncs through them', { timeout: 90_000 }, async (t) => {
+  const nodes: Daemon[] = [];
+  t.after(async () => {
+    for (const d of nodes) await d.stop().catch(() => {});
+    for (const d of nodes) removeDir(d.datadir);
+  });
+  const x = await startDaemon(['-gen=0', '-par=2']);
+  nodes.push(x);
+  assert.ok(x.log.some((l) => l.includes('secp256k1 backend: wasm')), x.log.join('\n'));
+  await until('X workers up', async () => x.log.some((l) => l.includes('Using 2 threads for script verification')));
+
+  await x.rpc('generate', 12);
+  const txids: string[] = [];
+  for (let i = 0; i < 8; i++) txids.push(await x.rpc<string>('sendtoaddress', await x.rpc<string>('getnewaddress'), 0.25));
+  const [h] = await x.rpc<string[]>('generate', 1);
+  const block = await x.rpc<{ tx: string[]; height: number }>('getblock', h);
+  assert.equal(block.tx.length, 9);
+
+  const y = await startDaemon(['-gen=0', '-par=2', '-sigbackend=noble']);
+  nodes.push(y);
+  assert.ok(y.log.some((l) => l.includes('secp256k1 backend: noble')), y.log.join('\n'));
+  await until('Y workers up', async () => y.log.some((l) => l.includes('Using 2 threads for script verification')));
+  const port = Number(x.log.map((l) => /P2P listening on .*\(port=(\d+)\)/.exec(l)?.[1]).find((p) => p !== undefined));
+  assert.ok(port > 0, x.log.join('\n'));
+  await y.rpc('addnode', `127.0.0.1:${port}`, 'onetry');
+  await until('Y synced', async () => (await y.rpc<string>('getbestblockhash')) === h);
+  for (const txid of txids) assert.equal((await y.rpc<{ txid: string }>('getrawtransaction', txid, 1)).txid, txid);
+
+  await y.stop();
+  assert.ok(y.log.at(-1)?.includes('stopped'), y.log.slice(-3).join('\n'));
+});

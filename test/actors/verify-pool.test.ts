@@ -1,0 +1,232 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { consensusRules } from '../../src/actors/chainstore/consensus.js';
+import type { ChainRules } from '../../src/actors/chainstore/rules.js';
+import { VerifyPool, checkInputScriptsInPool, scriptCheckThreads } from '../../src/actors/verify/pool.js';
+import { needsMainThread, runBatch, writeBatchTx } from '../../src/actors/verify/jobs.js';
+import { BufferWriter } from '../../src/chain/encoding/writer.js';
+import { sampleBlock, type SampleBlock } from '../../src/actors/verify/sample-block.js';
+import { SignatureCache, ValidationError, checkInputScripts } from '../../src/chain/validation/index.js';
+import { Outpoint } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+import { concatScript, p2shScript, pushData } from '../../src/chain/script/script.js';
+import { OP_CHECKCRYPTOCONDITION, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
+import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
+import { BLOCK_SCRIPT_FLAGS } from '../../src/actors/chainstore/consensus.js';
+import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
+import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
+import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
+
+const params = devChainParams();
+const HEIGHT = 100;
+const BRANCH = params.currentEpochBranchId(HEIGHT);
+
+/** The outcome of connecting: the fees, or the error's every field the chain store reports. */
+function outcome(rules: ChainRules, sb: SampleBlock): unknown {
+  try {
+    return { fees: rules.connect(sb.block, sb.height, sb.view()).fees };
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { rejectCode: e.rejectCode, reason: e.reason, dos: e.dos, debug: e.debug };
+  }
+}
+
+let pool: VerifyPool;
+test.before(async () => {
+  pool = await VerifyPool.start({ threads: 3, batchInputs: 8 });
+});
+test.after(async () => {
+  await pool?.stop();
+});
+
+test('-par: komodod semantics (0 = one per core, negative leaves cores free, ≤ 1 none, at most 16)', () => {
+  assert.equal(scriptCheckThreads(0, 2), 2);
+  assert.equal(scriptCheckThreads(0, 1), 0);
+  assert.equal(scriptCheckThreads(1, 8), 0);
+  assert.equal(scriptCheckThreads(-1, 8), 7);
+  assert.equal(scriptCheckThreads(-7, 8), 0);
+  assert.equal(scriptCheckThreads(3, 2), 3);
+  assert.equal(scriptCheckThreads(64, 2), 16);
+});
+
+test('the pool starts its workers (with the node) and they answer', () => {
+  // komodod's count: the calling thread is one of the three.
+  assert.equal(pool.threads, 3);
+  assert.equal(pool.size, 2);
+  assert.equal(pool.parallel, true);
+});
+
+test('serial and parallel block connection agree: valid blocks, one bad signature at every position', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 30, inputs: (i) => 1 + (i % 3), chainEvery: 6, seed: 3 });
+  const serial = consensusRules({ params: () => params, sigCache: new SignatureCache() });
+  const parallel = consensusRules({ params: () => params, sigCache: new SignatureCache(), verifyPool: pool });
+  const good = outcome(serial, sb);
+  assert.deepEqual(good, { fees: 30n * 10_000n });
+  const before = pool.stats.inputs;
+  assert.deepEqual(outcome(parallel, sb), good);
+  assert.ok(pool.stats.inputs - before >= 60, 'the inputs went to the workers');
+
+  let cases = 0;
+  for (let i = 1; i < sb.block.txs.length; i++) {
+    for (let n = 0; n < sb.block.txs[i]!.vin.length; n++) {
+      // The chained input (spending the previous transaction) is signed too; every input is broken in turn.
+      const restore = sb.breakSignature(i, n);
+      const want = outcome(serial, sb) as { reason: string; debug: string };
+      assert.match(want.reason, /^mandatory-script-verify-flag-failed/, `tx ${i} input ${n}`);
+      assert.deepEqual(outcome(parallel, sb), want, `tx ${i} input ${n}`);
+      restore();
+      cases++;
+    }
+  }
+  assert.ok(cases >= 60);
+  assert.deepEqual(outcome(parallel, sb), good);
+});
+
+test('the first failure in block order wins: a bad signature before or after another error', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 24, seed: 4 });
+  const serial = consensusRules({ params: () => params });
+  const parallel = consensusRules({ params: () => params, verifyPool: pool });
+  const missing = (i: number) => {
+    const tx = sb.block.txs[i]!;
+    const prev = tx.vin[0]!.prevout;
+    tx.vin[0]!.prevout = new Outpoint(new Uint8Array(32).fill(0xee), 0);
+    return () => void (tx.vin[0]!.prevout = prev);
+  };
+  const overspend = (i: number) => {
+    const out = sb.block.txs[i]!.vout[0]!;
+    const value = out.value;
+    sb.block.txs[i]!.vout[0] = new TxOut(value * 2n, out.script);
+    return () => void (sb.block.txs[i]!.vout[0] = new TxOut(value, out.script));
+  };
+  for (const [a, b] of [[5, 17], [17, 5], [1, 2], [2, 1], [23, 22]] as const) {
+    for (const other of [missing, overspend]) {
+      const r1 = sb.breakSignature(a, 0);
+      const r2 = other(b);
+      const want = outcome(serial, sb) as { reason: string };
+      assert.deepEqual(outcome(parallel, sb), want, `bad sig at ${a}, ${other.name} at ${b}`);
+      assert.equal(want.reason.startsWith('mandatory-script-verify-flag-failed'), a < b || (other === overspend && a === b));
+      r2();
+      r1();
+    }
+  }
+  // Two bad signatures: the earlier one is reported (its input index in the debug text).
+  const r1 = sb.breakSignature(20, 0);
+  const r2 = sb.breakSignature(9, 0);
+  const want = outcome(serial, sb);
+  assert.deepEqual(outcome(parallel, sb), want);
+  r2();
+  r1();
+});
+
+test('the signature cache: a block of cached transactions connects without the workers; cached results never validate another message', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 20, inputs: (i) => 1 + (i % 2), seed: 5 });
+  const cache = new SignatureCache();
+  // The mempool's acceptance fills the cache.
+  const view = sb.view();
+  for (const tx of sb.block.txs.slice(1)) checkInputScripts(tx, view, STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, { cache, cacheStore: true });
+  assert.equal(cache.size, 30);
+  const parallel = consensusRules({ params: () => params, sigCache: cache, verifyPool: pool });
+  const before = { ...pool.stats };
+  assert.deepEqual(outcome(parallel, sb), { fees: 20n * 10_000n });
+  assert.deepEqual(pool.stats, before, 'every input settled from the cache');
+  assert.equal(cache.size, 30, 'a block does not store into the cache');
+
+  // Same signatures and keys, other messages (each transaction's output changed): every cached entry is
+  // for another sighash, so each input is verified again and fails, as on the serial path.
+  const serial = consensusRules({ params: () => params, sigCache: cache });
+  for (const i of [1, 7, 20]) {
+    const tx = sb.block.txs[i]!;
+    const out = tx.vout[0]!;
+    tx.vout[0] = new TxOut(out.value - 1n, out.script);
+    const want = outcome(serial, sb) as { reason: string; debug: string };
+    assert.match(want.reason, /^mandatory-script-verify-flag-failed/);
+    assert.equal(want.debug, 'input 0');
+    const posted = pool.stats.inputs;
+    assert.deepEqual(outcome(parallel, sb), want, `tx ${i}`);
+    assert.ok(pool.stats.inputs > posted, 'the changed transaction went to a worker');
+    tx.vout[0] = out;
+  }
+});
+
+test('one transaction in the pool (mempool-style): same errors as checkInputScripts, policy and consensus; the cache is filled', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 3, inputs: () => 4, seed: 6 });
+  const tx = sb.block.txs[2]!;
+  const cache = new SignatureCache();
+  checkInputScriptsInPool(pool, tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, { cache });
+  assert.equal(cache.size, 4);
+  const errorOf = (f: () => void) => {
+    try {
+      f();
+      return 'ok';
+    } catch (e) {
+      assert.ok(e instanceof ValidationError, String(e));
+      return `${e.rejectCode} ${e.reason} ${e.dos} ${e.debug}`;
+    }
+  };
+  // A high-S twin of input 1's signature: policy (64, non-mandatory) with standard flags, valid in a block.
+  const [sigPush, pubPush] = [tx.vin[1]!.scriptSig.subarray(1, 1 + tx.vin[1]!.scriptSig[0]!), tx.vin[1]!.scriptSig.subarray(1 + tx.vin[1]!.scriptSig[0]!)];
+  const c = parseDERSignature(sigPush.subarray(0, sigPush.length - 1))!;
+  const s = BigInt('0x' + toHex(c.subarray(32)));
+  const high = Uint8Array.of(...c.subarray(0, 32), ...fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')));
+  const goodSig1 = tx.vin[1]!.scriptSig;
+  tx.vin[1]!.scriptSig = concatScript(pushData(Uint8Array.of(...encodeDERSignature(high), sigPush[sigPush.length - 1]!)), pubPush);
+  const policy = errorOf(() => checkInputScripts(tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, {}));
+  assert.match(policy, /^64 non-mandatory-script-verify-flag/);
+  assert.equal(errorOf(() => checkInputScriptsInPool(pool, tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, {})), policy);
+  assert.equal(errorOf(() => checkInputScriptsInPool(pool, tx, sb.view(), BLOCK_SCRIPT_FLAGS, BRANCH, {})), 'ok');
+  tx.vin[1]!.scriptSig = goodSig1;
+
+  sb.breakSignature(2, 3);
+  for (const flags of [STANDARD_SCRIPT_VERIFY_FLAGS, BLOCK_SCRIPT_FLAGS]) {
+    const want = errorOf(() => checkInputScripts(tx, sb.view(), flags, BRANCH, {}));
+    assert.match(want, /input 3$/);
+    assert.equal(errorOf(() => checkInputScriptsInPool(pool, tx, sb.view(), flags, BRANCH, {})), want);
+  }
+  // Missing inputs: the serial path's MissingInputsError, untouched.
+  assert.throws(() => checkInputScriptsInPool(pool, tx, { coin: () => undefined }, BLOCK_SCRIPT_FLAGS, BRANCH, {}), /missing/i);
+});
+
+test('inputs that may reach a crypto-condition stay on the main thread', () => {
+  const cc = concatScript(pushData(new Uint8Array(40).fill(1)), OP_CHECKCRYPTOCONDITION);
+  const sig = pushData(new Uint8Array(71).fill(0xcc)); // 0xcc bytes inside a push are data, not the opcode
+  const redeemCC = concatScript(OP_TRUE, OP_CHECKCRYPTOCONDITION);
+  assert.equal(needsMainThread(sig, cc, SCRIPT_VERIFY_P2SH, true), true);
+  assert.equal(needsMainThread(sig, cc, SCRIPT_VERIFY_P2SH, false), false);
+  assert.equal(needsMainThread(sig, concatScript(OP_DROP, OP_TRUE), SCRIPT_VERIFY_P2SH, true), false);
+  assert.equal(needsMainThread(concatScript(OP_TRUE, OP_CHECKCRYPTOCONDITION), concatScript(OP_TRUE), SCRIPT_VERIFY_P2SH, true), true);
+  const p2sh = p2shScript(hash160(redeemCC));
+  assert.equal(needsMainThread(pushData(redeemCC), p2sh, SCRIPT_VERIFY_P2SH, true), true);
+  assert.equal(needsMainThread(pushData(redeemCC), p2sh, 0, true), false);
+  // Should one get to a worker all the same, it is handed back rather than decided there.
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 1, seed: 7 });
+  const w = new BufferWriter();
+  writeBatchTx(w, sb.block.txs[1]!, [{ n: 0, value: 1n, script: concatScript(OP_TRUE, OP_TRUE, OP_CHECKCRYPTOCONDITION) }]);
+  const r = runBatch({ id: 1, flags: BLOCK_SCRIPT_FLAGS, branchId: BRANCH, ccEnabled: true, collectKeys: false, data: w.finish() });
+  assert.ok(!('error' in r));
+  assert.deepEqual(r.outcomes, [[null]]);
+});
+
+test('a pool whose workers are not up verifies on the calling thread, with the same answers', async () => {
+  const slow = await VerifyPool.start({ threads: 2, startTimeoutMs: 1 });
+  try {
+    assert.equal(slow.parallel, false);
+    const none = await VerifyPool.start({ threads: 1 });
+    assert.equal(none.size, 0);
+    assert.equal(none.parallel, false);
+    const sb = sampleBlock({ params, height: HEIGHT, txCount: 6, seed: 8 });
+    sb.breakSignature(4, 0);
+    const want = outcome(consensusRules({ params: () => params }), sb);
+    assert.deepEqual(outcome(consensusRules({ params: () => params, verifyPool: slow }), sb), want);
+    const checks = slow.checks({ flags: BLOCK_SCRIPT_FLAGS, branchId: BRANCH, ccEnabled: false });
+    const view = sb.view();
+    sb.block.txs.slice(1).forEach((tx, i) => {
+      assert.ok(checks.defer(i + 1, tx, view));
+      view.apply(tx, tx.txid(), HEIGHT);
+    });
+    assert.throws(() => checks.settle(), (e: unknown) => e instanceof ValidationError && e.debug === 'input 0');
+  } finally {
+    await slow.stop();
+  }
+});
