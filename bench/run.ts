@@ -6,6 +6,9 @@ import { verifyBenchmarks } from './verify.bench.js';
 import { nodeBenchmarks } from './node.bench.js';
 import { p2pBenchmarks } from './p2p.bench.js';
 import { walletBenchmarks } from './wallet.bench.js';
+import { addressBenchmarks } from './address.bench.js';
+import { tokensBenchmarks } from './tokens.bench.js';
+import { assetsBenchmarks } from './assets.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -15,6 +18,9 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['running node (src/actors, src/rpc)', nodeBenchmarks],
   ['p2p (src/actors/p2p)', p2pBenchmarks],
   ['wallet (src/actors/wallet)', walletBenchmarks],
+  ['address index (issue 11)', addressBenchmarks],
+  ['tokens (issue 6)', tokensBenchmarks],
+  ['assets (issue 10)', assetsBenchmarks],
 ];
 
 const missed: string[] = [];

@@ -84,6 +84,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   chainLogic = new ChainStoreLogic({
     dir: config.datadir,
     baseParams: config.chain,
+    addressIndex: config.addressindex,
     rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, ccChecker: ccChecks, verifyPool }),
     log,
   });
@@ -143,6 +144,12 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     log,
   });
   const walletActor = createActor(serviceMachine, { input: { logic: walletLogic }, ...actorOpts('wallet') });
+  if (config.walletnotify) {
+    // -walletnotify: komodod's AddToWallet runs it when a wallet transaction enters the mempool and when it is mined.
+    const walletNotify = new CommandNotifier(config.walletnotify, log);
+    notifiers.push(walletNotify);
+    walletActor.on('walletTx', (e) => walletNotify.notify((e as unknown as { txid: string }).txid));
+  }
   const wallet = new Asker('wallet', walletActor, 10 * 60_000);
   const toWallet = (body: { op: string; [k: string]: unknown }) => wallet.ask(body).catch((err) => log(`wallet: ${String(err)}`));
   chainActor.on('blockConnected', (e) => {
@@ -267,6 +274,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     stopping = (async () => {
       log('shutting down');
       pacer.stop();
+      minerLogic.abort();
       for (const n of notifiers) n.close();
       await rpc.close();
       for (const actor of [p2pActor, minerActor, tokensActor, walletActor, mempoolActor, chainActor]) {

@@ -252,7 +252,14 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
     }
   });
 
+  let closing = false;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // Shutting down: komodod's InterruptHTTPServer answers every new request 503 (http_reject_request_cb),
+    // so a client that keeps a connection busy cannot hold the stop open.
+    if (closing) {
+      res.shouldKeepAlive = false;
+      return sendErrorPage(res as Response, 503);
+    }
     (req as RpcRequest).rawUrl = req.url;
     // Polka's handler makes its own `next` when given none
     (app.handler as (req: RpcRequest, res: http.ServerResponse) => void)(req as RpcRequest, res);
@@ -323,6 +330,7 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
       table.warmup = status;
     },
     async close() {
+      closing = true;
       await Promise.all(
         servers.map(
           (s) =>

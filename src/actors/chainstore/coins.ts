@@ -50,6 +50,20 @@ export interface AddressUnspent {
   coinbase: boolean;
 }
 
+/** An entry of komodod's address index (CAddressIndexKey → CAmount): one credit or debit of an address. */
+export interface AddressDelta {
+  /** display hex */
+  txid: string;
+  /** the output index (a credit) or the input index (a debit) */
+  index: number;
+  /** the transaction's position in its block (CAddressIndexKey::txindex) */
+  blockindex: number;
+  height: number;
+  /** positive for an output, negative (the spent output's value) for an input */
+  satoshis: bigint;
+  spending: boolean;
+}
+
 /** The map key of an address: `<type>:<hash160 hex>`. */
 export const addressKey = (type: AddressType, hash: Uint8Array | string): string => `${type}:${typeof hash === 'string' ? hash : toHex(hash)}`;
 
@@ -99,17 +113,80 @@ export class ChainIndexes {
    * does the reverse from the undo data.
    */
   readonly addressUnspent = new Map<string, Map<string, AddressUnspent>>();
+  /**
+   * komodod's address index (CAddressIndexKey): address key → every credit and debit, in leveldb key
+   * order (height, block position, txid, index, spending). Blocks connect and disconnect at the tip, so
+   * each list only ever grows or shrinks at its end. Off (-addressindex=0) when `addressIndex` is false.
+   */
+  readonly addressHistory = new Map<string, AddressDelta[]>();
 
-  private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean): void {
-    for (const a of addressKeysOf(script)) {
+  constructor(readonly addressIndex = true) {}
+
+  private pushHistory(key: string, d: AddressDelta): void {
+    const l = this.addressHistory.get(key);
+    if (l) l.push(d);
+    else this.addressHistory.set(key, [d]);
+  }
+
+  /**
+   * Appends one transaction's deltas in key order: by index, an output before the input of the same
+   * index. Both lists come in index order, so a merge suffices.
+   */
+  private addHistory(ins: [string, AddressDelta][], outs: [string, AddressDelta][]): void {
+    let i = 0;
+    let o = 0;
+    while (i < ins.length || o < outs.length) {
+      if (o < outs.length && (i >= ins.length || outs[o]![1].index <= ins[i]![1].index)) {
+        this.pushHistory(outs[o]![0], outs[o]![1]);
+        o++;
+      } else {
+        this.pushHistory(ins[i]![0], ins[i]![1]);
+        i++;
+      }
+    }
+  }
+
+  /** Removes the deltas of the block at `height` (the tip) from the addresses its scripts name. */
+  private removeHistory(keys: Iterable<string>, height: number): void {
+    for (const k of keys) {
+      const l = this.addressHistory.get(k);
+      if (!l) continue;
+      while (l.length && l[l.length - 1]!.height === height) l.pop();
+      if (l.length === 0) this.addressHistory.delete(k);
+    }
+  }
+
+  /**
+   * GetAddressIndex (ReadAddressIndex): the deltas of one address in key order; with start > 0 and
+   * end > 0 only heights start..end (binary search: cost grows with the answer, not the history).
+   */
+  historyAt(address: string, start = 0, end = 0): AddressDelta[] {
+    const l = this.addressHistory.get(address);
+    if (!l) return [];
+    if (!(start > 0 && end > 0)) return l.slice();
+    const lower = (h: number): number => {
+      let lo = 0;
+      let hi = l.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (l[mid]!.height < h) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return l.slice(lower(start), end >= 0x7fffffff ? l.length : lower(end + 1));
+  }
+
+  private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys = addressKeysOf(script)): void {
+    for (const a of keys) {
       let m = this.addressUnspent.get(a);
       if (!m) this.addressUnspent.set(a, (m = new Map()));
       m.set(outpointKey(txid, index), { txid, index, value, script, height, coinbase });
     }
   }
 
-  private removeUnspent(key: string, script: Uint8Array): void {
-    for (const a of addressKeysOf(script)) {
+  private removeUnspent(key: string, script: Uint8Array, keys = addressKeysOf(script)): void {
+    for (const a of keys) {
       const m = this.addressUnspent.get(a);
       if (!m) continue;
       m.delete(key);
@@ -135,20 +212,31 @@ export class ChainIndexes {
     const undo: BlockUndo = { spent: [] };
     txs.forEach((tx, i) => {
       const txid = txids[i]!;
+      const ins: [string, AddressDelta][] = [];
+      const outs: [string, AddressDelta][] = [];
       if (!tx.isCoinbase()) {
         tx.vin.forEach((input, n) => {
           const key = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
           const coin = this.coins.get(key);
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
+          // The script's address keys, solved once for both address indexes.
+          const keys = addressKeysOf(coin.script);
+          if (this.addressIndex) {
+            for (const a of keys) ins.push([a, { txid, index: n, blockindex: i, height, satoshis: -coin.value, spending: true }]);
+          }
           undo.spent.push({ key, coin });
           this.coins.delete(key);
-          this.removeUnspent(key, coin.script);
+          this.removeUnspent(key, coin.script, keys);
           this.spent.set(key, { txid, vin: n, height });
         });
       }
       tx.vout.forEach((out, n) => {
+        const keys = addressKeysOf(out.script);
+        if (this.addressIndex) {
+          for (const a of keys) outs.push([a, { txid, index: n, blockindex: i, height, satoshis: out.value, spending: false }]);
+        }
         if (isUnspendableScript(out.script)) return;
-        this.addUnspent(txid, n, out.value, out.script, height, tx.isCoinbase());
+        this.addUnspent(txid, n, out.value, out.script, height, tx.isCoinbase(), keys);
         this.coins.set(outpointKey(txid, n), {
           value: out.value,
           script: out.script,
@@ -158,12 +246,21 @@ export class ChainIndexes {
         });
       });
       this.txIndex.set(txid, { blockHash, height, index: i });
+      if (ins.length || outs.length) this.addHistory(ins, outs);
     });
     return undo;
   }
 
   /** Reverses connect(): removes the block's outputs and restores what it spent. */
   disconnect(txs: readonly Transaction[], txids: readonly string[], undo: BlockUndo): void {
+    if (this.addressIndex) {
+      // The block's deltas sit at the end of each address's list: the addresses its outputs and spent coins name.
+      const keys = new Set<string>();
+      for (const tx of txs) for (const out of tx.vout) for (const a of addressKeysOf(out.script)) keys.add(a);
+      for (const { coin } of undo.spent) for (const a of addressKeysOf(coin.script)) keys.add(a);
+      const height = txids.length ? this.txIndex.get(txids[0]!)?.height : undefined;
+      if (height !== undefined) this.removeHistory(keys, height);
+    }
     for (let i = txs.length - 1; i >= 0; i--) {
       const tx = txs[i]!;
       const txid = txids[i]!;

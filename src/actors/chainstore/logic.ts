@@ -45,6 +45,8 @@ export interface ChainStoreOptions {
   rules: ChainRules;
   /** The chain's parameters before any automatic activation; the store tracks them along its tip. */
   baseParams?: ChainParams;
+  /** -addressindex (komodod: on for every ac_cc chain): keep the address history index. Default on. */
+  addressIndex?: boolean;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -60,7 +62,7 @@ export class ChainStoreLogic implements ServiceLogic {
   readonly name = 'chainStore';
   private disk!: ChainDisk;
   readonly index = new BlockIndex();
-  readonly indexes = new ChainIndexes();
+  readonly indexes: ChainIndexes;
   private readonly held = new Map<string, Held>();
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
@@ -71,6 +73,24 @@ export class ChainStoreLogic implements ServiceLogic {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.log = opts.log ?? (() => {});
     this.currentParams = opts.baseParams;
+    this.indexes = new ChainIndexes(opts.addressIndex ?? true);
+  }
+
+  /** The address history of address keys (null when -addressindex is off), with the tip and the start/end block hashes. */
+  private addressHistory(addresses: string[], start: number, end: number) {
+    const tip = this.index.tip!;
+    if (!this.indexes.addressIndex) return null;
+    const deltas = addresses.flatMap((a) => this.indexes.historyAt(a, start, end).map((d) => ({ ...d, address: a })));
+    const hashAt = (h: number): string | null => (h >= 0 && h <= tip.height ? (this.index.atHeight(h)?.hash ?? null) : null);
+    return { deltas, tip: { hash: tip.hash, height: tip.height }, startHash: hashAt(start), endHash: hashAt(end) };
+  }
+
+  /** The unspent outputs of address keys (null when -addressindex is off), with the tip. */
+  private addressUtxos(addresses: string[]) {
+    const tip = this.index.tip!;
+    if (!this.indexes.addressIndex) return null;
+    const utxos = addresses.flatMap((a) => this.indexes.unspentAt(a).map((u) => ({ ...u, address: a })));
+    return { utxos, tip: { hash: tip.hash, height: tip.height } };
   }
 
   /** Re-derives the parameters after a tip change (komodo_activate_sapling on each connected tip). */
@@ -183,6 +203,12 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.indexes.unspentAt(body.address as string);
       case 'addressBalance':
         return this.indexes.balanceAt(body.address as string);
+      case 'addressHistory':
+        // body.addresses: address keys; GetAddressIndex per address, concatenated in the order asked.
+        return this.addressHistory(body.addresses as string[], (body.start as number | undefined) ?? 0, (body.end as number | undefined) ?? 0);
+      case 'addressUtxos':
+        // GetAddressUnspent per address, concatenated, with the tip they were read at (chainInfo).
+        return this.addressUtxos(body.addresses as string[]);
       case 'template':
         return this.templateContext();
       case 'view':

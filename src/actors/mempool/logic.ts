@@ -30,7 +30,23 @@ import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
-import { outpointKey } from '../chainstore/coins.js';
+import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
+import { solver } from '../../chain/script/standard.js';
+import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+
+/**
+ * CTxMemPool::addAddressIndex's keys of a script. Unlike ConnectBlock's GetAddressType, komodod's
+ * mempool leaves keyType at 1 for CC scripts (type 3 is only set through a CTxDestination, which a
+ * solved script never gets), so CC deltas are found without the ccvout flag; and outputs paying a
+ * bare multisig are not indexed (inputs spending one are).
+ */
+export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[] {
+  const s = solver(script, { ccEnabled: true, isSupportedCondition: mayAcceptCryptoCondition });
+  if (s.type === 'nonstandard' || (output && s.type === 'multisig')) return [];
+  const type = s.type === 'scripthash' ? 2 : 1;
+  return s.solutions.map((sol) => addressKey(type, sol.length === 20 ? sol : hash160(sol)));
+}
 
 /** komodod's MEMPOOL_HEIGHT: the height mempool coins report. */
 export const MEMPOOL_HEIGHT = 0x7fffffff;
@@ -47,6 +63,23 @@ export interface MempoolEntry {
   height: number;
   /** Outpoint keys it spends. */
   spends: string[];
+  /** The value and script of each output it spends (for the address view), in input order. */
+  prevouts?: { value: bigint; script: Uint8Array }[];
+}
+
+/** One entry of komodod's mempool address index (CMempoolAddressDeltaKey → CMempoolAddressDelta). */
+export interface MempoolAddressDelta {
+  /** address key (coins.ts addressKey) */
+  address: string;
+  txid: string;
+  index: number;
+  spending: boolean;
+  satoshis: bigint;
+  /** the time the transaction entered the mempool */
+  time: number;
+  /** the spent outpoint (inputs only) */
+  prevtxid?: string;
+  prevout?: number;
 }
 
 interface ChainView {
@@ -104,6 +137,8 @@ export class MempoolLogic implements ServiceLogic {
   readonly entries = new Map<string, MempoolEntry>();
   /** Outpoint key → txid of the mempool transaction spending it. */
   readonly spentBy = new Map<string, string>();
+  /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
+  readonly byAddress = new Map<string, Set<string>>();
   private bytes = 0;
   private readonly now: () => number;
 
@@ -131,6 +166,8 @@ export class MempoolLogic implements ServiceLogic {
         return { size: this.entries.size, bytes: this.bytes };
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'addressDeltas':
+        return this.addressDeltas(body.addresses as string[]);
       case 'spentMany':
         // The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint.
         return (body.outpoints as [string, number][]).map(([t, n]) => {
@@ -232,7 +269,11 @@ export class MempoolLogic implements ServiceLogic {
         ...(ccChecker ? { ccChecker } : {}),
         ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
       });
-      this.add({ tx, txid, raw, size: raw.length, fee, time: this.now(), height: view.height, spends: outpoints.map(([t, n]) => outpointKey(t, n)) });
+      const prevouts = outpoints.map(([t, n]) => {
+        const c = coinView.coin(t, n)!;
+        return { value: c.value, script: c.script };
+      });
+      this.add({ tx, txid, raw, size: raw.length, fee, time: this.now(), height: view.height, spends: outpoints.map(([t, n]) => outpointKey(t, n)), prevouts });
       notices.push({ type: 'txAccepted', txid, tx } satisfies TxAccepted);
       return txid;
     } catch (e) {
@@ -273,8 +314,56 @@ export class MempoolLogic implements ServiceLogic {
     };
   }
 
+  /** The address keys an entry's outputs and spent outputs name. */
+  private addressesOf(e: MempoolEntry): Set<string> {
+    const keys = new Set<string>();
+    for (const o of e.tx.vout) for (const a of mempoolAddressKeys(o.script, true)) keys.add(a);
+    for (const p of e.prevouts ?? []) for (const a of mempoolAddressKeys(p.script, false)) keys.add(a);
+    return keys;
+  }
+
+  /**
+   * getAddressIndex: the deltas of the entries touching the addresses, per address in mapAddress key
+   * order (txid, index, spending). Costs the entries of those addresses.
+   */
+  addressDeltas(addresses: string[]): MempoolAddressDelta[] {
+    const out: MempoolAddressDelta[] = [];
+    for (const a of addresses) {
+      const mine: MempoolAddressDelta[] = [];
+      for (const txid of this.byAddress.get(a) ?? []) {
+        const e = this.entries.get(txid);
+        if (!e) continue;
+        e.tx.vin.forEach((input, j) => {
+          const p = e.prevouts?.[j];
+          if (p && mempoolAddressKeys(p.script, false).includes(a)) {
+            mine.push({ address: a, txid, index: j, spending: true, satoshis: -p.value, time: e.time, prevtxid: toHexReversed(input.prevout.hash), prevout: input.prevout.index });
+          }
+        });
+        e.tx.vout.forEach((o, k) => {
+          if (mempoolAddressKeys(o.script, true).includes(a)) mine.push({ address: a, txid, index: k, spending: false, satoshis: o.value, time: e.time });
+        });
+      }
+      mine.sort((x, y) => compareAddressUnspent(x, y) || Number(x.spending) - Number(y.spending));
+      out.push(...mine);
+    }
+    return out;
+  }
+
+  private unindexAddresses(e: MempoolEntry): void {
+    for (const a of this.addressesOf(e)) {
+      const s = this.byAddress.get(a);
+      s?.delete(e.txid);
+      if (s && s.size === 0) this.byAddress.delete(a);
+    }
+  }
+
   private add(e: MempoolEntry): void {
     this.entries.set(e.txid, e);
+    for (const a of this.addressesOf(e)) {
+      let s = this.byAddress.get(a);
+      if (!s) this.byAddress.set(a, (s = new Set()));
+      s.add(e.txid);
+    }
     for (const k of e.spends) this.spentBy.set(k, e.txid);
     this.bytes += e.size;
   }
@@ -284,6 +373,7 @@ export class MempoolLogic implements ServiceLogic {
     const e = this.entries.get(txid);
     if (!e) return;
     this.entries.delete(txid);
+    this.unindexAddresses(e);
     this.bytes -= e.size;
     for (const k of e.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
     notices.push({ type: 'txRemoved', txid, reason } satisfies TxRemoved);
@@ -301,6 +391,7 @@ export class MempoolLogic implements ServiceLogic {
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).
         this.entries.delete(txid);
+        this.unindexAddresses(mined);
         this.bytes -= mined.size;
         for (const k of mined.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
         notices.push({ type: 'txRemoved', txid, reason: 'block' } satisfies TxRemoved);

@@ -62,7 +62,8 @@ export class MinerLogic implements ServiceLogic {
     switch (body.op) {
       case 'generate': {
         const hashes: string[] = [];
-        for (let i = 0; i < (body.n as number); i++) hashes.push(await this.mineOne());
+        // A shutdown ends a long `generate N` after the block in progress (its hashes so far are returned).
+        for (let i = 0; i < (body.n as number) && !this.aborted; i++) hashes.push(await this.mineOne());
         return { result: hashes };
       }
       case 'setGenerate':
@@ -72,6 +73,13 @@ export class MinerLogic implements ServiceLogic {
       default:
         throw new ServiceFailure(-32601, `miner has no operation ${body.op}`);
     }
+  }
+
+  /** Set at shutdown, before the stop request is queued behind a running `generate`. */
+  private aborted = false;
+
+  abort(): void {
+    this.aborted = true;
   }
 
   summary(): Record<string, unknown> {

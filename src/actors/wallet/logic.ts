@@ -294,16 +294,20 @@ export class WalletLogic implements ServiceLogic {
     // Anything that may change the coins drops the cached spendable list (fund only reads them).
     if (WRITE_OPS.has(body.op) && body.op !== 'fund') this.spendableCache = undefined;
     switch (body.op) {
-      case 'blockConnected':
-        await this.blockConnected(body.block as Block, body.txids as string[], body.height as number);
-        return { result: null };
+      case 'blockConnected': {
+        // AddToWallet's -walletnotify moments: a wallet transaction mined (its block set) ...
+        const touched = await this.blockConnected(body.block as Block, body.txids as string[], body.height as number);
+        return { result: null, notices: touched.map((txid) => ({ type: 'walletTx', txid })) };
+      }
       case 'blockDisconnected':
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
-      case 'txAccepted':
-        await this.txAccepted(body.txid as string, body.tx as Transaction);
-        return { result: null };
+      case 'txAccepted': {
+        // ... and a wallet transaction entering the mempool.
+        const added = await this.txAccepted(body.txid as string, body.tx as Transaction);
+        return { result: null, notices: added ? [{ type: 'walletTx', txid: body.txid as string }] : [] };
+      }
       case 'txRemoved':
         this.txRemoved(body.txid as string);
         return { result: null };
@@ -342,12 +346,14 @@ export class WalletLogic implements ServiceLogic {
 
   // ---- notices -------------------------------------------------------------------------------
 
-  private async blockConnected(block: Block, txids: string[], height: number): Promise<void> {
+  private async blockConnected(block: Block, txids: string[], height: number): Promise<string[]> {
+    const touched: string[] = [];
     for (let i = 0; i < block.txs.length; i++) {
       const tx = block.txs[i]!;
       const txid = txids[i]!;
       this.txRemoved(txid);
       if (!this.touches(tx)) continue;
+      touched.push(txid);
       await this.record(txid, tx);
       if (!tx.isCoinbase()) for (const input of tx.vin) this.coins.delete(input.prevout.key()), this.ccCoins.delete(input.prevout.key());
       tx.vout.forEach((out, n) => {
@@ -361,15 +367,17 @@ export class WalletLogic implements ServiceLogic {
       this.tipMtp = Math.max(this.tipMtp, block.header.time);
     }
     // The median time past for new transactions' locktime is read fresh when building.
+    return touched;
   }
 
-  private async txAccepted(txid: string, tx: Transaction): Promise<void> {
-    if (!this.touches(tx) && !tx.vin.some((i) => this.memCoins.has(i.prevout.key()))) return;
+  private async txAccepted(txid: string, tx: Transaction): Promise<boolean> {
+    if (!this.touches(tx) && !tx.vin.some((i) => this.memCoins.has(i.prevout.key()))) return false;
     await this.record(txid, tx);
     for (const input of tx.vin) this.memSpent.set(input.prevout.key(), txid);
     tx.vout.forEach((out, n) => {
       if (this.isMine(out.script)) this.memCoins.set(key(txid, n), { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
     });
+    return true;
   }
 
   private txRemoved(txid: string): void {

@@ -6,19 +6,23 @@ const HALF_N = N >> 1n;
 
 type Point = ReturnType<typeof secp256k1.Point.fromBytes>;
 
-/** secp256k1_ec_pubkey_parse with @noble/curves: compressed, uncompressed, and hybrid (06/07) keys. */
-function parsePoint(pub: Uint8Array): Point {
+/** The key as noble reads it: compressed or uncompressed; a hybrid key (parity checked) as 04 || x || y. */
+function plainKey(pub: Uint8Array): Uint8Array {
   if (pub.length === 65 && (pub[0] === 0x06 || pub[0] === 0x07)) {
-    // Hybrid: an uncompressed point whose prefix's low bit must match y's parity.
     if ((pub[64]! & 1) !== (pub[0] & 1)) throw new Error('hybrid parity mismatch');
     const plain = pub.slice();
     plain[0] = 0x04;
-    return secp256k1.Point.fromBytes(plain);
+    return plain;
   }
   if (pub.length === 33 ? pub[0] !== 0x02 && pub[0] !== 0x03 : pub.length !== 65 || pub[0] !== 0x04) {
     throw new Error('bad public key encoding');
   }
-  return secp256k1.Point.fromBytes(pub);
+  return pub;
+}
+
+/** secp256k1_ec_pubkey_parse with @noble/curves: compressed, uncompressed, and hybrid (06/07) keys. */
+function parsePoint(pub: Uint8Array): Point {
+  return secp256k1.Point.fromBytes(plainKey(pub));
 }
 
 function bytesToBigInt(b: Uint8Array, off: number): bigint {
@@ -41,9 +45,9 @@ export const nobleBackend: Secp256k1Backend = {
         if (!normalizeS) return false;
         s = N - s;
       }
-      const point = parsePoint(pub);
       const sig = new secp256k1.Signature(r, s).toBytes('compact');
-      return secp256k1.verify(sig, digest, point.toBytes(true), { prehash: false, lowS: true, format: 'compact' });
+      // noble parses (and curve-checks) the key itself; a hybrid key goes in as its uncompressed twin.
+      return secp256k1.verify(sig, digest, plainKey(pub), { prehash: false, lowS: true, format: 'compact' });
     } catch {
       return false;
     }

@@ -25,6 +25,7 @@ import { amountFromValue, valueFromAmount } from '../amount.js';
 import type { RpcMethod } from '../table.js';
 import { ask, nextBlock } from './rawwallet.js';
 import * as H from './wallet-help.js';
+import { listsinceblockHelp } from './address.js';
 
 /** komodo_segid32 & 0x3f: the low 6 bits of the first little-endian uint32 of SHA256(address). */
 export function segid(address: string): number {
@@ -541,6 +542,43 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         if (from > ret.length) from = ret.length;
         if (from + count > ret.length) count = ret.length - from;
         return ret.slice(from, from + count).reverse();
+      },
+    },
+    {
+      // listsinceblock (rpcwallet.cpp:2049): added with the address-index work (src/rpc/methods/address.ts).
+      name: 'listsinceblock',
+      category: 'wallet',
+      help: listsinceblockHelp,
+      handler: async (params) => {
+        let since: number | null = null;
+        if (params.length > 0) {
+          const e = await ask<{ height: number } | null>(node.chain, { op: 'entry', hash: uint256Hex(getStr(params[0]!)) });
+          // An unknown hash lists everything; a block off the active chain counts by its own height, as komodod does.
+          if (e) since = e.height;
+        }
+        let targetConfirms = 1;
+        if (params.length > 1) {
+          targetConfirms = getInt(params[1]!);
+          if (targetConfirms < 1) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter');
+        }
+        if (params.length > 2) getBool(params[2]!);
+        const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
+        const depth = since === null ? -1 : 1 + tip.height - since;
+        const v = await view();
+        const acc = await accounting(v);
+        const accountOf = await accountLookup();
+        // mapWallet is a std::map by uint256: internal byte order (the display hex reversed by bytes).
+        const internal = (t: string) => t.match(/../g)!.reverse().join('');
+        const ordered = v.txs.slice().sort((a, b) => (internal(a.txid) < internal(b.txid) ? -1 : internal(a.txid) > internal(b.txid) ? 1 : 0));
+        const transactions: Record<string, JsonOut>[] = [];
+        for (const w of ordered) {
+          const info = await chainTx(w.txid);
+          const d = info ? info.confirmations : 0;
+          if (depth === -1 || d < depth) transactions.push(...(await listTx(w, acc, v, true, accountOf)));
+        }
+        const last = tip.height + 1 - targetConfirms;
+        const lastblock = last >= 0 ? await ask<string | null>(node.chain, { op: 'blockHash', height: last }) : null;
+        return { transactions, lastblock: lastblock ?? '0'.repeat(64) };
       },
     },
     {

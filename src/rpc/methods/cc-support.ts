@@ -1,0 +1,234 @@
+/**
+ * What the CC module RPCs (tokens.ts, assets.ts) share: komodod keeps these in CCutils.cpp,
+ * CCtx.cpp and rpcwallet.cpp (CCaddress), once for every module, and so does acnode.
+ */
+import type { NodeServices } from '../../actors/services.js';
+import { addressKey } from '../../actors/chainstore/coins.js';
+import type { TokenOutput } from '../../actors/tokens/registry.js';
+import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
+import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+import { decodeAddress } from '../../chain/address/address.js';
+import { Amount } from '../../chain/encoding/coin-amount.js';
+import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import type { ChainParams } from '../../chain/params/chain-params.js';
+import { parsePayToCryptoCondition } from '../../chain/script/standard.js';
+import { EVAL_TOKENS, cpubkeyLength, decodeTokenCreateOpRet, nftDataOf, tokensCC1Script, type SpendableCoin } from '../../chain/tokens/index.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
+import { getStr } from '../params.js';
+
+/** CC_REQUIREMENTS_MSG (CCinclude.h), thrown as -1 by every CC RPC when ensure_CCrequirements fails. */
+export const CC_REQUIREMENTS_MSG = 'to use CC contracts, you need to launch daemon with valid -pubkey= for an address in your wallet\n';
+
+/** ERR_RESULT: `{"result":"error","error":…}`, keys in that order. */
+export const errResult = (error: string) => ({ result: 'error', error });
+
+/** A supply or amount param: komodod reads a string; a JSON number is taken as its decimal text (design.md). */
+export function numberText(v: JsonValue | undefined): string {
+  if (v instanceof JsonNumber) return v.text;
+  return getStr(v ?? null);
+}
+
+/** pubkey2pk / CPubKey(vector): valid when its size matches its header byte (33 or 65); invalid (empty) is null. */
+export function pubkey2pk(bytes: Uint8Array): Uint8Array | null {
+  return bytes.length > 0 && cpubkeyLength(bytes[0]!) === bytes.length ? bytes : null;
+}
+
+/** uint256::IsNull. */
+export const isZero = (h: Uint8Array): boolean => h.every((b) => b === 0);
+
+/** A txid as displayed (reversed hex) back to its internal byte order. */
+export const txidBytes = (displayHex: string): Uint8Array => Uint8Array.from(Buffer.from(displayHex, 'hex').reverse());
+
+/** GetNonfungibleData of a token's creation tx: the NFT blob of its opret (empty if none or not a creation). */
+export function nftDataOfTx(tx: Transaction | undefined): Uint8Array {
+  if (!tx || tx.vout.length === 0) return new Uint8Array(0);
+  try {
+    return nftDataOf(decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script));
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** A transaction myGetTransaction found, and whether it came from the chain (else the mempool). */
+export interface FoundTx {
+  tx: Transaction;
+  confirmed: boolean;
+}
+
+/** An address-index unspent output (the chain store's `addressUnspent` answer). */
+export interface UnspentEntry {
+  txid: string;
+  index: number;
+  value: bigint;
+  script: Uint8Array;
+  height: number;
+  coinbase: boolean;
+}
+
+/** The chain facts a CC transaction is built and signed against. */
+export interface CCBuildContext {
+  nextHeight: number;
+  activation: ChainParams['activation'];
+  expiryDelta: number;
+  maturity: number;
+}
+
+/** komodod's struct CCcontract_info, as far as CCaddress reads it: the module's name (as printed) and its global key. */
+export interface CCAddressModule {
+  name: string;
+  global: ModuleGlobal;
+  /** GetUnspendable(cp, 0): the module's global pubkey, also the fallback for an invalid CPubKey. */
+  globalPubkey: Uint8Array;
+}
+
+/** The node-facing CC helpers, one instance per method module (they read the node's services and config). */
+export class CCSupport {
+  /**
+   * NOTARY_PUBKEY33, komodod's -pubkey. Deliberate: on the dev chain (`npm start`, no -ac_name) with
+   * no -pubkey flag, the node key (which the premine and coinbases pay) is treated as the -pubkey, so
+   * the CC methods work out of the box; on any other chain a missing -pubkey fails as in komodod.
+   */
+  readonly mypk: Uint8Array | null;
+
+  constructor(private readonly node: NodeServices) {
+    this.mypk = node.config.pubkey ? fromHex(node.config.pubkey) : node.config.devChain ? node.minerPubkey : null;
+  }
+
+  async chainParams(): Promise<ChainParams> {
+    return (await this.node.chain.ask<ChainParams | null>({ op: 'params' })) ?? this.node.baseParams;
+  }
+
+  /** ensure_CCrequirements for each eval code: CC on and the code enabled, -pubkey, -addressindex, -spentindex. */
+  async ensureCC(...codes: number[]): Promise<Uint8Array> {
+    const p = await this.chainParams();
+    const { config } = this.node;
+    if (p.ac.ccActive === 0 || codes.some((c) => p.ccDisabled[c]) || !this.mypk || !config.addressindex || !config.spentindex) {
+      throw new Error(CC_REQUIREMENTS_MSG);
+    }
+    return this.mypk;
+  }
+
+  /** myGetTransaction: the tx index, then the mempool (a null txid is never found). */
+  async findTx(txid: Uint8Array): Promise<FoundTx | null> {
+    if (isZero(txid)) return null;
+    const hex = toHexReversed(txid);
+    const c = await this.node.chain.ask<{ tx: Transaction } | null>({ op: 'tx', txid: hex });
+    if (c) return { tx: c.tx, confirmed: true };
+    const m = await this.node.mempool.ask<{ tx: Transaction } | null>({ op: 'get', txid: hex });
+    return m ? { tx: m.tx, confirmed: false } : null;
+  }
+
+  /** GetNonfungibleData(tokenid). */
+  async nftDataOfToken(tokenid: Uint8Array): Promise<Uint8Array> {
+    return nftDataOfTx((await this.findTx(tokenid))?.tx);
+  }
+
+  async spentInMempool(txid: string, n: number): Promise<boolean> {
+    return (await this.node.mempool.ask<string | null>({ op: 'spentBy', txid, n })) !== null;
+  }
+
+  /** CCaddress_balance: the unspent outputs at an address of the index, CC (type 3) or normal (type 1). */
+  async addressBalance(address: string, ccflag: boolean): Promise<Amount> {
+    // The addresses here are all derived, so always decodable.
+    const hash = decodeAddress(address)!.hash;
+    return new Amount(await this.node.chain.ask<bigint>({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
+  }
+
+  /** SetCCunspents: confirmed unspent outputs at a CC address, in address-index order. */
+  async ccUnspents(address: string): Promise<UnspentEntry[]> {
+    return this.node.chain.ask<UnspentEntry[]>({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
+  }
+
+  /**
+   * AddNormalinputs(Remote)'s candidates: confirmed outputs at the -pubkey's own address (address
+   * index, P2PK and P2PKH alike, in index order) worth at least total/maxinputs and not spent in the
+   * mempool, until `maxinputs` of them or `total` is reached. (komodod's AddNormalinputs uses the
+   * wallet's coins; acnode takes them from the same -pubkey address.) With `mature`, immature
+   * coinbases are skipped as the wallet's AvailableCoins does; without it (AddNormalinputsRemote,
+   * the address index) they are not looked at.
+   */
+  async normalCandidates(pk: Uint8Array, total: bigint, maxinputs: number, mature?: { nextHeight: number; maturity: number }): Promise<SpendableCoin[]> {
+    const list = await this.node.chain.ask<UnspentEntry[]>({ op: 'addressUnspent', address: addressKey(1, hash160(pk)) });
+    const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
+    const out: SpendableCoin[] = [];
+    let sum = 0n;
+    for (const u of list) {
+      if (u.value < threshold || parsePayToCryptoCondition(u.script)) continue;
+      if (mature && u.coinbase && mature.nextHeight - u.height < mature.maturity) continue;
+      if (await this.spentInMempool(u.txid, u.index)) continue;
+      out.push({ txid: txidBytes(u.txid), vout: u.index, value: u.value, script: u.script });
+      sum += u.value;
+      if (out.length >= maxinputs || sum >= total) break;
+    }
+    return out;
+  }
+
+  /** The valid outputs of a token at `pk`'s token address (NFT-aware: `nft` is the NFT data's first byte, or 0). */
+  async tokenOutputs(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<TokenOutput[]> {
+    // tokensCC1Script has no `<data> OP_DROP` params, so its Hash160 is the address index's CC hash.
+    const addressHash = toHex(hash160(tokensCC1Script(EVAL_TOKENS, nft, pk)));
+    return this.node.tokens.ask<TokenOutput[]>({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash });
+  }
+
+  /** AddTokenCCInputs' candidates: those outputs, at least total/maxinputs each, not spent in the mempool, until `total` or `maxinputs`. */
+  async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
+    const outputs = await this.tokenOutputs(pk, tokenid, nft);
+    const threshold = total / BigInt(maxinputs);
+    const out: SpendableCoin[] = [];
+    let sum = 0n;
+    for (const o of outputs) {
+      if (o.value < threshold) continue;
+      if (await this.spentInMempool(o.txid, o.index)) continue;
+      out.push({ txid: txidBytes(o.txid), vout: o.index, value: o.value, script: o.script });
+      sum += o.value;
+      if (sum >= total || out.length >= maxinputs) break;
+    }
+    return out;
+  }
+
+  async buildContext(): Promise<CCBuildContext> {
+    const [tip, params] = await Promise.all([this.node.chain.ask<{ height: number }>({ op: 'tip' }), this.chainParams()]);
+    return { nextHeight: tip.height + 1, activation: params.activation, expiryDelta: this.node.config.txexpirydelta, maturity: params.coinbaseMaturity };
+  }
+
+  /** The wallet's secret for `pk` (the node key store), or null. */
+  privateKeyOf(pk: Uint8Array): Uint8Array | null {
+    return this.node.keys.get(toHex(pk))?.secret ?? null;
+  }
+
+  /**
+   * CCaddress(cp, name, pubkey) (rpcwallet.cpp): the module's global CC and normal addresses with
+   * their balances, `<name>CCTokensAddress` for every module but Tokens, the given pubkey's CC
+   * address, then the -pubkey's CC and normal addresses. (The Gateways and Channels/Heir extras are
+   * for modules acnode does not have.)
+   */
+  async ccAddressResult(cp: CCAddressModule, pubkey: Uint8Array, my: Uint8Array): Promise<Record<string, JsonOut>> {
+    const { name, global, globalPubkey } = cp;
+    const globalCC = globalCCAddress(global);
+    const globalNormal = global.normalAddressConstant;
+    const out: Record<string, JsonOut> = {
+      result: 'success',
+      [`${name}CCAddress`]: globalCC,
+      [`${name}CCBalance`]: await this.addressBalance(globalCC, true),
+      [`${name}NormalAddress`]: globalNormal,
+      [`${name}NormalBalance`]: await this.addressBalance(globalNormal, false),
+    };
+    if (name !== 'Tokens') out[`${name}CCTokensAddress`] = ccAddress(makeTokensCCcond1(global.evalCode, 0, globalPubkey));
+    if (pubkey.length === 33) {
+      // GetCCaddress falls back to the global key for an invalid CPubKey.
+      const addr = ccAddressOf(global.evalCode, pubkey2pk(pubkey) ?? globalPubkey);
+      out[`PubkeyCCaddress(${name})`] = addr;
+      // komodod's quirk: the balance is read from the normal (type 1) index, so it is ~always 0.
+      out[`PubkeyCCbalance(${name})`] = await this.addressBalance(addr, false);
+    }
+    const myCC = ccAddressOf(global.evalCode, my);
+    out[`myCCAddress(${name})`] = myCC;
+    out[`myCCbalance(${name})`] = await this.addressBalance(myCC, true);
+    const myaddr = normalAddress(my);
+    out.myaddress = myaddr;
+    out.mybalance = await this.addressBalance(myaddr, false);
+    return out;
+  }
+}
