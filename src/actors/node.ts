@@ -3,7 +3,7 @@ import { serviceMachine } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import type { Transaction } from '../chain/tx/transaction.js';
-import { SignatureCache } from '../chain/validation/index.js';
+import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
 import { selectSecp256k1Backend } from '../chain/crypto/secp256k1.js';
 import { VerifyPool, scriptCheckThreads } from './verify/pool.js';
 import type { NodeConfig } from './config.js';
@@ -71,6 +71,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const keys = await KeyStore.open(config.datadir);
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   const sigCache = new SignatureCache();
+  const scriptCache = new ScriptExecutionCache();
   // -sigbackend: the secp256k1 backend, chosen once, here (the workers take the same); -par: the
   // script-check workers, started with the node (blocks are checked serially until they are up).
   const sigBackend = selectSecp256k1Backend(config.sigbackend);
@@ -85,7 +86,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     dir: config.datadir,
     baseParams: config.chain,
     addressIndex: config.addressindex,
-    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, ccChecker: ccChecks, verifyPool }),
+    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, scriptCache, ccChecker: ccChecks, verifyPool }),
     log,
   });
   const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
@@ -98,6 +99,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     chain,
     dataCarrierSize: config.datacarriersize,
     sigCache,
+    scriptCache,
     ccChecker: (view) =>
       ccChecks(
         { tx: (txid) => view.tx(txid) ?? (chainLogic?.read({ op: 'tx', txid }) as { tx: Transaction } | null)?.tx },

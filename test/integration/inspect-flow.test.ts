@@ -73,7 +73,8 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
   t.after(() => ws.terminate());
 
   await t.test('a new client first gets the actors and the recent ring', async () => {
-    await c.waitFor((r) => r.kind === 'actor' && r.actor === 'chainStore');
+    // The actors arrive as separate messages: wait for each rather than for the first.
+    for (const a of ['chainStore', 'mempool', 'miner', 'pacer']) await c.waitFor((r) => r.kind === 'actor' && r.actor === a);
     const actors = c.msgs.filter((m) => m.type === '@xstate.actor').map((m) => m.acnode.actor);
     for (const a of ['chainStore', 'mempool', 'miner', 'pacer']) assert.ok(actors.includes(a), a);
     // Stately's message shape, and contexts cut down to summaries.

@@ -18,6 +18,7 @@ import {
   p2shInputsSigOpCount,
   validationContext,
   type SignatureCache,
+  type ScriptExecutionCache,
 } from '../../chain/validation/index.js';
 import type { ChainRules } from './rules.js';
 import { forEachInBlockOrder, type VerifyPool } from '../verify/pool.js';
@@ -67,6 +68,8 @@ export interface ConsensusOptions {
   /** The chain parameters in force (they change when Sapling auto-activates). */
   params: () => ChainParams;
   sigCache?: SignatureCache;
+  /** Transactions whose scripts the mempool already verified (skipped at block connection). */
+  scriptCache?: ScriptExecutionCache;
   /** Worker threads for the script checks of a block (-par); absent or not running, they run here, serially. */
   verifyPool?: VerifyPool;
   /** The CC checker with eval dispatch, given how to look up previous transactions. */
@@ -86,9 +89,9 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       return nextWorkRequired([...ancestors].reverse(), pow);
     },
 
-    checkBlock(block, height) {
+    checkBlock(block, height, known) {
       const ctx = validationContext(opts.params());
-      checkBlock(block, { ...ctx, checkPow: true, checkMerkle: true, height, now: Math.floor(Date.now() / 1000) });
+      checkBlock(block, { ...ctx, checkPow: true, checkMerkle: true, height, now: Math.floor(Date.now() / 1000), ...(known ? { size: known.size, txHashes: known.txHashes } : {}) });
     },
 
     checkHeader(header, prev, now) {
@@ -96,7 +99,7 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       contextualCheckBlockHeader(header, { height: prev.height, mtp: prev.mtp, nextBits: prev.nextBits }, ctx, now);
     },
 
-    connect(block, height, view) {
+    connect(block, height, view, txids) {
       const params = opts.params();
       const ctx = validationContext(params);
       contextualCheckBlock(block, height, ctx);
@@ -112,7 +115,7 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       let fees = 0n;
       let sigops = 0;
       forEachInBlockOrder(block.txs, checks, (tx, i) => {
-        const txid = tx.txid();
+        const txid = txids?.[i] ?? tx.txid();
         sigops += legacySigOpCount(tx);
         if (i > 0) {
           try {
@@ -123,7 +126,9 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
           }
           sigops += p2shInputsSigOpCount(tx, view);
           if (sigops > ctx.maxBlockSigops) throw new ValidationError(16, 'bad-blk-sigops', 100);
-          if (!checks?.defer(i, tx, view)) checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
+          // Scripts the mempool already ran for this txid at this branch are not run again.
+          const verified = opts.scriptCache?.has(txid, branchId) ?? false;
+          if (!verified && !checks?.defer(i, tx, view)) checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
             ccEnabled: ctx.ccEnabled,
             ...(ccChecker ? { ccChecker } : {}),
             ...(opts.sigCache ? { cache: opts.sigCache, cacheStore: false } : {}),

@@ -2,6 +2,7 @@ import { Block } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
@@ -161,8 +162,8 @@ export class ChainStoreLogic implements ServiceLogic {
     await this.activateBestChain([]);
   }
 
-  private hold(hash: string, raw: Uint8Array, block: Block): Held {
-    const txids = block.txs.map((tx) => tx.txid());
+  private hold(hash: string, raw: Uint8Array, block: Block, hashes?: readonly Uint8Array[]): Held {
+    const txids = (hashes ?? block.txs.map((tx) => tx.hash())).map((h) => toHexReversed(h));
     const h: Held = { raw, block, txids };
     this.held.set(hash, h);
     return h;
@@ -614,8 +615,10 @@ export class ChainStoreLogic implements ServiceLogic {
     // An orphan: komodod's submitblock answers "inconclusive" when the block is not connected.
     if (!prev) return { status: 'inconclusive', hash };
     const height = prev.height + 1;
+    // Each transaction is hashed once, here: the merkle check and the indexes reuse it.
+    const txHashes = block.txs.map((tx) => tx.hash());
     try {
-      this.opts.rules.checkBlock(block, height);
+      this.opts.rules.checkBlock(block, height, { size: raw.length, txHashes });
       this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
     } catch (e) {
       return this.rejection(e, hash);
@@ -623,7 +626,7 @@ export class ChainStoreLogic implements ServiceLogic {
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
 
     await this.disk.putBlock(hash, raw);
-    this.hold(hash, raw, block);
+    this.hold(hash, raw, block, txHashes);
     const entry = this.index.add(block.header, raw.length, block.txs.length);
     const failure = await this.activateBestChain(notices);
     if (entry.failed) {
@@ -688,7 +691,7 @@ export class ChainStoreLogic implements ServiceLogic {
   private connectEntry(entry: BlockEntry, notices: Notice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held.get(entry.hash)!;
     try {
-      this.opts.rules.connect(h.block, entry.height, this.connectView());
+      this.opts.rules.connect(h.block, entry.height, this.connectView(), h.txids);
     } catch (e) {
       const v = e as { rejectCode?: number; reason?: string };
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };

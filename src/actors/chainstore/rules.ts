@@ -34,8 +34,9 @@ export interface ChainRules {
   genesis: Block;
   /** nBits for the block after the given ancestors (newest last). */
   nextBits(ancestors: readonly { time: number; bits: number }[]): number;
-  checkBlock(block: Block, height: number): void;
+  /** `known`: the block's serialised size and transaction hashes, when the caller has them already. */
+  checkBlock(block: Block, height: number, known?: { size: number; txHashes: readonly Uint8Array[] }): void;
   checkHeader(header: BlockHeader, prev: PrevContext, now: number): void;
   /** Contextual block checks, every transaction's inputs and scripts, and the coinbase value. */
-  connect(block: Block, height: number, view: ConnectView): { fees: bigint };
+  connect(block: Block, height: number, view: ConnectView, txids?: readonly string[]): { fees: bigint };
 }

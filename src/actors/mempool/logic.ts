@@ -25,6 +25,7 @@ import {
   type CoinView,
   type ValidationContext,
   type SignatureCache,
+  type ScriptExecutionCache,
 } from '../../chain/validation/index.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, type Op } from '../protocol.js';
@@ -110,6 +111,8 @@ export interface MempoolOptions {
   chain: Asker;
   dataCarrierSize: number;
   sigCache?: SignatureCache;
+  /** Where admitted transactions are recorded so block connection skips their scripts. */
+  scriptCache?: ScriptExecutionCache;
   /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
   ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
   /** Looks up a confirmed transaction (CC validators read previous transactions). */
@@ -269,6 +272,7 @@ export class MempoolLogic implements ServiceLogic {
         ...(ccChecker ? { ccChecker } : {}),
         ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
       });
+      this.opts.scriptCache?.add(txid, branchId);
       const prevouts = outpoints.map(([t, n]) => {
         const c = coinView.coin(t, n)!;
         return { value: c.value, script: c.script };

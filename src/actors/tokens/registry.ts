@@ -8,7 +8,7 @@ import {
   TOKENS_MARKER_SCRIPT,
   decodeTokenCreateOpRet,
   nftDataOf,
-  tokenValueOf,
+  tokenValuesOf,
   tryDecodeTokenOpRet,
   type TokensLookup,
 } from '../../chain/tokens/index.js';
@@ -350,7 +350,7 @@ export class TokenRegistryLogic implements ServiceLogic {
       };
       let values: bigint[];
       try {
-        values = tx.vout.map((_, n) => tokenValueOf(tx, n, tokenidBytes, lookup));
+        values = tokenValuesOf(tx, tokenidBytes, lookup);
       } catch (e) {
         // The validator is total over decodable transactions; should it ever throw, the transaction
         // holds no token outputs rather than stopping the index.

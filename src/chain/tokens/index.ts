@@ -87,6 +87,7 @@ export {
   validateTokens,
   tokenAmounts,
   tokenValueOf,
+  tokenValuesOf,
   tokenValueShallow,
   isTokenMarkerVout,
 } from './validate.js';

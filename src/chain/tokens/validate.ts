@@ -100,8 +100,19 @@ class TokensContext {
   private readonly hashes = new WeakMap<Transaction, Uint8Array>();
   private readonly nftCache = new Map<string, Uint8Array>();
   private readonly scriptCache = new Map<string, Uint8Array>();
+  /**
+   * Results already computed in this context: a transaction's token value per output and its balance
+   * are asked again for every output and every spender, and recomputing them went three levels deep
+   * each time. A context lives for one validation or one registry pass, over immutable transactions.
+   */
+  private readonly voutMemo = new Map<string, bigint>();
+  private readonly amountsMemo = new Map<string, { equal: boolean; inputs: bigint; outputs: bigint }>();
 
   constructor(private readonly lookup: TokensLookup) {}
+
+  private memoKey(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array, v = -1): string {
+    return `${goDeeper ? 1 : 0}:${Buffer.from(this.hash(tx)).toString('hex')}:${Buffer.from(tokenid).toString('hex')}:${v}`;
+  }
 
   hash(tx: Transaction): Uint8Array {
     let h = this.hashes.get(tx);
@@ -182,6 +193,15 @@ class TokensContext {
 
   /** IsTokensvout: the value of vout `v` of `tx` when it is a genuine output of token `tokenid`, else 0. */
   isTokensVout(goDeeper: boolean, tx: Transaction, v: number, tokenid: Uint8Array): bigint {
+    const key = this.memoKey(goDeeper, tx, tokenid, v);
+    const known = this.voutMemo.get(key);
+    if (known !== undefined) return known;
+    const value = this.tokensVoutValue(goDeeper, tx, v, tokenid);
+    this.voutMemo.set(key, value);
+    return value;
+  }
+
+  private tokensVoutValue(goDeeper: boolean, tx: Transaction, v: number, tokenid: Uint8Array): bigint {
     const n = tx.vout.length;
     if (n === 0 || v < 0 || v >= n - 1) return 0n;
     const out = tx.vout[v]!;
@@ -249,6 +269,16 @@ class TokensContext {
    * outputs of `tx` (all but the last). A spent tx that cannot be found makes the state invalid.
    */
   exactAmounts(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array): { equal: boolean; inputs: bigint; outputs: bigint } {
+    const key = this.memoKey(goDeeper, tx, tokenid);
+    const known = this.amountsMemo.get(key);
+    if (known) return known;
+    const r = this.computeExactAmounts(goDeeper, tx, tokenid);
+    // A missing input tx leaves the state invalid; that verdict must not be memoised as a balance.
+    if (this.state.valid) this.amountsMemo.set(key, r);
+    return r;
+  }
+
+  private computeExactAmounts(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array): { equal: boolean; inputs: bigint; outputs: bigint } {
     let inputs = 0n;
     let outputs = 0n;
     for (const vin of tx.vin) {
@@ -328,6 +358,12 @@ export function tokenAmounts(tx: Transaction, tokenid: Uint8Array, lookup: Token
 /** IsTokensvout(goDeeper=true): the token value of output `v` of `tx` (0 if not a valid token output). */
 export function tokenValueOf(tx: Transaction, v: number, tokenid: Uint8Array, lookup: TokensLookup): bigint {
   return new TokensContext(lookup).isTokensVout(true, tx, v, tokenid);
+}
+
+/** tokenValueOf for every output of `tx`, in one context (each output shares the balance check). */
+export function tokenValuesOf(tx: Transaction, tokenid: Uint8Array, lookup: TokensLookup): bigint[] {
+  const ctx = new TokensContext(lookup);
+  return tx.vout.map((_, v) => ctx.isTokensVout(true, tx, v, tokenid));
 }
 
 /** IsTokensvout(goDeeper=false): as tokenValueOf without checking that `tx` itself balances (AssetCalcAmounts uses this). */

@@ -3,6 +3,7 @@ import type { BlockHeader } from '../block/header.js';
 import { MIN_BLOCK_VERSION } from '../block/header.js';
 import { verifyEquihash } from '../block/equihash.js';
 import { checkProofOfWork } from '../block/pow.js';
+import { buildMerkleTree } from '../block/merkle.js';
 import { equalBytes } from '../encoding/hex.js';
 import { type ValidationContext, ctxMaxBlockSize } from './context.js';
 import { FutureBlockError, REJECT_INVALID, REJECT_OBSOLETE, ValidationError, reject } from './errors.js';
@@ -71,6 +72,9 @@ export interface BlockCheckOptions {
   now?: number;
   /** The previous block's time (CheckTransaction's tiptime); defaults to this block's time, as komodod without pindex. */
   tipTime?: number;
+  /** The serialised size and transaction hashes when the caller already has them (spares re-serialising). */
+  size?: number;
+  txHashes?: readonly Uint8Array[];
 }
 
 /**
@@ -92,13 +96,13 @@ export function checkBlock(block: Block, ctx: ValidationContext & BlockCheckOpti
   // komodo_checkPOW's failed-slow_checkPOW repeats these two checks for a plain asset chain: unreachable here.
 
   if (ctx.checkMerkle) {
-    const { root, mutated } = block.merkleTree();
+    const { root, mutated } = ctx.txHashes ? buildMerkleTree(ctx.txHashes) : block.merkleTree();
     if (!equalBytes(root, header.merkleRoot)) reject(REJECT_INVALID, 'bad-txnmrklroot', 100, { corruptionPossible: true });
     if (mutated) reject(REJECT_INVALID, 'bad-txns-duplicate', 100, { corruptionPossible: true });
   }
 
   const maxSize = ctxMaxBlockSize(ctx, height);
-  if (block.txs.length === 0 || block.txs.length > maxSize || block.toRaw().length > maxSize)
+  if (block.txs.length === 0 || block.txs.length > maxSize || (ctx.size ?? block.toRaw().length) > maxSize)
     reject(REJECT_INVALID, 'bad-blk-length', 100);
   if (!block.txs[0]!.isCoinbase()) reject(REJECT_INVALID, 'bad-cb-missing', 100);
   for (let i = 1; i < block.txs.length; i++) if (block.txs[i]!.isCoinbase()) reject(REJECT_INVALID, 'bad-cb-multiple', 100);

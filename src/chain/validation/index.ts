@@ -73,3 +73,4 @@ export {
   contextualCheckBlockHeader,
   contextualCheckBlock,
 } from './block.js';
+export { ScriptExecutionCache } from './script-cache.js';
