@@ -10,12 +10,11 @@ import { concatScript, p2pkScript, pushData } from '../script/script.js';
 import { PrecomputedTxData, SIGHASH_ALL } from '../script/sighash.js';
 import { produceScriptSig } from '../script/sign.js';
 import { isValidPubKeySize, parsePayToCryptoCondition } from '../script/standard.js';
-import { Outpoint, TxIn } from '../tx/input.js';
 import { TxOut } from '../tx/output.js';
 import type { Transaction } from '../tx/transaction.js';
 import { newContextualTransaction, singleKeyLookup, type BuildContext, type BuildResult, type SignArgs, type SpendableCoin } from '../tokens/build.js';
 import { TOKENS_GLOBAL_PRIVKEY, TOKENS_GLOBAL_PUBKEY, cc1Script, tokensCC1Script } from '../tokens/conditions.js';
-import { CC_MAXVINS } from '../tokens/constants.js';
+import { finalizeCCTx } from '../tokens/finalize.js';
 import { decodeTokenCreateOpRet } from '../tokens/opret.js';
 import { selectNormalInputs, selectTokenInputs, type Coin } from '../tokens/select.js';
 import { askPaidAmount, setAskFillamounts, setBidFillamounts } from './amounts.js';
@@ -88,27 +87,10 @@ export interface AssembledAssetsTx {
 
 export type AssetsAssembleResult = { ok: true; value: AssembledAssetsTx } | { ok: false; error: string };
 
-/** The assembly half of FinalizeCCTx (vin reordering, P2PK change when inputs ≥ outputs + 2·txfee, OP_RETURN last). */
+/** FinalizeCCTx's assembly (shared with the Tokens module) with the Assets fee. */
 function finalize(tx: Transaction, spentIn: SpendableCoin[], mypk: Uint8Array, opret: Uint8Array, cp: ContractSigning): AssetsAssembleResult {
-  const txfee = ASSETS_TXFEE;
-  if (spentIn.length > CC_MAXVINS) return { ok: false, error: `FinalizeCCTx: ${spentIn.length} is too many vins` };
-  let totalOutputs = 0n;
-  for (const o of tx.vout) totalOutputs += o.value;
-  let normalvins = 0;
-  let ccvins = 0;
-  for (const c of spentIn) {
-    if (!parsePayToCryptoCondition(c.script) && ccvins === 0) normalvins++;
-    else ccvins++;
-  }
-  let order = spentIn.map((_, i) => i);
-  if (normalvins > 1 && ccvins > 0) order = [0, ...order.slice(normalvins), ...order.slice(1, normalvins)];
-  const spent = order.map((i) => spentIn[i]!);
-  tx.vin = spent.map((c) => new TxIn(new Outpoint(c.txid.slice(), c.vout)));
-  let totalInputs = 0n;
-  for (const c of spent) totalInputs += c.value;
-  if (totalInputs >= totalOutputs + 2n * txfee) tx.vout.push(new TxOut(totalInputs - (totalOutputs + txfee), p2pkScript(mypk)));
-  tx.vout.push(new TxOut(0n, opret));
-  return { ok: true, value: { tx, spent, mypk, cp } };
+  const r = finalizeCCTx(tx, spentIn, mypk, opret, ASSETS_TXFEE);
+  return r.ok ? { ok: true, value: { tx, spent: r.spent, mypk, cp } } : r;
 }
 
 /** The signing half of FinalizeCCTx. A CC input at an address it does not know is komodod's "CC signing error". */

@@ -5,17 +5,16 @@ import { makeCCcond1, makeCCcond1of2, makeTokensCCcond1 } from '../cc/builders.j
 import { ccScriptPubKey, signCCInput } from '../cc/script.js';
 import { CCError, type CCNode } from '../cc/types.js';
 import { contextualTxFormat, currentEpochBranchId, type Activation } from '../params/upgrades.js';
-import { p2pkScript } from '../script/script.js';
 import { PrecomputedTxData, SIGHASH_ALL } from '../script/sighash.js';
 import { produceScriptSig, type KeyLookup } from '../script/sign.js';
 import { parsePayToCryptoCondition, solver } from '../script/standard.js';
-import { Outpoint, TxIn } from '../tx/input.js';
 import { TxOut } from '../tx/output.js';
 import { Transaction } from '../tx/transaction.js';
 import { TOKENS_GLOBAL_PRIVKEY, TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, cc1Script, tokensCC1Script } from './conditions.js';
-import { CC_MAXVINS, EVAL_TOKENS, TOKEN_DESCRIPTION_MAX, TOKEN_NAME_MAX, TOKENS_TXFEE } from './constants.js';
+import { EVAL_TOKENS, TOKEN_DESCRIPTION_MAX, TOKEN_NAME_MAX, TOKENS_TXFEE } from './constants.js';
 import { encodeTokenCreateOpRet, encodeTokenTransferOpRet } from './opret.js';
 import { selectNormalInputs, selectTokenInputs, type Coin } from './select.js';
+import { finalizeCCTx, toTxIn } from './finalize.js';
 
 /**
  * komodod's token transaction builders (CCtokens.cpp CreateToken / TokenTransfer) and the common
@@ -116,35 +115,10 @@ export interface AssembledTokenTx {
 
 export type AssembleResult = { ok: true; value: AssembledTokenTx } | { ok: false; error: string };
 
-/**
- * The assembly half of FinalizeCCTx: normal inputs standing before the first CC input all move to
- * the end but the first; P2PK change to mypk when the inputs cover outputs + 2·txfee (both totals
- * count CC values); the OP_RETURN last.
- */
+/** FinalizeCCTx's assembly (shared with the other CC modules) with the Tokens fee. */
 function finalizeOutputs(tx: Transaction, spentIn: SpendableCoin[], mypk: Uint8Array, opret: Uint8Array, additionalEvalcode2: number): AssembleResult {
-  const txfee = TOKENS_TXFEE;
-  if (tx.vin.length > CC_MAXVINS) return { ok: false, error: `FinalizeCCTx: ${tx.vin.length} is too many vins` };
-  let totalOutputs = 0n;
-  for (const o of tx.vout) totalOutputs += o.value;
-
-  let normalvins = 0;
-  let ccvins = 0;
-  for (const c of spentIn) {
-    if (!parsePayToCryptoCondition(c.script) && ccvins === 0) normalvins++;
-    else ccvins++;
-  }
-  let order = spentIn.map((_, i) => i);
-  if (normalvins > 1 && ccvins > 0) order = [0, ...order.slice(normalvins), ...order.slice(1, normalvins)];
-  const spent = order.map((i) => spentIn[i]!);
-  tx.vin = order.map((i) => tx.vin[i]!);
-
-  let totalInputs = 0n;
-  for (const c of spent) totalInputs += c.value;
-  if (totalInputs >= totalOutputs + 2n * txfee) {
-    tx.vout.push(new TxOut(totalInputs - (totalOutputs + txfee), p2pkScript(mypk)));
-  }
-  if (opret.length > 0) tx.vout.push(new TxOut(0n, opret));
-  return { ok: true, value: { tx, spent, mypk, additionalEvalcode2 } };
+  const r = finalizeCCTx(tx, spentIn, mypk, opret, TOKENS_TXFEE);
+  return r.ok ? { ok: true, value: { tx, spent: r.spent, mypk, additionalEvalcode2 } } : r;
 }
 
 export interface SignArgs extends BuildContext {
@@ -186,10 +160,6 @@ export function signTokenTx(a: AssembledTokenTx, s: SignArgs): BuildResult {
     }
   }
   return { ok: true, tx };
-}
-
-function toTxIn(c: Coin): TxIn {
-  return new TxIn(new Outpoint(c.txid.slice(), c.vout));
 }
 
 export interface TokenCreateSpec extends BuildContext {
