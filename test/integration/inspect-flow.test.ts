@@ -77,8 +77,9 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     for (const a of ['chainStore', 'mempool', 'miner', 'pacer']) await c.waitFor((r) => r.kind === 'actor' && r.actor === a);
     const actors = c.msgs.filter((m) => m.type === '@xstate.actor').map((m) => m.acnode.actor);
     for (const a of ['chainStore', 'mempool', 'miner', 'pacer']) assert.ok(actors.includes(a), a);
-    // Stately's message shape, and contexts cut down to summaries.
-    const snap = c.msgs.find((m) => m.type === '@xstate.snapshot' && m.acnode.actor === 'chainStore')!;
+    // Stately's message shape, and contexts cut down to summaries (the snapshot is its own message too).
+    const snap = c.msgs[await c.waitFor((r) => r.kind === 'state' && r.actor === 'chainStore')]!;
+    assert.equal(snap.type, '@xstate.snapshot');
     assert.ok(snap.sessionId && snap._version);
     assert.ok(snap.snapshot?.context && 'summary' in snap.snapshot.context && !('logic' in snap.snapshot.context));
   });
