@@ -90,6 +90,17 @@ export class Daemon {
     return this;
   }
 
+  /** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
+  async nodePubkey(timeoutMs = 5000): Promise<string> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const m = /node pubkey ([0-9a-f]{66})/.exec(this.log.join('\n'));
+      if (m) return m[1]!;
+      if (Date.now() > end) throw new Error('acnoded did not log its node pubkey');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   confPath(): string {
     const name = /-ac_name=([^\s]+)/.exec(this.args.join(' '))?.[1] ?? 'ACDEV';
     return join(this.datadir, `${name}.conf`);

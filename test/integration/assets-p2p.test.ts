@@ -48,7 +48,7 @@ test('assets over two nodes: one asks and bids, the other fills; foreign cancels
   const bid = await x.rpc<string>('sendrawtransaction', ok(await x.rpc<R>('tokenbid', '100', duke, '10')).hex);
   await mineX();
   const yAddr = (await y.rpc<R>('assetsaddress')) as R;
-  const yPub = /node pubkey ([0-9a-f]{66})/.exec(y.log.join('\n'))![1]!;
+  const yPub = await y.nodePubkey();
   await x.rpc<string>('sendrawtransaction', ok(await x.rpc<R>('tokentransfer', duke, yPub, '500')).hex);
   await mineX();
   await x.rpc('sendtoaddress', yAddr.myaddress, 5000);

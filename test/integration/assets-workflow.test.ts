@@ -22,15 +22,6 @@ const ok = (r: R) => {
   return r;
 };
 
-async function nodePubkey(d: Daemon): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const m = /node pubkey ([0-9a-f]{66})/.exec(d.log.join('\n'));
-    if (m) return m[1]!;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('acnoded did not log its node pubkey');
-}
-
 test('assets over JSON-RPC: asks, bids, fills, cancels, errors, a tampered fill, restart', async (t) => {
   let d: Daemon | undefined;
   t.after(async () => {
@@ -42,7 +33,7 @@ test('assets over JSON-RPC: asks, bids, fills, cancels, errors, a tampered fill,
   const call = <T = R>(m: string, ...p: unknown[]) => node.rpc<T>(m, ...p);
   const mine = async () => (await call<string[]>('generate', 1))[0]!;
   const send = (hex: string) => call<string>('sendrawtransaction', hex);
-  const mypk = await nodePubkey(node);
+  const mypk = await node.nodePubkey();
   const err = (error: string) => ({ result: 'error', error });
 
   await mine(); // the premine

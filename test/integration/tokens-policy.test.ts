@@ -25,16 +25,6 @@ async function waitHeight(d: Daemon, h: number, timeoutMs = 40_000): Promise<voi
   throw new Error(`height ${h} not reached`);
 }
 
-/** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
-async function nodePubkey(d: Daemon): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const m = /node pubkey ([0-9a-f]{66})/.exec(d.log.join('\n'));
-    if (m) return m[1]!;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('acnoded did not log its node pubkey');
-}
-
 test('tokens: CC requirements, and -datacarriersize against a long description on a non-regtest chain', async (t) => {
   const daemons: Daemon[] = [];
   t.after(async () => {
@@ -59,7 +49,7 @@ test('tokens: CC requirements, and -datacarriersize against a long description o
     assert.deepEqual(r.error, { code: -1, message: CC_REQUIREMENTS_MSG }, m);
   }
   assert.deepEqual((await d0.rpcRaw('tokeninfo', [])).error, { code: -1, message: 'tokeninfo tokenid\n' });
-  const pubkey = await nodePubkey(d0);
+  const pubkey = await d0.nodePubkey();
   await d0.stop();
 
   // The same chain and key with -pubkey: the premine (block 1) funds tokencreate.

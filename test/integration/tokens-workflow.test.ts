@@ -34,16 +34,6 @@ const ok = (r: R) => {
   return r;
 };
 
-/** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
-async function nodePubkey(d: Daemon): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const m = /node pubkey ([0-9a-f]{66})/.exec(d.log.join('\n'));
-    if (m) return m[1]!;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('acnoded did not log its node pubkey');
-}
-
 test('tokens over JSON-RPC: the komodod workflow, errors, NFTs, double spends, thefts, reorg and restart', async (t) => {
   let d: Daemon | undefined;
   t.after(async () => {
@@ -61,7 +51,7 @@ test('tokens over JSON-RPC: the komodod workflow, errors, NFTs, double spends, t
   const mine = async () => (await call<string[]>('generate', 1))[0]!;
   const send = (hex: string) => call<string>('sendrawtransaction', hex);
   const balance = async (tokenid: string, pk?: string) => Number((ok(await call('tokenbalance', ...(pk ? [tokenid, pk] : [tokenid]))) as R).balance);
-  const mypk = await nodePubkey(node);
+  const mypk = await node.nodePubkey();
 
   await mine(); // block 1: the premine, at the node key
 

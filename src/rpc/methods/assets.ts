@@ -123,6 +123,34 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
     return result;
   }
 
+  /** tokencancelask / tokencancelbid: the same RPC shape in komodod, on an ask or a bid. */
+  function cancelOrderMethod(kind: 'ask' | 'bid'): RpcMethod {
+    return {
+      name: `tokencancel${kind}`,
+      category: 'tokens',
+      help: `tokencancel${kind} tokenid ${kind}txid\n`,
+      minArgs: 2,
+      maxArgs: 2,
+      handler: async (params) => {
+        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+        const tokenid = parseUint256(getStr(params[0]!));
+        const ordertxid = parseUint256(getStr(params[1]!));
+        // komodod quirk: no "result" key
+        if (isZero(tokenid) || isZero(ordertxid)) return { error: 'invalid parameter' };
+        const ctx = await cc.buildContext();
+        const coins = await normalCandidates(pk, ASSETS_TXFEE, 3, ctx);
+        const orderTx = coins.length > 0 ? await findTx(ordertxid) : null;
+        if (!orderTx) return errResult(`couldnt cancel ${kind}`);
+        const assembled =
+          kind === 'ask'
+            ? assembleCancelAsk({ ...ctx, pubkey: pk, tokenid, orderTx, nftData: await cc.nftDataOfToken(tokenid), coins })
+            : assembleCancelBid({ ...ctx, pubkey: pk, tokenid, orderTx, coins });
+        const r = await finish(assembled);
+        return 'hex' in r ? success(r.hex) : errResult(`couldnt cancel ${kind}`);
+      },
+    };
+  }
+
   return [
     {
       name: 'assetsaddress',
@@ -265,27 +293,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
         return 'hex' in r ? success(r.hex) : errResult('couldnt fill bid');
       },
     },
-    {
-      name: 'tokencancelask',
-      category: 'tokens',
-      help: 'tokencancelask tokenid asktxid\n',
-      minArgs: 2,
-      maxArgs: 2,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const tokenid = parseUint256(getStr(params[0]!));
-        const asktxid = parseUint256(getStr(params[1]!));
-        // komodod quirk: no "result" key
-        if (isZero(tokenid) || isZero(asktxid)) return { error: 'invalid parameter' };
-        const ctx = await cc.buildContext();
-        const coins = await normalCandidates(pk, ASSETS_TXFEE, 3, ctx);
-        const orderTx = coins.length > 0 ? await findTx(asktxid) : null;
-        if (!orderTx) return errResult('couldnt cancel ask');
-        const nft = await cc.nftDataOfToken(tokenid);
-        const r = await finish(assembleCancelAsk({ ...ctx, pubkey: pk, tokenid, orderTx, nftData: nft, coins }));
-        return 'hex' in r ? success(r.hex) : errResult('couldnt cancel ask');
-      },
-    },
+    cancelOrderMethod('ask'),
     {
       // AssetConvert is gone: after its checks komodod always answers "deprecated".
       name: 'tokenconvert',
@@ -304,25 +312,6 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
         return errResult('deprecated');
       },
     },
-    {
-      name: 'tokencancelbid',
-      category: 'tokens',
-      help: 'tokencancelbid tokenid bidtxid\n',
-      minArgs: 2,
-      maxArgs: 2,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const tokenid = parseUint256(getStr(params[0]!));
-        const bidtxid = parseUint256(getStr(params[1]!));
-        // komodod quirk: no "result" key
-        if (isZero(tokenid) || isZero(bidtxid)) return { error: 'invalid parameter' };
-        const ctx = await cc.buildContext();
-        const coins = await normalCandidates(pk, ASSETS_TXFEE, 3, ctx);
-        const orderTx = coins.length > 0 ? await findTx(bidtxid) : null;
-        if (!orderTx) return errResult('couldnt cancel bid');
-        const r = await finish(assembleCancelBid({ ...ctx, pubkey: pk, tokenid, orderTx, coins }));
-        return 'hex' in r ? success(r.hex) : errResult('couldnt cancel bid');
-      },
-    },
+    cancelOrderMethod('bid'),
   ];
 }
