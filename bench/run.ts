@@ -23,7 +23,11 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['assets (issue 10)', assetsBenchmarks],
 ];
 
+// `npm run bench -- node verify` runs only the groups whose title contains one of the words.
+const only = process.argv.slice(2).map((w) => w.toLowerCase());
+const chosen = only.length ? groups.filter(([title]) => only.some((w) => title.toLowerCase().includes(w))) : groups;
+if (!chosen.length) throw new Error(`no benchmark group matches ${only.join(', ')}`);
 const missed: string[] = [];
 console.log(`acnode benchmarks — node ${process.version}, ${new Date().toISOString()}`);
-for (const [title, run] of groups) missed.push(...printRows(title, await run()).missed);
+for (const [title, run] of chosen) missed.push(...printRows(title, await run()).missed);
 console.log(missed.length ? `\nmissed targets:\n  ${missed.join('\n  ')}` : '\nall targets met');

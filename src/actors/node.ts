@@ -100,6 +100,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     dataCarrierSize: config.datacarriersize,
     sigCache,
     scriptCache,
+    verifyPool,
     ccChecker: (view) =>
       ccChecks(
         { tx: (txid) => view.tx(txid) ?? (chainLogic?.read({ op: 'tx', txid }) as { tx: Transaction } | null)?.tx },
@@ -162,12 +163,22 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const n = e as unknown as BlockDisconnected;
     void toWallet({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height });
   });
+  // The mempool's txAccepted notices of one burst reach the wallet and the p2p actor as one message
+  // each (one machine step, not one per transaction), in order, before any later txRemoved.
+  let accepted: TxAccepted[] = [];
+  const forwardAccepted = () => {
+    if (accepted.length === 0) return;
+    const items = accepted;
+    accepted = [];
+    void toWallet({ op: 'txsAccepted', items: items.map((n) => ({ txid: n.txid, tx: n.tx })) });
+    void toP2p({ op: 'txsAccepted', items: items.map((n) => ({ txid: n.txid, raw: n.raw })) });
+  };
   mempoolActor.on('txAccepted', (e) => {
-    const n = e as unknown as TxAccepted;
-    void toWallet({ op: 'txAccepted', txid: n.txid, tx: n.tx });
+    if (accepted.push(e as unknown as TxAccepted) === 1) queueMicrotask(forwardAccepted);
   });
   mempoolActor.on('txRemoved', (e) => {
     const n = e as unknown as TxRemoved;
+    forwardAccepted();
     void toWallet({ op: 'txRemoved', txid: n.txid, reason: n.reason });
   });
   // The token registry follows the chain store's notices, in the order they were emitted.
@@ -202,10 +213,6 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const p2pActor = createActor(serviceMachine, { input: { logic: p2pLogic }, ...actorOpts('p2p') });
   const p2p = new Asker('p2p', p2pActor);
   const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
-  mempoolActor.on('txAccepted', (e) => {
-    const n = e as unknown as TxAccepted;
-    void toP2p({ op: 'txAccepted', txid: n.txid, raw: n.tx.toRaw() });
-  });
   chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
   chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
   let pacedBlockInFlight = false;

@@ -1,4 +1,4 @@
-import { setup, fromPromise, assign, enqueueActions } from 'xstate';
+import { setup, fromPromise, fromCallback, assign, enqueueActions, sendTo } from 'xstate';
 import { toServiceError, type Op, type Reply, type RequestEvent } from '../actors/protocol.js';
 
 /** A notification a service emits to whoever listens (e.g. blockConnected), after a write. */
@@ -13,6 +13,9 @@ export interface WriteOutcome {
   notices?: Notice[];
 }
 
+/** One write's outcome in a batch: its result or its error. */
+export type BatchOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+
 /**
  * The domain object a service machine drives. Reads answer at once from memory; writes run one at
  * a time, in arrival order, and may touch storage. Big indexes live here, not in machine context
@@ -24,6 +27,16 @@ export interface ServiceLogic {
   isWrite(body: Op): boolean;
   read(body: Op): unknown;
   write(body: Op): Promise<WriteOutcome>;
+  /**
+   * Optional: consecutive writes this answers true for are handed to writeBatch together, which
+   * answers each one as write would have, in order (the mempool verifies a burst in parallel).
+   */
+  batchable?(body: Op): boolean;
+  /**
+   * Applies the writes in order, reporting their outcomes in order as they settle (each exactly once,
+   * possibly in several reports, with the notices of the reported ones).
+   */
+  writeBatch?(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void>;
   /** A small summary (counts, tip) for inspection: never whole indexes. */
   summary(): Record<string, unknown>;
   close(): Promise<void>;
@@ -46,6 +59,13 @@ interface Drained {
   notices: Notice[];
 }
 
+type WriterEvent = { type: 'drain'; batch: RequestEvent[] } | { type: 'gather' };
+type WriterReply =
+  | { type: 'drained'; output: Drained }
+  | { type: 'settled'; output: Drained }
+  | { type: 'drainFailed'; error: unknown }
+  | { type: 'gathered' };
+
 function replyTo(req: RequestEvent, run: () => unknown): Reply {
   try {
     return { type: 'reply', reqId: req.reqId, ok: true, result: run() };
@@ -63,6 +83,64 @@ function summarise(logic: ServiceLogic): Record<string, unknown> {
 }
 
 /**
+ * Runs a batch of queued requests in order: reads answered, writes applied, a run of batchable writes
+ * handed to writeBatch together. What a batchable run settles early is sent out at once (`early`), so
+ * its callers need not wait for the rest of the run.
+ */
+async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Drained) => void): Promise<Drained> {
+  const replies: Reply[] = [];
+  const notices: Notice[] = [];
+  const batchable = (req: RequestEvent | undefined) => !!req && !!logic.writeBatch && !!logic.batchable?.(req.body) && logic.isWrite(req.body);
+  const toReply = (req: RequestEvent, o: BatchOutcome): Reply =>
+    o.ok ? { type: 'reply', reqId: req.reqId, ok: true, result: o.result } : { type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(o.error) };
+  for (let i = 0; i < batch.length; i++) {
+    const req = batch[i]!;
+    // Reads queued while the store loaded are answered in their turn, after earlier writes.
+    if (!logic.isWrite(req.body)) {
+      replies.push(replyTo(req, () => logic.read(req.body)));
+      continue;
+    }
+    if (batchable(req)) {
+      let end = i + 1;
+      while (batchable(batch[end])) end++;
+      const run = batch.slice(i, end);
+      i = end - 1;
+      let reported = 0;
+      // Whatever came before the run in this batch goes out with its first report.
+      const before = { replies: replies.splice(0), notices: notices.splice(0) };
+      try {
+        await logic.writeBatch!(
+          run.map((r) => r.body),
+          (outcomes, runNotices) => {
+            const out = { replies: [...before.replies], notices: [...before.notices] };
+            before.replies.length = 0;
+            before.notices.length = 0;
+            for (const o of outcomes) out.replies.push(toReply(run[reported++]!, o));
+            out.notices.push(...runNotices);
+            early(out);
+          },
+        );
+      } catch (e) {
+        for (const r of run.slice(reported)) replies.push({ type: 'reply', reqId: r.reqId, ok: false, error: toServiceError(e) });
+        reported = run.length;
+      }
+      replies.unshift(...before.replies);
+      notices.unshift(...before.notices);
+      for (const r of run.slice(reported)) replies.push({ type: 'reply', reqId: r.reqId, ok: false, error: toServiceError(new Error(`${logic.name} lost a batched write`)) });
+      continue;
+    }
+    try {
+      const out = await logic.write(req.body);
+      replies.push({ type: 'reply', reqId: req.reqId, ok: true, result: out.result });
+      if (out.notices) notices.push(...out.notices);
+    } catch (e) {
+      replies.push({ type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(e) });
+    }
+  }
+  return { replies, notices };
+}
+
+/**
  * The serial request machine shared by the stateful services (chainStore, mempool, wallet,
  * tokenRegistry): loading → ready.idle ⇄ ready.working → closing → stopped. Reads are answered at
  * once; a write that arrives while another runs is queued, so writes apply in arrival order and
@@ -72,29 +150,25 @@ export const serviceMachine = setup({
   types: {
     context: {} as Context,
     input: {} as { logic: ServiceLogic },
-    events: {} as RequestEvent | { type: 'stop' },
+    events: {} as RequestEvent | { type: 'stop' } | WriterReply,
     emitted: {} as Reply | Notice,
   },
   actors: {
     load: fromPromise<void, { logic: ServiceLogic }>(({ input }) => input.logic.load()),
-    drain: fromPromise<Drained, { logic: ServiceLogic; batch: RequestEvent[] }>(async ({ input }) => {
-      const replies: Reply[] = [];
-      const notices: Notice[] = [];
-      for (const req of input.batch) {
-        // Reads queued while the store loaded are answered in their turn, after earlier writes.
-        if (!input.logic.isWrite(req.body)) {
-          replies.push(replyTo(req, () => input.logic.read(req.body)));
-          continue;
+    // One writer for the service's life, not an actor per write: it runs each batch it is sent and
+    // sends back `drained` (a write costs two machine steps, no actor creation).
+    writer: fromCallback<WriterEvent, { logic: ServiceLogic }>(({ input, receive, sendBack }) => {
+      receive((e) => {
+        if (e.type === 'gather') {
+          // Requests read in this turn of the event loop join the batch.
+          setImmediate(() => sendBack({ type: 'gathered' }));
+          return;
         }
-        try {
-          const out = await input.logic.write(req.body);
-          replies.push({ type: 'reply', reqId: req.reqId, ok: true, result: out.result });
-          if (out.notices) notices.push(...out.notices);
-        } catch (e) {
-          replies.push({ type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(e) });
-        }
-      }
-      return { replies, notices };
+        drain(input.logic, e.batch, (output) => sendBack({ type: 'settled', output })).then(
+          (output) => sendBack({ type: 'drained', output }),
+          (error: unknown) => sendBack({ type: 'drainFailed', error }),
+        );
+      });
     }),
     close: fromPromise<void, { logic: ServiceLogic }>(({ input }) => input.logic.close()),
   },
@@ -105,6 +179,8 @@ export const serviceMachine = setup({
     }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
     takeBatch: assign({ inflight: ({ context }) => context.queue, queue: () => [] }),
+    startDrain: sendTo('writer', ({ context }): WriterEvent => ({ type: 'drain', batch: context.inflight })),
+    startGather: sendTo('writer', (): WriterEvent => ({ type: 'gather' })),
     publish: enqueueActions(({ event, enqueue }) => {
       const out = (event as unknown as { output: Drained }).output;
       // Replies first, then notices: a caller learns its own write's result before the broadcast.
@@ -141,6 +217,14 @@ export const serviceMachine = setup({
         return false;
       }
     },
+    isBatchable: ({ context, event }) => {
+      try {
+        const body = (event as RequestEvent).body;
+        return !!context.logic.writeBatch && !!context.logic.batchable?.(body) && context.logic.isWrite(body);
+      } catch {
+        return false;
+      }
+    },
     hasQueue: ({ context }) => context.queue.length > 0,
     stopRequested: ({ context }) => context.stopRequested,
   },
@@ -160,6 +244,7 @@ export const serviceMachine = setup({
       },
     },
     ready: {
+      invoke: { id: 'writer', src: 'writer', input: ({ context }) => ({ logic: context.logic }) },
       initial: 'idle',
       states: {
         idle: {
@@ -168,22 +253,33 @@ export const serviceMachine = setup({
             { guard: 'hasQueue', target: 'working' },
           ],
           on: {
-            request: [{ guard: 'isWrite', target: 'working', actions: 'enqueue' }, { actions: 'answerRead' }],
+            request: [
+              { guard: 'isBatchable', target: 'gathering', actions: 'enqueue' },
+              { guard: 'isWrite', target: 'working', actions: 'enqueue' },
+              { actions: 'answerRead' },
+            ],
             stop: '#service.closing',
           },
         },
+        // A batchable write (the mempool's accepts) waits one turn of the event loop for company.
+        gathering: {
+          entry: 'startGather',
+          on: {
+            request: [{ guard: 'isWrite', actions: 'enqueue' }, { actions: 'answerRead' }],
+            gathered: 'working',
+            stop: { actions: 'requestStop' },
+          },
+        },
         working: {
-          entry: 'takeBatch',
+          entry: ['takeBatch', 'startDrain'],
           on: {
             request: [{ guard: 'isWrite', actions: 'enqueue' }, { actions: 'answerRead' }],
             // A write in progress finishes (and is flushed) before the service closes.
             stop: { actions: 'requestStop' },
-          },
-          invoke: {
-            src: 'drain',
-            input: ({ context }) => ({ logic: context.logic, batch: context.inflight }),
-            onDone: { target: 'idle', actions: ['publish', 'refreshSummary'] },
-            onError: { target: 'idle', actions: ['recordError', 'failInflight'] },
+            drained: { target: 'idle', actions: ['publish', 'refreshSummary'] },
+            // Part of a batch settled early: its replies and notices go out now.
+            settled: { actions: 'publish' },
+            drainFailed: { target: 'idle', actions: ['recordError', 'failInflight'] },
           },
         },
       },

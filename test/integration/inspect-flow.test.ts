@@ -151,7 +151,7 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     const accepted = await c.waitFor((x) => x.kind === 'emit' && x.actor === 'mempool' && x.type === 'txAccepted', accept);
     assert.equal(c.msgs[accepted]!.acnode.detail, txid);
     if (c.msgs.some((m) => m.acnode.kind === 'actor' && m.acnode.actor === 'p2p')) {
-      await c.waitFor((x) => x.kind === 'event' && x.actor === 'p2p' && x.op === 'txAccepted', accepted);
+      await c.waitFor((x) => x.kind === 'event' && x.actor === 'p2p' && x.op === 'txsAccepted', accepted);
     } else {
       tt.diagnostic('no p2p actor in this build: the relay step is not checked');
     }

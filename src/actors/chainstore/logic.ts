@@ -214,6 +214,9 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.templateContext();
       case 'view':
         return this.mempoolView(body.txid as string, body.outpoints as [string, number][]);
+      case 'views':
+        // One view per transaction of a burst, all at the same tip.
+        return (body.items as { txid: string; outpoints: [string, number][] }[]).map((i) => this.mempoolView(i.txid, i.outpoints));
       // P2P reads (the p2p actor): locators, headers/blocks after a locator, what is known of hashes.
       case 'locator':
         return this.locator(body.from as string | undefined);

@@ -26,11 +26,13 @@ import {
   type ValidationContext,
   type SignatureCache,
   type ScriptExecutionCache,
+  type InputScriptOptions,
 } from '../../chain/validation/index.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
 import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
@@ -99,6 +101,8 @@ export interface TxAccepted extends Notice {
   type: 'txAccepted';
   txid: string;
   tx: Transaction;
+  /** Its serialisation, as accepted (relayed as is). */
+  raw: Uint8Array;
 }
 
 export interface TxRemoved extends Notice {
@@ -117,9 +121,55 @@ export interface MempoolOptions {
   ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
   /** Looks up a confirmed transaction (CC validators read previous transactions). */
   now?: () => number;
+  /** The node's script-check workers: a burst of accepts has its signatures verified there. */
+  verifyPool?: VerifyPool;
 }
 
 const WRITE_OPS = new Set(['accept', 'blockConnected', 'blockDisconnected']);
+
+/** A transaction that passed every check before its input scripts. */
+interface Prepared {
+  tx: Transaction;
+  txid: string;
+  raw: Uint8Array;
+  fee: bigint;
+  /** The chain height it was checked at. */
+  height: number;
+  branchId: number;
+  ccEnabled: boolean;
+  /** Outpoint keys it spends, in input order. */
+  spends: string[];
+  coinView: CoinView;
+  prevouts: { value: bigint; script: Uint8Array }[];
+}
+
+/** The earlier transactions of a burst, as later ones of the burst see them (not yet in the mempool). */
+interface Overlay {
+  entries: Map<string, Prepared>;
+  spentBy: Map<string, string>;
+}
+
+function parseTx(raw: Uint8Array): Transaction {
+  try {
+    return Transaction.fromRaw(raw);
+  } catch (e) {
+    if (e instanceof DecodeError) throw new ServiceFailure(-22, 'TX decode failed');
+    throw e;
+  }
+}
+
+function outpointsOf(tx: Transaction): [string, number][] {
+  return tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index]);
+}
+
+/** An accept's failure as its reply carries it. */
+function toFailure(e: unknown): unknown {
+  try {
+    return e instanceof ServiceFailure ? e : rejectFailure(e);
+  } catch (mapped) {
+    return mapped;
+  }
+}
 
 /** Turns a validation failure into sendrawtransaction's answer (rawtx.md §2.5). */
 function rejectFailure(e: unknown): never {
@@ -143,6 +193,10 @@ export class MempoolLogic implements ServiceLogic {
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   private bytes = 0;
+  /** How many accepts the last burst held (acceptMany). */
+  private lastBurst = 0;
+  /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
+  private verifiedInPool = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: MempoolOptions) {
@@ -155,6 +209,17 @@ export class MempoolLogic implements ServiceLogic {
 
   isWrite(body: Op): boolean {
     return WRITE_OPS.has(body.op);
+  }
+
+  batchable(body: Op): boolean {
+    return body.op === 'accept';
+  }
+
+  async writeBatch(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
+    await this.acceptMany(
+      bodies.map((b) => ({ raw: b.raw as Uint8Array, allowHighFees: b.allowHighFees === true })),
+      report,
+    );
   }
 
   read(body: Op): unknown {
@@ -202,7 +267,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   summary(): Record<string, unknown> {
-    return { size: this.entries.size, bytes: this.bytes };
+    return { size: this.entries.size, bytes: this.bytes, verifiedInPool: this.verifiedInPool };
   }
 
   /** Parents before children, so a block template built in this order is valid. */
@@ -227,63 +292,196 @@ export class MempoolLogic implements ServiceLogic {
    * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
    */
   async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[]): Promise<string> {
-    let tx: Transaction;
-    try {
-      tx = Transaction.fromRaw(raw);
-    } catch (e) {
-      if (e instanceof DecodeError) throw new ServiceFailure(-22, 'TX decode failed');
-      throw e;
-    }
+    const tx = parseTx(raw);
     const txid = tx.txid();
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const outpoints = tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index] as [string, number]);
-    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints });
-    if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
-    const params = view.params;
-    const ctx = validationContext(params);
-    const nextHeight = view.height + 1;
+    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
     try {
-      this.checkContextFree(tx, raw.length, nextHeight, view, ctx);
-      // Conflicts with the mempool: no replacement.
-      for (const [t, n] of outpoints) {
-        if (this.spentBy.has(outpointKey(t, n))) throw new ValidationError(16, 'mempool conflict', 0);
-      }
-      const coinView = this.coinView(outpoints, view);
-      for (let i = 0; i < outpoints.length; i++) {
-        if (coinView.coin(outpoints[i]![0], outpoints[i]![1])) continue;
-        // Known transaction whose output is spent, or nothing known at all.
-        if (view.confirmed[i]) throw new ValidationError(18, 'bad-txns-inputs-spent', 0);
-        throw new MissingInputsError([outpointKey(outpoints[i]![0], outpoints[i]![1])]);
-      }
-      const branchId = params.currentEpochBranchId(nextHeight);
-      if (ctx.requireStandard && !areInputsStandard(tx, coinView, branchId, ctx)) {
-        // komodod returns false without a reject state here: -25 with an empty message.
-        throw new ServiceFailure(-25, '');
-      }
-      const sigops = legacySigOpCount(tx) + p2shInputsSigOpCount(tx, coinView);
-      checkStandardSigOps(sigops, ctx);
-      const fee = checkTxInputs(tx, coinView, nextHeight, ctx);
-      if (!allowHighFees) checkAbsurdFee(tx, fee, raw.length, valueOut(tx));
-      const lookup = { tx: (id: string) => this.entries.get(id)?.tx };
-      const ccChecker = this.opts.ccChecker?.(lookup);
-      checkInputScripts(tx, coinView, STANDARD_SCRIPT_VERIFY_FLAGS, branchId, {
-        ccEnabled: ctx.ccEnabled,
-        ...(ccChecker ? { ccChecker } : {}),
-        ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
-      });
-      this.opts.scriptCache?.add(txid, branchId);
-      const prevouts = outpoints.map(([t, n]) => {
-        const c = coinView.coin(t, n)!;
-        return { value: c.value, script: c.script };
-      });
-      this.add({ tx, txid, raw, size: raw.length, fee, time: this.now(), height: view.height, spends: outpoints.map(([t, n]) => outpointKey(t, n)), prevouts });
-      notices.push({ type: 'txAccepted', txid, tx } satisfies TxAccepted);
+      const p = this.prepare(tx, txid, raw, allowHighFees, view);
+      this.checkScripts(p);
+      this.commit(p, notices);
       return txid;
     } catch (e) {
       if (e instanceof ServiceFailure) throw e;
       return rejectFailure(e);
     }
+  }
+
+  /**
+   * A burst of accepts (sendrawtransaction calls or relayed transactions that arrived together),
+   * answered exactly as accepting them one by one in order would answer: each is checked against the
+   * mempool plus the earlier ones of the burst, their signatures are verified in the worker pool
+   * meanwhile, and they enter the mempool in order. Should a signature fail, everything after it in
+   * the burst is accepted again one by one (what it saw may have depended on the failed one).
+   */
+  async acceptMany(items: { raw: Uint8Array; allowHighFees: boolean }[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
+    const pool = this.opts.verifyPool;
+    // A lone transaction is verified here at once (a round trip to a worker would only add latency),
+    // unless it follows a burst: then the thread is better kept free to read the requests that follow.
+    const lone = items.length < 2 && this.lastBurst < 2;
+    this.lastBurst = items.length;
+    if (lone || !pool?.parallel) {
+      const notices: Notice[] = [];
+      return report(await this.acceptEach(items, notices), notices);
+    }
+    const parsed = items.map(({ raw }): { tx: Transaction; txid: string } | { error: unknown } => {
+      try {
+        const tx = parseTx(raw);
+        return { tx, txid: tx.txid() };
+      } catch (e) {
+        return { error: e };
+      }
+    });
+    const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
+    const views =
+      wanted.length === 1
+        ? [await this.opts.chain.ask<ChainView>({ op: 'view', ...wanted[0]! })]
+        : await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const overlay: Overlay = { entries: new Map(), spentBy: new Map() };
+    type Stage = { kind: 'failed'; error: unknown } | { kind: 'present' } | { kind: 'ready'; p: Prepared } | { kind: 'deferred'; p: Prepared };
+    const stages: Stage[] = [];
+    let checks: ScriptChecks | undefined;
+    let checksBranch = 0;
+    let v = 0;
+    items.forEach(({ raw, allowHighFees }, i) => {
+      const one = parsed[i]!;
+      if (!('tx' in one)) return stages.push({ kind: 'failed', error: one.error });
+      const view = views[v++]!;
+      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present' });
+      try {
+        const p = this.prepare(one.tx, one.txid, raw, allowHighFees, view, overlay);
+        checks ??= pool.checks({
+          ...this.scriptOptions(p),
+          flags: STANDARD_SCRIPT_VERIFY_FLAGS,
+          branchId: (checksBranch = p.branchId),
+          cacheLookup: false,
+          // Small batches: the first answers come back (and their callers are answered) sooner.
+          batchInputs: 4,
+        });
+        if (p.branchId === checksBranch && checks.defer(i, p.tx, p.coinView)) {
+          stages.push({ kind: 'deferred', p });
+          this.verifiedInPool++;
+        } else {
+          // A crypto-condition input (its eval code reads the chain and the mempool): checked here, now.
+          this.checkScripts(p, overlay);
+          stages.push({ kind: 'ready', p });
+        }
+        overlay.entries.set(p.txid, p);
+        for (const k of p.spends) overlay.spentBy.set(k, p.txid);
+      } catch (e) {
+        stages.push({ kind: 'failed', error: e });
+      }
+    });
+    checks?.flush();
+    // In order: each enters the mempool once its signatures are checked; what is settled is reported
+    // before waiting for more, so its callers are answered while the workers go on.
+    let outcomes: BatchOutcome[] = [];
+    let notices: Notice[] = [];
+    const send = () => {
+      if (outcomes.length === 0) return;
+      report(outcomes, notices);
+      outcomes = [];
+      notices = [];
+    };
+    for (let i = 0; i < items.length; i++) {
+      const stage = stages[i]!;
+      let error: unknown;
+      if (stage.kind === 'failed') error = stage.error;
+      else if (stage.kind === 'deferred') {
+        if (!checks!.ready(i)) send();
+        error = await checks!.result(i);
+      }
+      if (error !== undefined) {
+        outcomes.push({ ok: false, error: toFailure(error) });
+        // What came after this one was checked as if it had entered the mempool: check it again.
+        if (stage.kind === 'deferred') {
+          outcomes.push(...(await this.acceptEach(items.slice(i + 1), notices)));
+          break;
+        }
+        continue;
+      }
+      if (stage.kind === 'present') {
+        outcomes.push({ ok: true, result: (parsed[i] as { txid: string }).txid });
+        continue;
+      }
+      const p = (stage as { p: Prepared }).p;
+      this.commit(p, notices);
+      outcomes.push({ ok: true, result: p.txid });
+    }
+    send();
+  }
+
+  private async acceptEach(items: { raw: Uint8Array; allowHighFees: boolean }[], notices: Notice[]): Promise<BatchOutcome[]> {
+    const out: BatchOutcome[] = [];
+    for (const { raw, allowHighFees } of items) {
+      try {
+        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices) });
+      } catch (e) {
+        out.push({ ok: false, error: e });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every check of AcceptToMemoryPool before the input scripts, in komodod's order, against the chain
+   * view, the mempool and (in a burst) the earlier transactions of the burst.
+   */
+  private prepare(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView, overlay?: Overlay): Prepared {
+    if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
+    const params = view.params;
+    const ctx = validationContext(params);
+    const nextHeight = view.height + 1;
+    const outpoints = outpointsOf(tx);
+    const spends = outpoints.map(([t, n]) => outpointKey(t, n));
+    this.checkContextFree(tx, raw.length, nextHeight, view, ctx);
+    // Conflicts with the mempool: no replacement.
+    for (const k of spends) {
+      if (this.spentBy.has(k) || overlay?.spentBy.has(k)) throw new ValidationError(16, 'mempool conflict', 0);
+    }
+    const coinView = this.coinView(outpoints, view, overlay);
+    for (let i = 0; i < outpoints.length; i++) {
+      if (coinView.coin(outpoints[i]![0], outpoints[i]![1])) continue;
+      // Known transaction whose output is spent, or nothing known at all.
+      if (view.confirmed[i]) throw new ValidationError(18, 'bad-txns-inputs-spent', 0);
+      throw new MissingInputsError([spends[i]!]);
+    }
+    const branchId = params.currentEpochBranchId(nextHeight);
+    if (ctx.requireStandard && !areInputsStandard(tx, coinView, branchId, ctx)) {
+      // komodod returns false without a reject state here: -25 with an empty message.
+      throw new ServiceFailure(-25, '');
+    }
+    const sigops = legacySigOpCount(tx) + p2shInputsSigOpCount(tx, coinView);
+    checkStandardSigOps(sigops, ctx);
+    const fee = checkTxInputs(tx, coinView, nextHeight, ctx);
+    if (!allowHighFees) checkAbsurdFee(tx, fee, raw.length, valueOut(tx));
+    const prevouts = outpoints.map(([t, n]) => {
+      const c = coinView.coin(t, n)!;
+      return { value: c.value, script: c.script };
+    });
+    return { tx, txid, raw, fee, height: view.height, branchId, ccEnabled: ctx.ccEnabled, spends, coinView, prevouts };
+  }
+
+  private scriptOptions(p: Prepared, overlay?: Overlay): Omit<InputScriptOptions, 'txdata' | 'verifyCoinImport'> & { ccEnabled: boolean } {
+    const lookup = { tx: (id: string) => this.entries.get(id)?.tx ?? overlay?.entries.get(id)?.tx };
+    const ccChecker = this.opts.ccChecker?.(lookup);
+    return {
+      ccEnabled: p.ccEnabled,
+      ...(ccChecker ? { ccChecker } : {}),
+      ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
+    };
+  }
+
+  private checkScripts(p: Prepared, overlay?: Overlay): void {
+    checkInputScripts(p.tx, p.coinView, STANDARD_SCRIPT_VERIFY_FLAGS, p.branchId, this.scriptOptions(p, overlay));
+  }
+
+  /** The transaction passed every check: it enters the mempool and is announced. */
+  private commit(p: Prepared, notices: Notice[]): void {
+    this.opts.scriptCache?.add(p.txid, p.branchId);
+    this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
+    notices.push({ type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } satisfies TxAccepted);
   }
 
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
@@ -299,8 +497,8 @@ export class MempoolLogic implements ServiceLogic {
     void size;
   }
 
-  /** Chain coins from the view, then outputs of mempool transactions. */
-  private coinView(outpoints: [string, number][], view: ChainView): CoinView {
+  /** Chain coins from the view, then outputs of mempool transactions (and of a burst's earlier ones). */
+  private coinView(outpoints: [string, number][], view: ChainView, overlay?: Overlay): CoinView {
     const chainCoins = new Map<string, Coin>();
     outpoints.forEach(([t, n], i) => {
       const c = view.coins[i];
@@ -310,7 +508,7 @@ export class MempoolLogic implements ServiceLogic {
       coin: (txid: string, n: number) => {
         const c = chainCoins.get(outpointKey(txid, n));
         if (c) return c;
-        const parent = this.entries.get(txid);
+        const parent = this.entries.get(txid) ?? overlay?.entries.get(txid);
         const out = parent?.tx.vout[n];
         if (!parent || !out) return undefined;
         return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };

@@ -53,6 +53,8 @@ export const HANDSHAKE_TIMEOUT_MS = 60 * 1000;
 export const MAX_BLOCKS_IN_TRANSIT_PER_PEER = 16;
 export const BLOCK_DOWNLOAD_WINDOW = 1024;
 export const DEFAULT_MAX_ORPHAN_TRANSACTIONS = 100;
+/** Relayed transactions of one peer waiting for the mempool's answer at once (a burst's size). */
+const MAX_TX_INFLIGHT = 64;
 export const DEFAULT_BANSCORE = 101;
 export const DEFAULT_MAX_PEER_CONNECTIONS = 384;
 export const MAX_OUTBOUND_CONNECTIONS = 8;
@@ -302,8 +304,8 @@ export class P2PLogic implements ServiceLogic {
   async write(body: Op): Promise<WriteOutcome> {
     const notices: Notice[] = [];
     switch (body.op) {
-      case 'txAccepted':
-        this.onTxAccepted(body.txid as string, body.raw as Uint8Array);
+      case 'txsAccepted':
+        for (const { txid, raw } of body.items as { txid: string; raw: Uint8Array }[]) this.onTxAccepted(txid, raw);
         return { result: null };
       case 'tipChanged':
         await this.onTipChanged(body.hash as string | undefined, body.connected === true);
@@ -677,6 +679,7 @@ export class P2PLogic implements ServiceLogic {
 
   private async processMessage(p: Peer, command: string, payload: Uint8Array): Promise<void> {
     if (this.debug) this.log(`p2p: received ${command} (${payload.length} bytes) peer=${p.id}`);
+    if (command !== 'tx' && p.txInflight.size > 0) await Promise.all(p.txInflight);
     if (command === 'version') return this.onVersion(p, payload);
     if (p.version === 0) {
       // Must have a version message before anything else.
@@ -1189,7 +1192,16 @@ export class P2PLogic implements ServiceLogic {
     p.known.add(hashKey(MSG_TX, txid));
     this.askedTx.delete(txid);
     if (this.recentRejects.has(txid) || this.orphanTxs.has(txid)) return;
-    await this.acceptTx(p, tx, payload, txid);
+    // Consecutive tx messages reach the mempool together (it verifies a burst in parallel); any other
+    // message of the peer waits for them (processMessage), so a peer still sees them handled in order.
+    const job: Promise<void> = this.acceptTx(p, tx, payload, txid)
+      .then(
+        () => {},
+        (e: unknown) => this.log(`p2p: tx ${txid} from peer=${p.id}: ${e instanceof Error ? e.message : String(e)}`),
+      )
+      .finally(() => p.txInflight.delete(job));
+    p.txInflight.add(job);
+    if (p.txInflight.size >= MAX_TX_INFLIGHT) await Promise.race(p.txInflight);
   }
 
   /** AcceptToMemoryPool for a relayed tx: relay (through the mempool's txAccepted notice), orphan or reject. */

@@ -73,6 +73,8 @@ export class Peer {
   syncStarted = false;
   /** Transaction invs waiting for the next flush. */
   readonly pendingTxInv: { type: number; hash: Uint8Array }[] = [];
+  /** Relayed transactions handed to the mempool and not answered yet. */
+  readonly txInflight = new Set<Promise<void>>();
   disconnected = false;
   private queue: Frame[] = [];
   private working = false;

@@ -8,6 +8,7 @@ import { BufferWriter } from '../../chain/encoding/writer.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { CoinView } from '../../chain/validation/coin.js';
 import { checkInputScripts, type InputScriptOptions, type SignatureCache } from '../../chain/validation/scripts.js';
+import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
 import {
   CacheOnlySignatureChecker,
@@ -222,6 +223,11 @@ export class VerifyPool {
     return id;
   }
 
+  /** Reads the results that arrived (without waiting for more). */
+  poll(): void {
+    this.pump();
+  }
+
   /** Reads the results that arrived, then tops the workers up from the queue. True if a result arrived. */
   private pump(): boolean {
     if (!this.parallel) return false;
@@ -306,6 +312,60 @@ export class VerifyPool {
     }
   }
 
+  /**
+   * wait() for a caller that must not block the thread (the mempool accepting a burst while the RPC
+   * server keeps reading requests): it awaits the workers' signal instead of Atomics.wait, and leaves
+   * the verifying to them. Without workers it verifies the batches here, as wait() does.
+   */
+  async waitAsync(ids: Iterable<number>): Promise<void> {
+    const pending = new Set<number>();
+    for (const id of ids) if (this.inflight.has(id)) pending.add(id);
+    const prune = () => {
+      for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);
+    };
+    let lastProgress = Date.now();
+    // A pending Atomics.waitAsync does not keep the event loop alive (and the workers are unref'd).
+    const keepAlive = setInterval(() => {}, 1000);
+    try {
+      await this.waitAsyncLoop(pending, prune, lastProgress);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private async waitAsyncLoop(pending: Set<number>, prune: () => void, lastProgress: number): Promise<void> {
+    while (pending.size > 0) {
+      if (!this.parallel) return this.wait(pending);
+      const seen = Atomics.load(this.signal, 0);
+      const progress = this.pump();
+      prune();
+      if (pending.size === 0) break;
+      if (progress) {
+        lastProgress = Date.now();
+        continue;
+      }
+      if (this.queue.length > 0) {
+        // More batches than the workers hold: once the requests waiting to be read are read, this
+        // thread verifies one itself, as wait() does (komodod's master thread joins its queue).
+        await new Promise((r) => setImmediate(r));
+        const local = this.queue.pop();
+        if (local !== undefined) {
+          const f = this.inflight.get(local);
+          if (f) this.settleOne(local, runBatch(f.batch));
+          this.stats.local++;
+          lastProgress = Date.now();
+          prune();
+        }
+        continue;
+      }
+      const w = Atomics.waitAsync(this.signal, 0, seen, 250);
+      const outcome = w.async ? await w.value : w.value;
+      if (outcome === 'timed-out' && Date.now() - lastProgress > this.stallTimeoutMs) {
+        this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
+      }
+    }
+  }
+
   /** A set of script checks (one block): see ScriptChecks. */
   checks(opts: ScriptCheckOptions): ScriptChecks {
     return new ScriptChecks(this, opts);
@@ -320,6 +380,13 @@ export interface ScriptCheckOptions {
   cache?: SignatureCache;
   /** Add the signatures the workers verified to the cache (the mempool); a block does not (komodod). */
   cacheStore?: boolean;
+  /** Inputs per posted batch (default: the pool's). */
+  batchInputs?: number;
+  /**
+   * Look the signatures up in the cache before posting (default true). The mempool does not: its
+   * transactions are new, and the lookup costs the calling thread every signature hash.
+   */
+  cacheLookup?: boolean;
   /** The CC checker, for an input that unexpectedly reached a crypto-condition in a worker. */
   ccChecker?: CryptoConditionChecker;
 }
@@ -329,6 +396,8 @@ interface DeferredTx {
   spent: SpentOutput[];
   /** Per input: the outcome once known; undefined while pending. */
   outcomes: (InputOutcome | undefined)[];
+  /** The posted batches holding its inputs. */
+  batches: number[];
 }
 
 /**
@@ -342,6 +411,8 @@ export class ScriptChecks {
   private readonly txs = new Map<number, DeferredTx>();
   private batch = new BufferWriter(4096);
   private batchRefs: [number, number][][] = [];
+  /** The transactions with inputs in the batch being filled. */
+  private batchTxs: DeferredTx[] = [];
   private batchInputs = 0;
   private readonly posted: number[] = [];
 
@@ -360,13 +431,13 @@ export class ScriptChecks {
       if (needsMainThread(input.scriptSig, coin.script, this.opts.flags, this.opts.ccEnabled)) return false;
       spent.push({ value: coin.value, script: coin.script });
     }
-    const d: DeferredTx = { tx, spent, outcomes: new Array<InputOutcome | undefined>(tx.vin.length) };
+    const d: DeferredTx = { tx, spent, outcomes: new Array<InputOutcome | undefined>(tx.vin.length), batches: [] };
     this.txs.set(pos, d);
     const cache = this.opts.cache;
     let txdata: PrecomputedTxData | undefined;
     const queued: number[] = [];
     for (let n = 0; n < tx.vin.length; n++) {
-      if (cache && cache.size > 0) {
+      if (cache && cache.size > 0 && this.opts.cacheLookup !== false) {
         txdata ??= new PrecomputedTxData(tx);
         const made: CacheOnlySignatureChecker[] = [];
         const outcome = checkInputOutcome(tx.vin[n]!.scriptSig, spent[n]!, this.opts.flags, this.opts.ccEnabled, () => {
@@ -384,13 +455,15 @@ export class ScriptChecks {
     if (queued.length > 0) {
       writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })));
       this.batchRefs.push(queued.map((n) => [pos, n]));
+      this.batchTxs.push(d);
       this.batchInputs += queued.length;
-      if (this.batchInputs >= this.pool.batchInputs) this.flush();
+      if (this.batchInputs >= (this.opts.batchInputs ?? this.pool.batchInputs)) this.flush();
     }
     return true;
   }
 
-  private flush(): void {
+  /** Posts the inputs buffered so far. */
+  flush(): void {
     if (this.batchInputs === 0) return;
     const refs = this.batchRefs;
     const id = this.pool.post(
@@ -405,8 +478,10 @@ export class ScriptChecks {
       (r) => this.receive(refs, r),
     );
     this.posted.push(id);
+    for (const d of this.batchTxs) d.batches.push(id);
     this.batch.length = 0;
     this.batchRefs = [];
+    this.batchTxs = [];
     this.batchInputs = 0;
   }
 
@@ -429,6 +504,32 @@ export class ScriptChecks {
     return checkInputOutcome(d.tx.vin[n]!.scriptSig, d.spent[n]!, this.opts.flags, this.opts.ccEnabled, () =>
       new TransactionSignatureChecker(d.tx, n, d.spent[n]!.value, this.opts.branchId, txdata, cc ? { ccChecker: cc } : {}),
     );
+  }
+
+  /** Whether the transaction deferred at `pos` is checked already (result() would not wait). */
+  ready(pos: number): boolean {
+    const d = this.txs.get(pos);
+    if (!d) return false;
+    this.pool.poll();
+    for (let n = 0; n < d.outcomes.length; n++) if (d.outcomes[n] === undefined) return false;
+    return true;
+  }
+
+  /**
+   * Waits without blocking the thread until the transaction deferred at `pos` is checked: the error the
+   * serial checkInputScripts would have thrown for it, or undefined.
+   */
+  async result(pos: number): Promise<ValidationError | undefined> {
+    const d = this.txs.get(pos);
+    if (!d) throw new Error(`no script checks deferred at ${pos}`);
+    if (this.batchTxs.includes(d)) this.flush();
+    await this.pool.waitAsync(d.batches);
+    for (let n = 0; n < d.outcomes.length; n++) {
+      const o = d.outcomes[n];
+      if (o === undefined) throw new Error(`script check of input ${n} of transaction ${pos} was lost`);
+      if (!o.ok) return outcomeError(o, n);
+    }
+    return undefined;
   }
 
   /**

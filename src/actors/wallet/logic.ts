@@ -99,7 +99,7 @@ export interface WalletOptions {
 const WRITE_OPS = new Set([
   'blockConnected',
   'blockDisconnected',
-  'txAccepted',
+  'txsAccepted',
   'txRemoved',
   'newAddress',
   'accountAddress',
@@ -303,10 +303,13 @@ export class WalletLogic implements ServiceLogic {
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
-      case 'txAccepted': {
-        // ... and a wallet transaction entering the mempool.
-        const added = await this.txAccepted(body.txid as string, body.tx as Transaction);
-        return { result: null, notices: added ? [{ type: 'walletTx', txid: body.txid as string }] : [] };
+      case 'txsAccepted': {
+        // ... and wallet transactions entering the mempool (a burst accepted together, in its order).
+        const notices: Notice[] = [];
+        for (const { txid, tx } of body.items as { txid: string; tx: Transaction }[]) {
+          if (await this.txAccepted(txid, tx)) notices.push({ type: 'walletTx', txid });
+        }
+        return { result: null, notices };
       }
       case 'txRemoved':
         this.txRemoved(body.txid as string);

@@ -1,0 +1,256 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createActor } from 'xstate';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+import { CURVE_ORDER, publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
+import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
+import { toHexReversed } from '../../src/chain/encoding/hex.js';
+import { concatScript, p2pkhScript, pushData } from '../../src/chain/script/script.js';
+import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
+import { signatureFor } from '../../src/chain/script/sign.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { SignatureCache, type Coin } from '../../src/chain/validation/index.js';
+import { MempoolLogic } from '../../src/actors/mempool/logic.js';
+import { VerifyPool } from '../../src/actors/verify/pool.js';
+import { serviceMachine, type Notice } from '../../src/machines/service.js';
+import { Asker } from '../../src/actors/ask.js';
+import { ServiceFailure } from '../../src/actors/protocol.js';
+import { prng } from '../helpers/prng.js';
+
+/**
+ * A burst of accepts (writeBatch: signatures verified in the worker pool while later transactions are
+ * checked against the earlier ones) must answer exactly as accepting them one by one: the same result
+ * or error for each, the same notices in the same order, the same mempool.
+ */
+
+const params = devChainParams();
+const HEIGHT = 200;
+const BRANCH = params.currentEpochBranchId(HEIGHT + 1);
+const KEY = sha256(new TextEncoder().encode('mempool burst key'));
+const PUB = publicKeyFromPrivate(KEY, true);
+const P2PKH = p2pkhScript(hash160(PUB));
+const COIN = 100_000_000n;
+const FEE = 10_000n;
+const TIME = 1_700_000_000;
+
+interface Spend {
+  txid: string;
+  n: number;
+  value: bigint;
+}
+
+/** The chain as the mempool sees it: a fixed tip and a fixed set of confirmed coins. */
+function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker {
+  const view = (outpoints: [string, number][]) => ({
+    height: HEIGHT,
+    hash: '00'.repeat(32),
+    time: TIME,
+    mtp: TIME - 600,
+    coins: outpoints.map(([t, n]) => coins.get(`${t}:${n}`) ?? null),
+    confirmed: outpoints.map(([t]) => confirmed.has(t)),
+    hasUnspentOutputs: false,
+    params,
+  });
+  const chain = {
+    ask: async (body: { op: string; outpoints?: [string, number][]; items?: { outpoints: [string, number][] }[] }) => {
+      if (body.op === 'view') return view(body.outpoints!);
+      if (body.op === 'views') return body.items!.map((i) => view(i.outpoints));
+      throw new Error(`fake chain has no ${body.op}`);
+    },
+  };
+  return chain as unknown as Asker;
+}
+
+function newTx(): Transaction {
+  const fmt = params.txFormat(HEIGHT + 1);
+  const tx = new Transaction();
+  tx.overwintered = fmt.overwintered;
+  tx.version = fmt.version;
+  tx.versionGroupId = fmt.versionGroupId;
+  return tx;
+}
+
+type Flaw = 'none' | 'badsig' | 'highs';
+
+function spendTx(inputs: Spend[], flaw: Flaw = 'none', outputs = 1): Transaction {
+  const tx = newTx();
+  for (const s of inputs) tx.vin.push(new TxIn(new Outpoint(Uint8Array.from(Buffer.from(s.txid, 'hex').reverse()), s.n), new Uint8Array(0), 0xffffffff));
+  const total = inputs.reduce((a, s) => a + s.value, 0n) - FEE;
+  for (let k = 0; k < outputs; k++) tx.vout.push(new TxOut(total / BigInt(outputs), P2PKH));
+  inputs.forEach((s, n) => {
+    let sig: Uint8Array;
+    if (flaw === 'badsig' && n === inputs.length - 1) {
+      // A valid DER signature over another amount: it does not verify (a consensus failure).
+      sig = signatureFor(tx, n, P2PKH, s.value - 1n, BRANCH, KEY, SIGHASH_ALL);
+    } else {
+      sig = signatureFor(tx, n, P2PKH, s.value, BRANCH, KEY, SIGHASH_ALL);
+      if (flaw === 'highs' && n === inputs.length - 1) {
+        // Its high-S twin: valid in a block, refused by mempool policy (LOW_S).
+        const sig64 = parseDERSignature(sig.subarray(0, sig.length - 1))!;
+        let sv = 0n;
+        for (const b of sig64.subarray(32)) sv = (sv << 8n) | BigInt(b);
+        const hs = CURVE_ORDER - sv;
+        const out = new Uint8Array(sig64);
+        for (let i = 0; i < 32; i++) out[63 - i] = Number((hs >> BigInt(8 * i)) & 0xffn);
+        sig = Uint8Array.of(...encodeDERSignature(out), SIGHASH_ALL);
+      }
+    }
+    tx.vin[n]!.scriptSig = concatScript(pushData(sig), pushData(PUB));
+  });
+  return tx;
+}
+
+/**
+ * A seeded sequence of raw transactions mixing what a burst can hold: independent spends, children of
+ * earlier ones, double spends of earlier ones, bad and high-S signatures (and children and rivals of
+ * those), duplicates, missing inputs and undecodable bytes.
+ */
+function scenario(seed: number, length: number) {
+  const rnd = prng(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const coins = new Map<string, Coin>();
+  const confirmed = new Set<string>();
+  const fresh: Spend[] = [];
+  for (let i = 0; i < length * 2; i++) {
+    const txid = toHexReversed(sha256(Uint8Array.of(seed & 0xff, (seed >> 8) & 0xff, i & 0xff, i >> 8)));
+    coins.set(`${txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+    confirmed.add(txid);
+    fresh.push({ txid, n: 0, value: COIN });
+  }
+  // A confirmed transaction whose only output is already spent.
+  const spentTxid = toHexReversed(sha256(Uint8Array.of(0xee, seed & 0xff)));
+  confirmed.add(spentTxid);
+  const raws: Uint8Array[] = [];
+  const made: { tx: Transaction; inputs: Spend[] }[] = [];
+  const outputsOf = (tx: Transaction): Spend[] => tx.vout.map((o, n) => ({ txid: tx.txid(), n, value: o.value }));
+  for (let i = 0; i < length; i++) {
+    const r = rnd();
+    let inputs: Spend[];
+    let flaw: Flaw = rnd() < 0.12 ? 'badsig' : rnd() < 0.06 ? 'highs' : 'none';
+    if (r < 0.35 || made.length === 0) inputs = [fresh.pop()!];
+    else if (r < 0.6) inputs = [pick(outputsOf(pick(made).tx))];
+    else if (r < 0.7) inputs = [pick(pick(made).inputs)];
+    else if (r < 0.78) inputs = [fresh.pop()!, pick(outputsOf(pick(made).tx))];
+    else if (r < 0.84) {
+      raws.push(pick(raws));
+      continue;
+    } else if (r < 0.88) inputs = [{ txid: toHexReversed(sha256(Uint8Array.of(0xab, i))), n: 0, value: COIN }];
+    else if (r < 0.91) inputs = [{ txid: spentTxid, n: 0, value: COIN }];
+    else if (r < 0.94) {
+      raws.push(Uint8Array.of(0x04, 0x00, 0x00));
+      continue;
+    } else {
+      inputs = [fresh.pop()!];
+      flaw = 'badsig';
+    }
+    const tx = spendTx(inputs, flaw, 1 + Math.floor(rnd() * 3));
+    made.push({ tx, inputs });
+    raws.push(tx.toRaw());
+  }
+  return { coins, confirmed, raws };
+}
+
+function answer(o: { ok: true; result: unknown } | { ok: false; error: unknown }): unknown {
+  if (o.ok) return { ok: o.result };
+  const e = o.error;
+  return e instanceof ServiceFailure ? { code: e.code, message: e.message } : { other: String(e) };
+}
+
+function state(m: MempoolLogic, notices: Notice[]) {
+  return {
+    entries: [...m.entries.keys()],
+    spentBy: [...m.spentBy.entries()].sort(),
+    notices: notices.map((n) => `${n.type} ${String(n.txid)}`),
+  };
+}
+
+let pool: VerifyPool;
+test.before(async () => {
+  pool = await VerifyPool.start({ threads: 2, batchInputs: 4 });
+});
+test.after(async () => {
+  await pool?.stop();
+});
+
+test('a burst answers as one-by-one acceptance: results, notices and mempool (seeded scenarios)', async () => {
+  const reached = new Set<string>();
+  for (let seed = 1; seed <= 12; seed++) {
+    const { coins, confirmed, raws } = scenario(seed, 60);
+    const serial = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME });
+    const serialNotices: Notice[] = [];
+    const serialAnswers: unknown[] = [];
+    for (const raw of raws) {
+      try {
+        serialAnswers.push({ ok: await serial.accept(raw, false, serialNotices) });
+      } catch (e) {
+        serialAnswers.push(answer({ ok: false, error: e }));
+      }
+    }
+    const cache = new SignatureCache();
+    const burst = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool, sigCache: cache });
+    const burstNotices: Notice[] = [];
+    const burstAnswers: unknown[] = [];
+    // Bursts of 1 to 20, as they would arrive.
+    const rnd = prng(seed * 7919);
+    for (let i = 0; i < raws.length; ) {
+      const k = 1 + Math.floor(rnd() * 20);
+      const before = burstAnswers.length;
+      await burst.acceptMany(
+        raws.slice(i, i + k).map((raw) => ({ raw, allowHighFees: false })),
+        (outcomes, notices) => {
+          burstAnswers.push(...outcomes.map(answer));
+          burstNotices.push(...notices);
+        },
+      );
+      // Every write of the burst reported once, whatever the number of reports.
+      assert.equal(burstAnswers.length - before, Math.min(k, raws.length - i), `seed ${seed}: one outcome per write`);
+      i += k;
+    }
+    assert.deepEqual(burstAnswers, serialAnswers, `seed ${seed}: answers`);
+    assert.deepEqual(state(burst, burstNotices), state(serial, serialNotices), `seed ${seed}: mempool and notices`);
+    for (const a of serialAnswers) reached.add('ok' in (a as object) ? 'accepted' : String((a as { message: string }).message).replace(/ \(.*/, ''));
+  }
+  // The scenarios do reach every kind of answer (else the comparison would prove little).
+  for (const reason of [
+    'accepted',
+    '16: mempool conflict',
+    'Missing inputs',
+    '18: bad-txns-inputs-spent',
+    '16: mandatory-script-verify-flag-failed',
+    '64: non-mandatory-script-verify-flag',
+    'TX decode failed',
+  ]) {
+    assert.ok(reached.has(reason), `the scenarios reach ${reason}: ${[...reached].join(' | ')}`);
+  }
+});
+
+test('the service machine hands concurrent accepts to writeBatch, verified in the pool', async () => {
+  const { coins, confirmed } = scenario(99, 0);
+  const spends: Spend[] = [];
+  for (let i = 0; i < 24; i++) {
+    const txid = toHexReversed(sha256(Uint8Array.of(0x77, i)));
+    coins.set(`${txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+    confirmed.add(txid);
+    spends.push({ txid, n: 0, value: COIN });
+  }
+  const txs = spends.map((s, i) => spendTx([s], i === 5 ? 'badsig' : 'none'));
+  const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const accepted: string[] = [];
+  actor.on('txAccepted', (e) => accepted.push((e as unknown as { txid: string }).txid));
+  actor.start();
+  const mempool = new Asker('mempool', actor);
+  const before = pool.stats.batches;
+  const replies = await Promise.allSettled(txs.map((tx) => mempool.ask({ op: 'accept', raw: tx.toRaw() })));
+  replies.forEach((r, i) => {
+    if (i === 5) assert.match((r as PromiseRejectedResult).reason.message, /^16: mandatory-script-verify-flag-failed/);
+    else assert.deepEqual(r, { status: 'fulfilled', value: txs[i]!.txid() });
+  });
+  assert.deepEqual(accepted, txs.filter((_, i) => i !== 5).map((t) => t.txid()));
+  assert.ok(pool.stats.batches > before, 'the burst was verified in the pool');
+  actor.stop();
+});

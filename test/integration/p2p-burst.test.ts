@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { Block } from '../../src/chain/block/block.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
+import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
+import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
+import { concatScript, p2pkhScript, pushData } from '../../src/chain/script/script.js';
+import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
+import { signatureFor } from '../../src/chain/script/sign.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { TestPeer, blockOf, mempoolOf, p2pPort } from './p2p-testpeer.js';
+import { KEY, MAGIC, PUB, params } from './p2p-helpers.js';
+
+/**
+ * A peer relays a burst of transactions back to back (a parent, its 24 children, a grandchild, one
+ * child with a high-S signature): the node hands them to the mempool together, verifies them in its
+ * script-check pool, and answers as komodod does one message at a time: everything valid enters the
+ * mempool (the children after their parent, the grandchild after its parent), the high-S one gets
+ * reject NONSTANDARD with no score, and the peer's next message (a ping) is answered after the burst.
+ */
+
+const SCRIPT = p2pkhScript(hash160(PUB));
+const FEE = 10_000n;
+
+function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Array }[], outputs: number, height: number, highS = false): Transaction {
+  const fmt = params.txFormat(height);
+  const tx = new Transaction();
+  tx.overwintered = fmt.overwintered;
+  tx.version = fmt.version;
+  tx.versionGroupId = fmt.versionGroupId;
+  for (const i of inputs) tx.vin.push(new TxIn(new Outpoint(fromHexReversed(i.txid), i.n), new Uint8Array(0), 0xffffffff));
+  const total = inputs.reduce((a, i) => a + i.value, 0n) - FEE;
+  for (let k = 0; k < outputs; k++) tx.vout.push(new TxOut(total / BigInt(outputs), SCRIPT));
+  inputs.forEach((inp, n) => {
+    let sig = signatureFor(tx, n, inp.script, inp.value, params.currentEpochBranchId(height), KEY, SIGHASH_ALL);
+    if (highS) {
+      const sig64 = new Uint8Array(parseDERSignature(sig.subarray(0, sig.length - 1))!);
+      let s = 0n;
+      for (const b of sig64.subarray(32)) s = (s << 8n) | BigInt(b);
+      const hs = CURVE_ORDER - s;
+      for (let i = 0; i < 32; i++) sig64[63 - i] = Number((hs >> BigInt(8 * i)) & 0xffn);
+      sig = Uint8Array.of(...encodeDERSignature(sig64), SIGHASH_ALL);
+    }
+    // P2PK (the premine: 33-byte key, CHECKSIG) takes the signature alone; P2PKH the key too.
+    tx.vin[n]!.scriptSig = inp.script.length === 35 ? pushData(sig) : concatScript(pushData(sig), pushData(PUB));
+  });
+  return tx;
+}
+
+test('a burst of relayed transactions is accepted as one-by-one relay would be', { timeout: 60_000 }, async (t) => {
+  let d: Daemon | undefined;
+  let p: TestPeer | undefined;
+  t.after(async () => {
+    p?.close();
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  d = await startDaemon(['-gen=0', `-pubkey=${toHex(PUB)}`]);
+  const port = p2pPort(d.log);
+  const [h1] = await d.rpc<string[]>('generate', 1);
+  const height = 2;
+  const premine = Block.fromRaw(await blockOf(port, MAGIC, h1!)).txs[0]!;
+  const parent = spend([{ txid: premine.txid(), n: 0, value: premine.vout[0]!.value, script: premine.vout[0]!.script }], 24, height);
+  const outs = parent.vout.map((o, n) => ({ txid: parent.txid(), n, value: o.value, script: o.script }));
+  const children = outs.map((o, i) => spend([o], 1, height, i === 17));
+  const grandchild = spend([{ txid: children[5]!.txid(), n: 0, value: children[5]!.vout[0]!.value, script: SCRIPT }], 1, height);
+  const burst = [parent, ...children.slice(0, 6), grandchild, ...children.slice(6)];
+
+  // The script-check workers are up (they start with the node, without delaying it).
+  const deadline = Date.now() + 30_000;
+  while (!d.log.some((l) => /Using \d+ threads for script verification/.test(l))) {
+    assert.ok(Date.now() < deadline, 'script-check workers started');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  p = await TestPeer.handshake(port, MAGIC);
+  const from = p.received.length;
+  for (const tx of burst) p.send('tx', Buffer.from(tx.toRaw()));
+  await p.ping();
+  const rejects = p.received.slice(from).filter((m) => m.command === 'reject');
+  assert.equal(rejects.length, 1, 'one reject');
+  assert.equal(rejects[0]!.payload[3], 0x40, 'REJECT_NONSTANDARD');
+  // komodod's IsLowDERSignature sets no script error: the text is EvalScript's initial "unknown error".
+  assert.match(rejects[0]!.payload.toString('latin1'), /non-mandatory-script-verify-flag \(unknown error\)/);
+  assert.equal(Buffer.from(rejects[0]!.payload.subarray(-32)).reverse().toString('hex'), children[17]!.txid());
+  const expected = burst.filter((tx) => tx !== children[17]).map((tx) => tx.txid());
+  assert.deepEqual(new Set(await d.rpc<string[]>('getrawmempool')), new Set(expected));
+  assert.deepEqual(new Set(await mempoolOf(port, MAGIC)), new Set(expected));
+  const [info] = await d.rpc<{ banscore: number }[]>('getpeerinfo');
+  assert.equal(info!.banscore, 0, 'a policy rejection is not scored');
+  // The burst was verified by the workers, not one by one on the main thread.
+  const states = await d.rpc<{ actors: { mempool: { context: { summary: { verifiedInPool: number } } } } }>('getactorstates');
+  assert.ok(states.actors.mempool.context.summary.verifiedInPool > 0, `verified in the pool: ${JSON.stringify(states.actors.mempool.context)}`);
+});
