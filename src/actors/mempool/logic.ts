@@ -192,6 +192,8 @@ export class MempoolLogic implements ServiceLogic {
   readonly spentBy = new Map<string, string>();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
+  /** Txid → the address keys it was indexed under. */
+  private readonly indexedAddresses = new Map<string, Set<string>>();
   private bytes = 0;
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
@@ -552,7 +554,9 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   private unindexAddresses(e: MempoolEntry): void {
-    for (const a of this.addressesOf(e)) {
+    const addresses = this.indexedAddresses.get(e.txid) ?? this.addressesOf(e);
+    this.indexedAddresses.delete(e.txid);
+    for (const a of addresses) {
       const s = this.byAddress.get(a);
       s?.delete(e.txid);
       if (s && s.size === 0) this.byAddress.delete(a);
@@ -561,7 +565,10 @@ export class MempoolLogic implements ServiceLogic {
 
   private add(e: MempoolEntry): void {
     this.entries.set(e.txid, e);
-    for (const a of this.addressesOf(e)) {
+    const addresses = this.addressesOf(e);
+    // Kept to unindex it when it leaves (solving its scripts again would cost a block's connection).
+    this.indexedAddresses.set(e.txid, addresses);
+    for (const a of addresses) {
       let s = this.byAddress.get(a);
       if (!s) this.byAddress.set(a, (s = new Set()));
       s.add(e.txid);

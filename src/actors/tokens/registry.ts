@@ -2,6 +2,7 @@ import type { Block } from '../../chain/block/block.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { fromHexReversed, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
+import { OP_RETURN } from '../../chain/script/opcodes.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import {
   TOKENS_GLOBAL_PUBKEY,
@@ -92,8 +93,17 @@ function paysGlobalNormal(script: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * Whether the last output is an OP_RETURN script: both token opret decoders read GetOpReturnData, which
+ * is empty (and fails to decode) otherwise, so any other transaction is skipped without a decode that
+ * throws (most of a block's transactions).
+ */
+function endsWithOpReturn(tx: Transaction): boolean {
+  return tx.vout.length > 0 && tx.vout[tx.vout.length - 1]!.script[0] === OP_RETURN;
+}
+
 function isCreateTx(tx: Transaction): boolean {
-  if (tx.vout.length === 0) return false;
+  if (!endsWithOpReturn(tx)) return false;
   try {
     decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script);
     return true;
@@ -295,7 +305,7 @@ export class TokenRegistryLogic implements ServiceLogic {
           }
         });
       }
-      const op = tx.vout.length > 0 ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
+      const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
       if (!op && !create) continue;
       const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
       const values = await this.tokenValues(tx, tokenid, local, fetched);
