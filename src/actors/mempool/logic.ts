@@ -36,7 +36,7 @@ import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
 import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
-import { hash160 } from '../../chain/crypto/hash.js';
+import { hash160, sha256d } from '../../chain/crypto/hash.js';
 
 /**
  * CTxMemPool::addAddressIndex's keys of a script. Unlike ConnectBlock's GetAddressType, komodod's
@@ -127,6 +127,13 @@ export interface MempoolOptions {
 
 const WRITE_OPS = new Set(['accept', 'blockConnected', 'blockDisconnected']);
 
+/** One accept: the raw transaction, and the Transaction its sender decoded from it, when it has one. */
+interface AcceptItem {
+  raw: Uint8Array;
+  allowHighFees: boolean;
+  tx?: Transaction;
+}
+
 /** A transaction that passed every check before its input scripts. */
 interface Prepared {
   tx: Transaction;
@@ -147,6 +154,15 @@ interface Prepared {
 interface Overlay {
   entries: Map<string, Prepared>;
   spentBy: Map<string, string>;
+}
+
+/**
+ * The transaction of an accept and its txid (the hash of the bytes as given: a transaction decodes only
+ * from its canonical serialisation). The caller may hand over the one it decoded from `raw` already.
+ */
+function decodeAccept(raw: Uint8Array, decoded?: unknown): { tx: Transaction; txid: string } {
+  const tx = decoded instanceof Transaction ? decoded : parseTx(raw);
+  return { tx, txid: toHexReversed(sha256d(raw)) };
 }
 
 function parseTx(raw: Uint8Array): Transaction {
@@ -219,7 +235,7 @@ export class MempoolLogic implements ServiceLogic {
 
   async writeBatch(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
     await this.acceptMany(
-      bodies.map((b) => ({ raw: b.raw as Uint8Array, allowHighFees: b.allowHighFees === true })),
+      bodies.map((b) => ({ raw: b.raw as Uint8Array, allowHighFees: b.allowHighFees === true, ...(b.tx instanceof Transaction ? { tx: b.tx } : {}) })),
       report,
     );
   }
@@ -256,7 +272,7 @@ export class MempoolLogic implements ServiceLogic {
     const notices: Notice[] = [];
     switch (body.op) {
       case 'accept':
-        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices), notices };
+        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined), notices };
       case 'blockConnected':
         this.blockConnected(body.block as Block, body.txids as string[], body.height as number, notices);
         return { result: null, notices };
@@ -293,9 +309,8 @@ export class MempoolLogic implements ServiceLogic {
    * AcceptToMemoryPool for sendrawtransaction (fLimitFree=false) and relayed transactions, in
    * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
    */
-  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[]): Promise<string> {
-    const tx = parseTx(raw);
-    const txid = tx.txid();
+  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction): Promise<string> {
+    const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
     const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
@@ -317,7 +332,7 @@ export class MempoolLogic implements ServiceLogic {
    * meanwhile, and they enter the mempool in order. Should a signature fail, everything after it in
    * the burst is accepted again one by one (what it saw may have depended on the failed one).
    */
-  async acceptMany(items: { raw: Uint8Array; allowHighFees: boolean }[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
+  async acceptMany(items: AcceptItem[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
     const pool = this.opts.verifyPool;
     // A lone transaction is verified here at once (a round trip to a worker would only add latency),
     // unless it follows a burst: then the thread is better kept free to read the requests that follow.
@@ -327,10 +342,9 @@ export class MempoolLogic implements ServiceLogic {
       const notices: Notice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
-    const parsed = items.map(({ raw }): { tx: Transaction; txid: string } | { error: unknown } => {
+    const parsed = items.map(({ raw, tx }): { tx: Transaction; txid: string } | { error: unknown } => {
       try {
-        const tx = parseTx(raw);
-        return { tx, txid: tx.txid() };
+        return decodeAccept(raw, tx);
       } catch (e) {
         return { error: e };
       }
@@ -414,11 +428,11 @@ export class MempoolLogic implements ServiceLogic {
     send();
   }
 
-  private async acceptEach(items: { raw: Uint8Array; allowHighFees: boolean }[], notices: Notice[]): Promise<BatchOutcome[]> {
+  private async acceptEach(items: AcceptItem[], notices: Notice[]): Promise<BatchOutcome[]> {
     const out: BatchOutcome[] = [];
-    for (const { raw, allowHighFees } of items) {
+    for (const { raw, allowHighFees, tx } of items) {
       try {
-        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices) });
+        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx) });
       } catch (e) {
         out.push({ ok: false, error: e });
       }

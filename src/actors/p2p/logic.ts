@@ -1207,7 +1207,7 @@ export class P2PLogic implements ServiceLogic {
   /** AcceptToMemoryPool for a relayed tx: relay (through the mempool's txAccepted notice), orphan or reject. */
   private async acceptTx(p: Peer | undefined, tx: Transaction, raw: Uint8Array, txid: string): Promise<boolean> {
     try {
-      await this.opts.mempool.ask({ op: 'accept', raw, allowHighFees: false });
+      await this.opts.mempool.ask({ op: 'accept', raw, tx, allowHighFees: false });
       return true;
     } catch (e) {
       const f = e instanceof ServiceFailure ? e : new ServiceFailure(-32603, String(e));

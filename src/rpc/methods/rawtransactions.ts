@@ -280,7 +280,7 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         // The transaction as decoded (DecodeHexTx ignores trailing bytes); the mempool answers with
         // komodod's codes: the txid when already there, -27, -26 "code: reason", -25. Relay to peers
         // hangs off the mempool's txAccepted notice.
-        return await askRpc<string>(node.mempool, { op: 'accept', raw: tx.toRaw(), allowHighFees });
+        return await askRpc<string>(node.mempool, { op: 'accept', raw: tx.toRaw(), tx, allowHighFees });
       },
     },
   ];
