@@ -74,3 +74,55 @@ test('service machine: a stop during a write lets the write finish first', async
   assert.equal(actor.getSnapshot().status, 'done');
   await assert.rejects(ask.ask({ op: 'get' }, 50), /did not answer/);
 });
+
+test('service machine: concurrent batchable writes reach writeBatch together; early outcomes are answered at once', async () => {
+  const calls: number[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const logic: ServiceLogic = {
+    name: 'batcher',
+    async load() {},
+    isWrite: (b: Op) => b.op === 'put' || b.op === 'plain',
+    read: () => null,
+    async write(b: Op): Promise<WriteOutcome> {
+      return { result: `plain ${String(b.n)}` };
+    },
+    batchable: (b: Op) => b.op === 'put',
+    async writeBatch(bodies, report) {
+      calls.push(bodies.length);
+      // The first is settled at once; the rest wait (as the mempool waits for its workers).
+      report([{ ok: true, result: `put ${String(bodies[0]!.n)}` }], [{ type: 'early', n: bodies[0]!.n }]);
+      await held;
+      report(
+        bodies.slice(1).map((b) => (b.n === 3 ? { ok: false as const, error: new ServiceFailure(-26, 'bad 3') } : { ok: true as const, result: `put ${String(b.n)}` })),
+        [],
+      );
+    },
+    summary: () => ({}),
+    async close() {},
+  };
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const notices: unknown[] = [];
+  actor.on('early', (e) => notices.push(e));
+  actor.start();
+  const svc = new Asker('batcher', actor);
+  await svc.ask({ op: 'plain', n: 0 });
+  const answered: string[] = [];
+  const asks = [1, 2, 3, 4].map((n) =>
+    svc.ask<string>({ op: 'put', n }).then(
+      (r) => void answered.push(r),
+      (e: Error) => void answered.push(`error ${e.message}`),
+    ),
+  );
+  await asks[0];
+  // The first answered while the others are still held.
+  assert.deepEqual(answered, ['put 1']);
+  assert.equal(notices.length, 1);
+  release();
+  await Promise.all(asks);
+  assert.deepEqual(answered, ['put 1', 'put 2', 'error bad 3', 'put 4']);
+  assert.deepEqual(calls, [4], 'the four concurrent writes were one batch');
+  // A plain write after the batch still goes through write().
+  assert.equal(await svc.ask({ op: 'plain', n: 5 }), 'plain 5');
+  actor.stop();
+});
