@@ -296,12 +296,7 @@ export class VerifyPool {
         lastProgress = Date.now();
         continue;
       }
-      // The newest queued batch: the workers take the queue from its front.
-      const local = this.queue.pop();
-      if (local !== undefined) {
-        const f = this.inflight.get(local);
-        if (f) this.settleOne(local, runBatch(f.batch));
-        this.stats.local++;
+      if (this.verifyOneHere()) {
         lastProgress = Date.now();
         prune();
         continue;
@@ -312,10 +307,21 @@ export class VerifyPool {
     }
   }
 
+  /** Verifies the newest queued batch on this thread (the workers take the queue from its front). */
+  private verifyOneHere(): boolean {
+    const local = this.queue.pop();
+    if (local === undefined) return false;
+    const f = this.inflight.get(local);
+    if (f) this.settleOne(local, runBatch(f.batch));
+    this.stats.local++;
+    return true;
+  }
+
   /**
    * wait() for a caller that must not block the thread (the mempool accepting a burst while the RPC
-   * server keeps reading requests): it awaits the workers' signal instead of Atomics.wait, and leaves
-   * the verifying to them. Without workers it verifies the batches here, as wait() does.
+   * server keeps reading requests): it awaits the workers' signal instead of Atomics.wait, and takes a
+   * queued batch itself only after letting the event loop read what has arrived. Without workers it
+   * verifies the batches here, as wait() does.
    */
   async waitAsync(ids: Iterable<number>): Promise<void> {
     const pending = new Set<number>();
@@ -348,11 +354,7 @@ export class VerifyPool {
         // More batches than the workers hold: once the requests waiting to be read are read, this
         // thread verifies one itself, as wait() does (komodod's master thread joins its queue).
         await new Promise((r) => setImmediate(r));
-        const local = this.queue.pop();
-        if (local !== undefined) {
-          const f = this.inflight.get(local);
-          if (f) this.settleOne(local, runBatch(f.batch));
-          this.stats.local++;
+        if (this.verifyOneHere()) {
           lastProgress = Date.now();
           prune();
         }
