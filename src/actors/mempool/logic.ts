@@ -375,7 +375,7 @@ export class MempoolLogic implements ServiceLogic {
           // Small batches: the first answers come back (and their callers are answered) sooner.
           batchInputs: 4,
         });
-        if (p.branchId === checksBranch && checks.defer(i, p.tx, p.coinView)) {
+        if (p.branchId === checksBranch && checks.defer(i, p.tx, p.coinView, p.raw)) {
           stages.push({ kind: 'deferred', p });
           this.verifiedInPool++;
         } else {

@@ -45,8 +45,10 @@ export interface ScriptBatch {
 }
 
 /** Appends a transaction and the inputs of it to check to a batch's data. */
-export function writeBatchTx(w: BufferWriter, tx: Transaction, inputs: readonly { n: number; value: bigint; script: Uint8Array }[]): void {
-  tx.write(w);
+export function writeBatchTx(w: BufferWriter, tx: Transaction, inputs: readonly { n: number; value: bigint; script: Uint8Array }[], raw?: Uint8Array): void {
+  // The caller's serialisation of the transaction when it has one (the mempool does), else a new one.
+  if (raw) w.bytes(raw);
+  else tx.write(w);
   w.compactSize(inputs.length);
   for (const i of inputs) {
     w.compactSize(i.n);

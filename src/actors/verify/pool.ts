@@ -229,7 +229,7 @@ export class VerifyPool {
   }
 
   /** Reads the results that arrived, then tops the workers up from the queue. True if a result arrived. */
-  private pump(): boolean {
+  private pump(outstanding = MAX_OUTSTANDING): boolean {
     if (!this.parallel) return false;
     let progress = false;
     for (const w of this.workers) {
@@ -240,7 +240,7 @@ export class VerifyPool {
       }
     }
     for (const w of this.workers) {
-      while (w.batches < MAX_OUTSTANDING && this.queue.length > 0) {
+      while (w.batches < outstanding && this.queue.length > 0) {
         const f = this.inflight.get(this.queue.shift()!);
         if (!f) continue;
         f.worker = w;
@@ -319,9 +319,8 @@ export class VerifyPool {
 
   /**
    * wait() for a caller that must not block the thread (the mempool accepting a burst while the RPC
-   * server keeps reading requests): it awaits the workers' signal instead of Atomics.wait, and takes a
-   * queued batch itself only after letting the event loop read what has arrived. Without workers it
-   * verifies the batches here, as wait() does.
+   * server keeps reading requests): every queued batch goes to the workers and it awaits their signal
+   * instead of Atomics.wait. Without workers it verifies the batches here, as wait() does.
    */
   async waitAsync(ids: Iterable<number>): Promise<void> {
     const pending = new Set<number>();
@@ -343,21 +342,12 @@ export class VerifyPool {
     while (pending.size > 0) {
       if (!this.parallel) return this.wait(pending);
       const seen = Atomics.load(this.signal, 0);
-      const progress = this.pump();
+      // Everything queued goes to the workers: this thread has requests to read meanwhile.
+      const progress = this.pump(Number.POSITIVE_INFINITY);
       prune();
       if (pending.size === 0) break;
       if (progress) {
         lastProgress = Date.now();
-        continue;
-      }
-      if (this.queue.length > 0) {
-        // More batches than the workers hold: once the requests waiting to be read are read, this
-        // thread verifies one itself, as wait() does (komodod's master thread joins its queue).
-        await new Promise((r) => setImmediate(r));
-        if (this.verifyOneHere()) {
-          lastProgress = Date.now();
-          prune();
-        }
         continue;
       }
       const w = Atomics.waitAsync(this.signal, 0, seen, 250);
@@ -423,8 +413,11 @@ export class ScriptChecks {
     private readonly opts: ScriptCheckOptions,
   ) {}
 
-  /** Defers the script checks of the transaction at block position `pos`; false: check it serially now. */
-  defer(pos: number, tx: Transaction, view: CoinView): boolean {
+  /**
+   * Defers the script checks of the transaction at block position `pos`; false: check it serially now.
+   * `raw`, when given, is the transaction's serialisation (sent to the workers as is).
+   */
+  defer(pos: number, tx: Transaction, view: CoinView, raw?: Uint8Array): boolean {
     if (isCoinImport(tx) || isMint(tx)) return false;
     const spent: SpentOutput[] = [];
     for (const input of tx.vin) {
@@ -455,7 +448,7 @@ export class ScriptChecks {
       queued.push(n);
     }
     if (queued.length > 0) {
-      writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })));
+      writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })), raw);
       this.batchRefs.push(queued.map((n) => [pos, n]));
       this.batchTxs.push(d);
       this.batchInputs += queued.length;
