@@ -5,7 +5,7 @@ import {
   RPC_PARSE_ERROR,
 } from './errors.js';
 import { JsonParseError, parseJson } from './json-read.js';
-import { JsonObject, type JsonValue } from './json-value.js';
+import { JsonObject, type JsonOut, type JsonValue } from './json-value.js';
 import { escapeJsonString, writeJson } from './json-write.js';
 import { toRpcError, type RpcTable } from './table.js';
 
@@ -46,18 +46,40 @@ function parseRequest(req: JsonValue, idOut: { id: JsonValue }): Parsed {
   return { method, params };
 }
 
-/** One call to its envelope text (no newline) and the error it carried, if any. */
-async function execOne(table: RpcTable, req: JsonValue): Promise<[string, RpcError | null]> {
+type Executed = [string, RpcError | null];
+
+/** One call to its envelope text (no newline) and the error it carried, if any; synchronous when the
+ *  method's handler is. */
+function execOne(table: RpcTable, req: JsonValue): Executed | Promise<Executed> {
   const holder: { id: JsonValue } = { id: null };
+  let result: JsonOut | Promise<JsonOut>;
   try {
     const { method, params } = parseRequest(req, holder);
-    const result = await table.execute(method, params);
-    // written inside the try: a value JSON cannot hold fails this call, not the server
-    return [replyText(writeJson(result), null, writeJson(holder.id)), null];
+    result = table.run(method, params);
   } catch (e) {
-    const err = toRpcError(e);
-    return [replyText('null', err, writeJson(holder.id)), err];
+    return failed(e, holder.id);
   }
+  if (result instanceof Promise) {
+    return result.then(
+      (r) => succeeded(r, holder.id),
+      (e: unknown) => failed(e, holder.id),
+    );
+  }
+  return succeeded(result, holder.id);
+}
+
+function succeeded(result: JsonOut, id: JsonValue): Executed {
+  try {
+    // written inside the try: a value JSON cannot hold fails this call, not the server
+    return [replyText(writeJson(result), null, writeJson(id)), null];
+  } catch (e) {
+    return failed(e, id);
+  }
+}
+
+function failed(e: unknown, id: JsonValue): Executed {
+  const err = toRpcError(e);
+  return [replyText('null', err, writeJson(id)), err];
 }
 
 /** JSONErrorReply's status: 400 for -32600, 404 for -32601, 500 for every other code. */
@@ -73,6 +95,11 @@ export function httpStatusForCode(code: number): number {
  * run one after the other), -32700 "Top-level object parse error" for any other top-level value.
  */
 export async function handleRpcBody(table: RpcTable, body: Uint8Array): Promise<RpcReply> {
+  return handleRpcBodyNow(table, body);
+}
+
+/** handleRpcBody, answered synchronously when every method called answers synchronously. */
+export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | Promise<RpcReply> {
   let req: JsonValue;
   try {
     req = parseJson(body);
@@ -81,15 +108,22 @@ export async function handleRpcBody(table: RpcTable, body: Uint8Array): Promise<
     return errorReply(new RpcError(RPC_PARSE_ERROR, 'Parse error'));
   }
   if (req instanceof JsonObject) {
-    const [text, err] = await execOne(table, req);
-    return { status: err ? httpStatusForCode(err.code) : 200, body: text + '\n' };
+    const one = execOne(table, req);
+    return one instanceof Promise ? one.then(singleReply) : singleReply(one);
   }
-  if (Array.isArray(req)) {
-    const parts: string[] = [];
-    for (const r of req) parts.push((await execOne(table, r))[0]);
-    return { status: 200, body: `[${parts.join(',')}]\n` };
-  }
+  if (Array.isArray(req)) return batch(table, req);
   return errorReply(new RpcError(RPC_PARSE_ERROR, 'Top-level object parse error'));
+}
+
+function singleReply([text, err]: Executed): RpcReply {
+  return { status: err ? httpStatusForCode(err.code) : 200, body: text + '\n' };
+}
+
+/** A batch: one envelope per element, in order, each call started once the one before has answered. */
+async function batch(table: RpcTable, reqs: JsonValue[]): Promise<RpcReply> {
+  const parts: string[] = [];
+  for (const r of reqs) parts.push((await execOne(table, r))[0]);
+  return { status: 200, body: `[${parts.join(',')}]\n` };
 }
 
 /** An error envelope with id null. */

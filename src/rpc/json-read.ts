@@ -112,6 +112,24 @@ class Reader {
 
   string(): string {
     const b = this.b;
+    // fast path: plain printable ASCII up to the closing quote, with no escape or multi-byte sequence
+    // (no closures made: under tsx each nested function costs a __name call per string)
+    let q = this.pos + 1;
+    while (q < b.length) {
+      const c = b[q]!;
+      if (c < 0x20 || c >= 0x80 || c === 0x5c) break;
+      if (c === 0x22) {
+        const text = latin1(b, this.pos + 1, q);
+        this.pos = q + 1;
+        return text;
+      }
+      q++;
+    }
+    return this.slowString();
+  }
+
+  slowString(): string {
+    const b = this.b;
     let p = this.pos + 1; // skip the opening quote
     let out = '';
     // JSONUTF8StringFilter state
@@ -263,6 +281,12 @@ class Reader {
 }
 
 function latin1(b: Uint8Array, start: number, end: number): string {
+  // short texts (keys, ids, numbers): a char-code loop is cheaper than a Buffer view
+  if (end - start <= 16) {
+    let s = '';
+    for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
+    return s;
+  }
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1');
 }
 

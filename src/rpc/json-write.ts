@@ -109,58 +109,58 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function write(v: JsonOut, out: string[]): void {
-  if (v === null || v === undefined) {
-    out.push('null');
-    return;
-  }
+/** A double as UniValue prints it; a safe integer (|x| < 2^53 < 10^16, so %.16g prints all its digits
+ *  with no exponent) takes the fast path: String(x) prints the same digits. -0 keeps "-0". */
+function writeNumber(x: number): string {
+  return Number.isSafeInteger(x) && !Object.is(x, -0) ? String(x) : formatDouble(x);
+}
+
+function write(v: JsonOut): string {
+  if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'boolean':
-      out.push(v ? 'true' : 'false');
-      return;
+      return v ? 'true' : 'false';
     case 'string':
-      out.push('"', escapeJsonString(v), '"');
-      return;
+      return '"' + escapeJsonString(v) + '"';
     case 'number':
-      out.push(formatDouble(v));
-      return;
+      return writeNumber(v);
     case 'bigint':
-      out.push(v.toString());
-      return;
-  }
-  if (v instanceof JsonNumber || v instanceof Amount) {
-    out.push(v.toString());
-    return;
+      return v.toString();
   }
   if (Array.isArray(v)) {
-    out.push('[');
-    for (let i = 0; i < v.length; i++) {
-      if (i) out.push(',');
-      write(v[i], out);
+    if (v.length === 0) return '[]';
+    let s = '[' + write(v[0]);
+    for (let i = 1; i < v.length; i++) s += ',' + write(v[i]);
+    return s + ']';
+  }
+  if (v instanceof JsonNumber || v instanceof Amount) return v.toString();
+  let s = '{';
+  if (typeof v === 'object' && isPlainObject(v)) {
+    // Object.keys order, as Object.entries gives it, without the pair arrays
+    const o = v as Record<string, JsonOut>;
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const val = o[k];
+      if (val === undefined) continue;
+      if (s.length > 1) s += ',';
+      s += '"' + escapeJsonString(k) + '":' + write(val);
     }
-    out.push(']');
-    return;
+    return s + '}';
   }
   let entries: Iterable<[string, JsonOut]>;
   if (v instanceof JsonObject) entries = v.entries;
   else if (v instanceof Map) entries = v.entries();
-  else if (typeof v === 'object' && isPlainObject(v)) entries = Object.entries(v);
   else throw new Error('cannot write this value as JSON');
-  out.push('{');
-  let first = true;
   for (const [k, val] of entries) {
     if (val === undefined) continue;
-    if (!first) out.push(',');
-    first = false;
-    out.push('"', escapeJsonString(k), '":');
-    write(val, out);
+    if (s.length > 1) s += ',';
+    s += '"' + escapeJsonString(k) + '":' + write(val);
   }
-  out.push('}');
+  return s + '}';
 }
 
 /** UniValue::write() with no indentation. Throws a plain Error on a value JSON cannot hold. */
 export function writeJson(v: JsonOut): string {
-  const out: string[] = [];
-  write(v, out);
-  return out.join('');
+  return write(v);
 }

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import polka, { type Request, type Response } from 'polka';
+import polka, { type NextHandler, type Request, type Response } from 'polka';
 import bodyParser from 'body-parser';
 import { BasicAuth } from './auth.js';
-import { handleRpcBody } from './envelope.js';
+import { handleRpcBodyNow } from './envelope.js';
 import { RPC_INTERNAL_ERROR } from './errors.js';
 import { AllowList } from './subnet.js';
 import { RpcTable, type HelpEnv, type RpcMethod } from './table.js';
@@ -175,8 +175,64 @@ function sendJson(res: Response, status: number, body: string): void {
 }
 
 interface RpcRequest extends Request {
-  /** the request target exactly as sent (Polka rewrites req.url) */
+  /** the request target exactly as sent */
   rawUrl?: string;
+  /** the body as read (absent when there was none) */
+  body?: unknown;
+  /** while readDeclared reads the body: what came so far, and where it goes once complete */
+  bodyRead?: BodyRead;
+}
+
+interface BodyRead {
+  chunks: Buffer[];
+  size: number;
+  res: Response;
+  then: (req: RpcRequest, res: Response, err?: unknown) => void;
+}
+
+/**
+ * body-parser's raw reader for a request whose length Node's parser already enforces (a declared
+ * length over the limit is refused before): the chunks joined at 'end', then `then`. An aborted request
+ * gets no reply (as body-parser's 'request.aborted'); another stream error body-parser's 400 (onError
+ * sends none once the connection is gone). The listeners are module functions (`this` is the
+ * request), so a request costs no closures.
+ */
+function readDeclared(req: RpcRequest, res: Response, then: BodyRead['then']): void {
+  req.bodyRead = { chunks: [], size: 0, res, then };
+  req.on('data', onBodyData);
+  req.on('end', onBodyEnd);
+  req.on('aborted', stopReading);
+  req.on('error', onBodyError);
+  req.on('close', stopReading);
+}
+
+function onBodyData(this: RpcRequest, chunk: Buffer): void {
+  const r = this.bodyRead!;
+  r.chunks.push(chunk);
+  r.size += chunk.length;
+}
+
+function onBodyEnd(this: RpcRequest): void {
+  const r = this.bodyRead!;
+  stopReading.call(this);
+  this.body = r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size);
+  r.then(this, r.res);
+}
+
+function onBodyError(this: RpcRequest, e: Error & { code?: string }): void {
+  const r = this.bodyRead!;
+  stopReading.call(this);
+  if (e.code === 'ECONNRESET' || this.aborted) return;
+  r.then(this, r.res, { status: 400 });
+}
+
+function stopReading(this: RpcRequest): void {
+  this.bodyRead = undefined;
+  this.off('data', onBodyData);
+  this.off('end', onBodyEnd);
+  this.off('aborted', stopReading);
+  this.off('error', onBodyError);
+  this.off('close', stopReading);
 }
 
 /** Starts the server on every endpoint; rejects if none could bind. */
@@ -191,42 +247,40 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
   const queueLimit =
     Math.max(opts.workQueue ?? DEFAULT_HTTP_WORKQUEUE, 1) + Math.max(opts.threads ?? DEFAULT_HTTP_THREADS, 1);
   let inFlight = 0;
+  /** the allow-list verdict per connection: a socket's peer address never changes */
+  const socketVerdict = new WeakMap<Socket, boolean>();
+  const allowedSocket = (socket: Socket): boolean => {
+    let ok = socketVerdict.get(socket);
+    if (ok === undefined) {
+      ok = allow.allows(socket.remoteAddress);
+      socketVerdict.set(socket, ok);
+    }
+    return ok;
+  };
 
   const readBody = bodyParser.raw({ type: () => true, limit: MAX_BODY_SIZE, inflate: false });
 
-  const app = polka<RpcRequest>({
-    onError(err, req, res) {
-      if (res.headersSent || res.destroyed) return;
-      const e = err as { type?: string; status?: number };
-      if (e.type === 'request.aborted') return;
-      if (e.type === 'entity.too.large') return sendErrorPage(res, 413);
-      if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendErrorPage(res, 400);
-      log(`RPC internal error on ${req.method} ${req.rawUrl ?? ''}`);
-      sendJson(
-        res,
-        500,
-        `{"result":null,"error":{"code":${RPC_INTERNAL_ERROR},"message":"Internal error"},"id":null}\n`,
-      );
-    },
-  });
+  /** body-parser's failures, and anything a request's handling threw */
+  const onError = (err: unknown, req: RpcRequest, res: Response): void => {
+    if (res.headersSent || res.destroyed) return;
+    const e = err as { type?: string; status?: number };
+    if (e.type === 'request.aborted') return;
+    if (e.type === 'entity.too.large') return sendErrorPage(res, 413);
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendErrorPage(res, 400);
+    log(`RPC internal error on ${req.method} ${req.rawUrl ?? ''}`);
+    sendJson(
+      res,
+      500,
+      `{"result":null,"error":{"code":${RPC_INTERNAL_ERROR},"message":"Internal error"},"id":null}\n`,
+    );
+  };
 
-  app.use((req, res, next) => {
-    // libevent ignores Content-Encoding: the bytes are the body (body-parser would refuse or inflate)
-    delete req.headers['content-encoding'];
-    // libevent refuses a declared body over the limit before reading it
-    const len = req.headers['content-length'];
-    if (len !== undefined && /^[0-9]+$/.test(len) && Number(len) > MAX_BODY_SIZE) {
-      return sendErrorPage(res, 413);
-    }
-    // libevent reads no body for HEAD or TRACE
-    if (req.method === 'HEAD' || req.method === 'TRACE') return next();
-    return readBody(req, res, next);
-  });
-
-  app.use(async (req, res) => {
+  /** After the body is read: komodod's checks in order, then the JSON-RPC call (a promise only while
+   *  something asynchronous is under way: a method that answers later, or the wrong-password pause). */
+  const respond = (req: RpcRequest, res: Response): void | Promise<void> => {
     const method = req.method ?? '';
     if (!LIBEVENT_METHODS.has(method)) return sendErrorPage(res, 501);
-    if (!allow.allows(req.socket.remoteAddress)) {
+    if (!allowedSocket(req.socket)) {
       log(`HTTP request from ${req.socket.remoteAddress} rejected: Client network is not allowed RPC access`);
       return sendPlain(res, 403);
     }
@@ -234,23 +288,66 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
     if (req.rawUrl !== '/') return sendPlain(res, 404);
     if (inFlight >= queueLimit) return sendPlain(res, 500, 'Work queue depth exceeded');
     inFlight++;
+    let done: void | Promise<void>;
     try {
-      if (method !== 'POST') return sendPlain(res, 405, 'JSONRPC server handles only POST requests');
-      const header = req.headers.authorization;
-      if (header === undefined) return sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA });
-      if (!auth.check(header)) {
-        log(`ThreadRPCServer incorrect password attempt from ${req.socket.remoteAddress}`);
-        await new Promise((r) => setTimeout(r, AUTH_FAILURE_DELAY_MS));
-        return sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA });
-      }
-      const body: unknown = req.body;
-      const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-      const reply = await handleRpcBody(table, bytes);
-      if (!res.destroyed) sendJson(res, reply.status, reply.body);
-    } finally {
+      done = jsonRpc(req, res, method);
+    } catch (e) {
       inFlight--;
+      throw e;
     }
-  });
+    if (done instanceof Promise) {
+      return done.finally(() => {
+        inFlight--;
+      });
+    }
+    inFlight--;
+  };
+
+  /** HTTPReq_JSONRPC: POST only, credentials, then the body. */
+  const jsonRpc = (req: RpcRequest, res: Response, method: string): void | Promise<void> => {
+    if (method !== 'POST') return sendPlain(res, 405, 'JSONRPC server handles only POST requests');
+    const header = req.headers.authorization;
+    if (header === undefined) return sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA });
+    if (!auth.check(header)) {
+      log(`ThreadRPCServer incorrect password attempt from ${req.socket.remoteAddress}`);
+      return new Promise<void>((r) => setTimeout(r, AUTH_FAILURE_DELAY_MS)).then(() =>
+        sendPlain(res, 401, '', { 'WWW-Authenticate': WWW_AUTH_HEADER_DATA }),
+      );
+    }
+    const body: unknown = req.body;
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+    const reply = handleRpcBodyNow(table, bytes);
+    if (reply instanceof Promise) {
+      return reply.then((r) => {
+        if (!res.destroyed) sendJson(res, r.status, r.body);
+      });
+    }
+    if (!res.destroyed) sendJson(res, reply.status, reply.body);
+  };
+
+  /** Polka's first step: libevent's checks on the declared body, then the body read (or not). */
+  const bodyStep = (req: RpcRequest, res: Response, next: NextHandler): void => {
+    // libevent ignores Content-Encoding: the bytes are the body (body-parser would refuse or inflate)
+    if (req.headers['content-encoding'] !== undefined) delete req.headers['content-encoding'];
+    // libevent refuses a declared body over the limit before reading it
+    const len = req.headers['content-length'];
+    if (len !== undefined && /^[0-9]+$/.test(len) && Number(len) > MAX_BODY_SIZE) {
+      return sendErrorPage(res, 413);
+    }
+    // libevent reads no body for HEAD or TRACE
+    if (req.method === 'HEAD' || req.method === 'TRACE') return void next();
+    // A declared length within the limit and no chunked framing (every ordinary call): the bytes read
+    // here, as body-parser would hand them over. Anything else goes through body-parser and its rules.
+    if (len !== undefined && req.headers['transfer-encoding'] === undefined) {
+      return void readDeclared(req, res, (_req, _res, err) => void next(err as Error | undefined));
+    }
+    readBody(req, res, (err?: unknown) => void next(err as Error | undefined));
+  };
+
+  // The JSON-RPC layer is a Polka app: the body step, then komodod's checks and the call.
+  const app = polka<RpcRequest>({ onError: (err, req, res) => onError(err, req, res) });
+  app.use(bodyStep);
+  app.use((req, res) => respond(req, res));
 
   let closing = false;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
