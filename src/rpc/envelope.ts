@@ -119,11 +119,32 @@ function singleReply([text, err]: Executed): RpcReply {
   return { status: err ? httpStatusForCode(err.code) : 200, body: text + '\n' };
 }
 
-/** A batch: one envelope per element, in order, each call started once the one before has answered. */
+/**
+ * A batch: one envelope per element, in order, each call started once the one before has answered,
+ * but for a run of calls that may start together (RpcMethod.startTogetherInBatch).
+ */
 async function batch(table: RpcTable, reqs: JsonValue[]): Promise<RpcReply> {
   const parts: string[] = [];
-  for (const r of reqs) parts.push((await execOne(table, r))[0]);
+  for (let i = 0; i < reqs.length; ) {
+    // A run of calls to a method that may start together (in order, each reaching its service before
+    // the next starts) is collected in order; every other call waits for the one before, as komodod's.
+    const method = methodOf(reqs[i]!);
+    let end = i + 1;
+    if (method !== undefined && table.get(method)?.startTogetherInBatch) {
+      while (end < reqs.length && methodOf(reqs[end]!) === method) end++;
+    }
+    const started = reqs.slice(i, end).map((r) => execOne(table, r));
+    for (const one of started) parts.push((await one)[0]);
+    i = end;
+  }
   return { status: 200, body: `[${parts.join(',')}]\n` };
+}
+
+/** The method a batch element names, when it is a well-formed call's. */
+function methodOf(req: JsonValue): string | undefined {
+  if (!(req instanceof JsonObject)) return undefined;
+  const m = req.get('method');
+  return typeof m === 'string' ? m : undefined;
 }
 
 /** An error envelope with id null. */

@@ -34,6 +34,12 @@ export interface RpcMethod {
   /** instead of (or besides) the bounds: false means "throw the help text" */
   checkArgs?: (params: JsonValue[]) => boolean;
   handler: (params: JsonValue[], ctx: RpcContext) => Promise<JsonOut> | JsonOut;
+  /**
+   * Consecutive calls of this method in a JSON-RPC batch start together instead of one after the
+   * other: the service they reach applies them in the order they were sent and answers each as it
+   * would answer it alone (sendrawtransaction: the mempool verifies them as a burst).
+   */
+  startTogetherInBatch?: boolean;
 }
 
 /** std::string operator< on the UTF-8 bytes, as komodod sorts category+name. */

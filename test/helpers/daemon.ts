@@ -139,6 +139,17 @@ export class Daemon {
     });
   }
 
+  /** A JSON-RPC batch: the calls in one request; resolves with the envelopes, in order. */
+  async rpcBatch(calls: [method: string, params: unknown[]][]): Promise<{ result: unknown; error: { code: number; message: string } | null; id: unknown }[]> {
+    const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: '1.0', id, method, params })));
+    const res = await fetch(`http://127.0.0.1:${this.rpcPort}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;', authorization: `Basic ${Buffer.from(`${this.user}:${this.password}`).toString('base64')}` },
+      body,
+    });
+    return (await res.json()) as { result: unknown; error: { code: number; message: string } | null; id: unknown }[];
+  }
+
   /** A JSON-RPC call that throws RpcCallError on an error reply. */
   async rpc<T = unknown>(method: string, ...params: unknown[]): Promise<T> {
     const r = await this.rpcRaw<T>(method, params);

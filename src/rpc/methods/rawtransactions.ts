@@ -270,6 +270,8 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
       category: 'rawtransactions',
       minArgs: 1,
       maxArgs: 2,
+      // The mempool accepts in arrival order and answers a burst as one by one: a batch of these is one burst.
+      startTogetherInBatch: true,
       help: HELP_sendrawtransaction,
       handler: async (params) => {
         // RPCTypeCheck without allowNull: an explicit null allowhighfees is -3.

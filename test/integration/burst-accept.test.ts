@@ -21,6 +21,8 @@ import { KEY, MAGIC, PUB, params } from './p2p-helpers.js';
  * script-check pool, and answers as komodod does one message at a time: everything valid enters the
  * mempool (the children after their parent, the grandchild after its parent), the high-S one gets
  * reject NONSTANDARD with no score, and the peer's next message (a ping) is answered after the burst.
+ * Then a JSON-RPC batch of sendrawtransaction calls, a burst as well, gets the answers of the same
+ * calls made one after the other.
  */
 
 const SCRIPT = p2pkhScript(hash160(PUB));
@@ -51,7 +53,7 @@ function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Ar
   return tx;
 }
 
-test('a burst of relayed transactions is accepted as one-by-one relay would be', { timeout: 60_000 }, async (t) => {
+test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by one would be', { timeout: 60_000 }, async (t) => {
   let d: Daemon | undefined;
   let p: TestPeer | undefined;
   t.after(async () => {
@@ -93,5 +95,36 @@ test('a burst of relayed transactions is accepted as one-by-one relay would be',
   assert.equal(info!.banscore, 0, 'a policy rejection is not scored');
   // The burst was verified by the workers, not one by one on the main thread.
   const states = await d.rpc<{ actors: { mempool: { context: { summary: { verifiedInPool: number } } } } }>('getactorstates');
-  assert.ok(states.actors.mempool.context.summary.verifiedInPool > 0, `verified in the pool: ${JSON.stringify(states.actors.mempool.context)}`);
+  const pooled = states.actors.mempool.context.summary.verifiedInPool;
+  assert.ok(pooled > 0, `verified in the pool: ${JSON.stringify(states.actors.mempool.context)}`);
+
+  // A JSON-RPC batch of sendrawtransaction calls is a burst too, answered call by call as komodod
+  // answers them one after the other: a new parent, its children (one twice), a rival spend of the
+  // parent's coin, a high-S child, a grandchild and bytes that do not decode.
+  await d.rpc('generate', 1);
+  const coin = { txid: children[0]!.txid(), n: 0, value: children[0]!.vout[0]!.value, script: SCRIPT };
+  const parent2 = spend([coin], 3, 3);
+  const kids = parent2.vout.map((o, n) => spend([{ txid: parent2.txid(), n, value: o.value, script: SCRIPT }], 1, 3, n === 2));
+  const rival = spend([coin], 2, 3);
+  const grandkid = spend([{ txid: kids[1]!.txid(), n: 0, value: kids[1]!.vout[0]!.value, script: SCRIPT }], 1, 3);
+  const calls: [string, unknown[]][] = [parent2, kids[0]!, kids[1]!, kids[0]!, rival, kids[2]!, grandkid].map((tx) => ['sendrawtransaction', [toHex(tx.toRaw())]]);
+  calls.push(['sendrawtransaction', ['00ff']]);
+  const answers = await d.rpcBatch(calls);
+  assert.deepEqual(
+    answers.map((a) => (a.error ? `${a.error.code} ${a.error.message}` : a.result)),
+    [
+      parent2.txid(),
+      kids[0]!.txid(),
+      kids[1]!.txid(),
+      kids[0]!.txid(), // already in the mempool: its txid again, no error
+      '-26 16: mempool conflict',
+      '-26 64: non-mandatory-script-verify-flag (unknown error)',
+      grandkid.txid(),
+      '-22 TX decode failed',
+    ],
+  );
+  assert.deepEqual(answers.map((a) => a.id), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(new Set(await d.rpc<string[]>('getrawmempool')), new Set([parent2, kids[0]!, kids[1]!, grandkid].map((tx) => tx.txid())));
+  const after = await d.rpc<{ actors: { mempool: { context: { summary: { verifiedInPool: number } } } } }>('getactorstates');
+  assert.ok(after.actors.mempool.context.summary.verifiedInPool > pooled, 'the batch was verified in the pool');
 });
