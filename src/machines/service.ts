@@ -34,7 +34,8 @@ export interface ServiceLogic {
   batchable?(body: Op): boolean;
   /**
    * Applies the writes in order, reporting their outcomes in order as they settle (each exactly once,
-   * possibly in several reports, with the notices of the reported ones).
+   * possibly in several reports, with the notices of the reported ones). It may resolve before all are
+   * reported (the next batch is then taken meanwhile); the rest must be reported before close() ends.
    */
   writeBatch?(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void>;
   /** A small summary (counts, tip) for inspection: never whole indexes. */
@@ -124,9 +125,9 @@ async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Dr
         for (const r of run.slice(reported)) replies.push({ type: 'reply', reqId: r.reqId, ok: false, error: toServiceError(e) });
         reported = run.length;
       }
-      replies.unshift(...before.replies);
-      notices.unshift(...before.notices);
-      for (const r of run.slice(reported)) replies.push({ type: 'reply', reqId: r.reqId, ok: false, error: toServiceError(new Error(`${logic.name} lost a batched write`)) });
+      // Not reported yet: the logic reports them later (the mempool, once the workers have checked them).
+      replies.unshift(...before.replies.splice(0));
+      notices.unshift(...before.notices.splice(0));
       continue;
     }
     try {
@@ -232,6 +233,13 @@ export const serviceMachine = setup({
   id: 'service',
   context: ({ input }) => ({ logic: input.logic, queue: [], inflight: [], summary: {}, stopRequested: false }),
   initial: 'loading',
+  // The writer lives as long as the service: a batch's outcomes may be reported after its drain ended,
+  // up to the close (which waits for them).
+  invoke: { id: 'writer', src: 'writer', input: ({ context }) => ({ logic: context.logic }) },
+  on: {
+    // Part of a batch settled: its replies and notices go out now.
+    settled: { actions: 'publish' },
+  },
   states: {
     loading: {
       // Requests that arrive while the store loads wait for it, reads included.
@@ -244,7 +252,6 @@ export const serviceMachine = setup({
       },
     },
     ready: {
-      invoke: { id: 'writer', src: 'writer', input: ({ context }) => ({ logic: context.logic }) },
       initial: 'idle',
       states: {
         idle: {
@@ -277,8 +284,6 @@ export const serviceMachine = setup({
             // A write in progress finishes (and is flushed) before the service closes.
             stop: { actions: 'requestStop' },
             drained: { target: 'idle', actions: ['publish', 'refreshSummary'] },
-            // Part of a batch settled early: its replies and notices go out now.
-            settled: { actions: 'publish' },
             drainFailed: { target: 'idle', actions: ['recordError', 'failInflight'] },
           },
         },

@@ -196,9 +196,10 @@ test('a burst answers as one-by-one acceptance: results, notices and mempool (se
     const burstAnswers: unknown[] = [];
     // Bursts of 1 to 20, as they would arrive.
     const rnd = prng(seed * 7919);
+    // As the service machine drives it: the next burst is handed over as soon as acceptMany returns
+    // (the one before may still be verified), and the answers come in reports, in order.
     for (let i = 0; i < raws.length; ) {
       const k = 1 + Math.floor(rnd() * 20);
-      const before = burstAnswers.length;
       await burst.acceptMany(
         raws.slice(i, i + k).map((raw) => ({ raw, allowHighFees: false })),
         (outcomes, notices) => {
@@ -206,10 +207,9 @@ test('a burst answers as one-by-one acceptance: results, notices and mempool (se
           burstNotices.push(...notices);
         },
       );
-      // Every write of the burst reported once, whatever the number of reports.
-      assert.equal(burstAnswers.length - before, Math.min(k, raws.length - i), `seed ${seed}: one outcome per write`);
       i += k;
     }
+    await burst.close();
     assert.deepEqual(burstAnswers, serialAnswers, `seed ${seed}: answers`);
     assert.deepEqual(state(burst, burstNotices), state(serial, serialNotices), `seed ${seed}: mempool and notices`);
     for (const a of serialAnswers) reached.add('ok' in (a as object) ? 'accepted' : String((a as { message: string }).message).replace(/ \(.*/, ''));

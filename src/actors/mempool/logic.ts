@@ -215,6 +215,14 @@ export class MempoolLogic implements ServiceLogic {
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
   private verifiedInPool = 0;
+  /** The bursts being verified: their transactions, as the next bursts see them. */
+  private readonly pending: Overlay = { entries: new Map(), spentBy: new Map() };
+  /** Settles when the last burst posted has entered the mempool. */
+  private tail: Promise<void> = Promise.resolve();
+  /** Set when a burst's signature failed, until the bursts posted by then have all settled. */
+  private redoFrom: Promise<void> | undefined;
+  /** Signature failures in bursts so far: a burst checked before one of them is checked again. */
+  private failures = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: MempoolOptions) {
@@ -223,7 +231,10 @@ export class MempoolLogic implements ServiceLogic {
 
   async load(): Promise<void> {}
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    // Every burst still being verified is answered before the mempool stops.
+    await this.settled();
+  }
 
   isWrite(body: Op): boolean {
     return WRITE_OPS.has(body.op);
@@ -272,11 +283,15 @@ export class MempoolLogic implements ServiceLogic {
     const notices: Notice[] = [];
     switch (body.op) {
       case 'accept':
+        await this.settled();
         return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined), notices };
       case 'blockConnected':
+        // The bursts being verified enter the mempool first (they were sent before the block).
+        await this.settled();
         this.blockConnected(body.block as Block, body.txids as string[], body.height as number, notices);
         return { result: null, notices };
       case 'blockDisconnected':
+        await this.settled();
         await this.blockDisconnected(body.block as Block, notices);
         return { result: null, notices };
       default:
@@ -328,9 +343,11 @@ export class MempoolLogic implements ServiceLogic {
   /**
    * A burst of accepts (sendrawtransaction calls or relayed transactions that arrived together),
    * answered exactly as accepting them one by one in order would answer: each is checked against the
-   * mempool plus the earlier ones of the burst, their signatures are verified in the worker pool
-   * meanwhile, and they enter the mempool in order. Should a signature fail, everything after it in
-   * the burst is accepted again one by one (what it saw may have depended on the failed one).
+   * mempool plus the earlier ones of this burst and of the bursts still being verified, its signatures
+   * go to the worker pool, and it enters the mempool in order once they are checked, its caller
+   * answered then. This returns once the burst is checked and posted, so the next burst is prepared
+   * while the workers verify this one. Should a signature fail, everything after it is accepted again
+   * one by one (what it saw may have depended on the failed one), the next bursts included.
    */
   async acceptMany(items: AcceptItem[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
     const pool = this.opts.verifyPool;
@@ -339,6 +356,7 @@ export class MempoolLogic implements ServiceLogic {
     const lone = items.length < 2 && this.lastBurst < 2;
     this.lastBurst = items.length;
     if (lone || !pool?.parallel) {
+      await this.settled();
       const notices: Notice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
@@ -354,9 +372,15 @@ export class MempoolLogic implements ServiceLogic {
       wanted.length === 1
         ? [await this.opts.chain.ask<ChainView>({ op: 'view', ...wanted[0]! })]
         : await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
-    const overlay: Overlay = { entries: new Map(), spentBy: new Map() };
+    // A burst's signature failed and the bursts after it are being checked again: this one waits for
+    // them, so that it is not checked against transactions that will not enter the mempool.
+    if (this.redoFrom !== undefined) await this.settled();
+    // From here to the posting nothing awaits: the failures counted now are all this burst was checked after.
+    const epoch = this.failures;
+    const overlay = this.pending;
     type Stage = { kind: 'failed'; error: unknown } | { kind: 'present' } | { kind: 'ready'; p: Prepared } | { kind: 'deferred'; p: Prepared };
     const stages: Stage[] = [];
+    const mine: Prepared[] = [];
     let checks: ScriptChecks | undefined;
     let checksBranch = 0;
     let v = 0;
@@ -385,13 +409,42 @@ export class MempoolLogic implements ServiceLogic {
         }
         overlay.entries.set(p.txid, p);
         for (const k of p.spends) overlay.spentBy.set(k, p.txid);
+        mine.push(p);
       } catch (e) {
         stages.push({ kind: 'failed', error: e });
       }
     });
     checks?.flush();
-    // In order: each enters the mempool once its signatures are checked; what is settled is reported
-    // before waiting for more, so its callers are answered while the workers go on.
+    const before = this.tail;
+    const committed = this.commitBurst(before, epoch, items, parsed, stages, checks, mine, report);
+    this.tail = committed;
+  }
+
+  /** Waits until every burst still being verified has entered the mempool (or been refused). */
+  private async settled(): Promise<void> {
+    for (let t = this.tail; ; t = this.tail) {
+      await t;
+      if (t === this.tail) return;
+    }
+  }
+
+  /**
+   * A burst's second half, after the bursts before it: in order, each transaction enters the mempool
+   * once its signatures are checked; what is settled is reported before waiting for more.
+   */
+  private async commitBurst(
+    before: Promise<void>,
+    epoch: number,
+    items: AcceptItem[],
+    parsed: ({ tx: Transaction; txid: string } | { error: unknown })[],
+    stages: ({ kind: 'failed'; error: unknown } | { kind: 'present' } | { kind: 'ready' | 'deferred'; p: Prepared })[],
+    checks: ScriptChecks | undefined,
+    mine: Prepared[],
+    report: (outcomes: BatchOutcome[], notices: Notice[]) => void,
+  ): Promise<void> {
+    await before;
+    // A signature failed in a burst before this one after this one was checked: check it again.
+    let redo = this.failures !== epoch;
     let outcomes: BatchOutcome[] = [];
     let notices: Notice[] = [];
     const send = () => {
@@ -400,32 +453,57 @@ export class MempoolLogic implements ServiceLogic {
       outcomes = [];
       notices = [];
     };
-    for (let i = 0; i < items.length; i++) {
-      const stage = stages[i]!;
-      let error: unknown;
-      if (stage.kind === 'failed') error = stage.error;
-      else if (stage.kind === 'deferred') {
-        if (!checks!.ready(i)) send();
-        error = await checks!.result(i);
+    const leaveOverlay = () => {
+      for (const p of mine) {
+        if (this.pending.entries.get(p.txid) === p) this.pending.entries.delete(p.txid);
+        for (const k of p.spends) if (this.pending.spentBy.get(k) === p.txid) this.pending.spentBy.delete(k);
       }
-      if (error !== undefined) {
-        outcomes.push({ ok: false, error: toFailure(error) });
-        // What came after this one was checked as if it had entered the mempool: check it again.
-        if (stage.kind === 'deferred') {
-          outcomes.push(...(await this.acceptEach(items.slice(i + 1), notices)));
+    };
+    try {
+      for (let i = 0; i < items.length; i++) {
+        // A signature failed before this transaction, which was checked as if that one had entered
+        // the mempool: it is checked again, one by one, with the rest.
+        if (redo) {
+          leaveOverlay();
+          send();
+          outcomes.push(...(await this.acceptEach(items.slice(i), notices)));
           break;
         }
-        continue;
+        const stage = stages[i]!;
+        let error: unknown;
+        if (stage.kind === 'failed') error = stage.error;
+        else if (stage.kind === 'deferred') {
+          if (!checks!.ready(i)) send();
+          error = await checks!.result(i);
+        }
+        if (error !== undefined) {
+          outcomes.push({ ok: false, error: toFailure(error) });
+          if (stage.kind === 'deferred') {
+            this.failures++;
+            this.redoFrom = this.tail;
+            redo = true;
+          }
+          continue;
+        }
+        if (stage.kind === 'present') {
+          outcomes.push({ ok: true, result: (parsed[i] as { txid: string }).txid });
+          continue;
+        }
+        const p = (stage as { p: Prepared }).p;
+        this.pending.entries.delete(p.txid);
+        for (const k of p.spends) if (this.pending.spentBy.get(k) === p.txid) this.pending.spentBy.delete(k);
+        this.commit(p, notices);
+        outcomes.push({ ok: true, result: p.txid });
       }
-      if (stage.kind === 'present') {
-        outcomes.push({ ok: true, result: (parsed[i] as { txid: string }).txid });
-        continue;
-      }
-      const p = (stage as { p: Prepared }).p;
-      this.commit(p, notices);
-      outcomes.push({ ok: true, result: p.txid });
+    } catch (e) {
+      // Nothing above should throw; if it does, the rest of the burst is refused, not lost.
+      for (let k = outcomes.length; k < items.length; k++) outcomes.push({ ok: false, error: e });
+    } finally {
+      leaveOverlay();
+      send();
+      // The last burst in flight is done: what follows is checked against the mempool alone again.
+      if (this.redoFrom !== undefined && this.tail === this.redoFrom) this.redoFrom = undefined;
     }
-    send();
   }
 
   private async acceptEach(items: AcceptItem[], notices: Notice[]): Promise<BatchOutcome[]> {
