@@ -24,6 +24,7 @@ import type { ChainRules } from './rules.js';
 import { forEachInBlockOrder, type VerifyPool } from '../verify/pool.js';
 import type { TransactionSignatureChecker } from '../../chain/script/checker.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
+import { sha256d } from '../../chain/crypto/hash.js';
 import { dispatchEval, invalid, makeCCChecker, type EvalRegistry, type EvalResult } from '../../chain/cc/index.js';
 import { registerTokensValidator, type TokensEvalContext } from '../../chain/tokens/index.js';
 import { registerAssetsValidator } from '../../chain/assets/index.js';
@@ -115,7 +116,9 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       let fees = 0n;
       let sigops = 0;
       forEachInBlockOrder(block.txs, checks, (tx, i) => {
-        const txid = txids?.[i] ?? tx.txid();
+        // With workers, the one serialisation serves the txid and the batch the workers get.
+        const raw = checks && i > 0 ? tx.toRaw() : undefined;
+        const txid = txids?.[i] ?? (raw ? toHexReversed(sha256d(raw)) : tx.txid());
         sigops += legacySigOpCount(tx);
         if (i > 0) {
           try {
@@ -128,7 +131,7 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
           if (sigops > ctx.maxBlockSigops) throw new ValidationError(16, 'bad-blk-sigops', 100);
           // Scripts the mempool already ran for this txid at this branch are not run again.
           const verified = opts.scriptCache?.has(txid, branchId) ?? false;
-          if (!verified && !checks?.defer(i, tx, view)) checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
+          if (!verified && !checks?.defer(i, tx, view, raw)) checkInputScripts(tx, view, BLOCK_SCRIPT_FLAGS, branchId, {
             ccEnabled: ctx.ccEnabled,
             ...(ccChecker ? { ccChecker } : {}),
             ...(opts.sigCache ? { cache: opts.sigCache, cacheStore: false } : {}),
