@@ -274,11 +274,7 @@ export class VerifyPool {
    * whatever the workers cannot answer.
    */
   wait(ids: Iterable<number>): void {
-    const pending = new Set<number>();
-    for (const id of ids) if (this.inflight.has(id)) pending.add(id);
-    const prune = () => {
-      for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);
-    };
+    const pending = this.unanswered(ids);
     let lastProgress = Date.now();
     while (pending.size > 0) {
       if (!this.parallel) {
@@ -289,22 +285,33 @@ export class VerifyPool {
         return;
       }
       const seen = Atomics.load(this.signal, 0);
-      const progress = this.pump();
-      prune();
-      if (pending.size === 0) break;
-      if (progress) {
+      const round = this.round(pending);
+      if (round === 'done') break;
+      if (round === 'progress' || this.verifyOneHere()) {
         lastProgress = Date.now();
         continue;
       }
-      if (this.verifyOneHere()) {
-        lastProgress = Date.now();
-        prune();
-        continue;
-      }
-      if (Atomics.wait(this.signal, 0, seen, 250) === 'timed-out' && Date.now() - lastProgress > this.stallTimeoutMs) {
-        this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
-      }
+      if (Atomics.wait(this.signal, 0, seen, 250) === 'timed-out') this.checkStall(lastProgress);
     }
+  }
+
+  /** The batches of `ids` not answered yet. */
+  private unanswered(ids: Iterable<number>): Set<number> {
+    const pending = new Set<number>();
+    for (const id of ids) if (this.inflight.has(id)) pending.add(id);
+    return pending;
+  }
+
+  /** Reads the results that arrived and tops the workers up; what that did for `pending`. */
+  private round(pending: Set<number>): 'done' | 'progress' | 'none' {
+    const progress = this.pump();
+    for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);
+    if (pending.size === 0) return 'done';
+    return progress ? 'progress' : 'none';
+  }
+
+  private checkStall(lastProgress: number): void {
+    if (Date.now() - lastProgress > this.stallTimeoutMs) this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
   }
 
   /** Verifies the newest queued batch on this thread (the workers take the queue from its front). */
@@ -325,47 +332,33 @@ export class VerifyPool {
    * it verifies the batches here, as wait() does.
    */
   async waitAsync(ids: Iterable<number>): Promise<void> {
-    const pending = new Set<number>();
-    for (const id of ids) if (this.inflight.has(id)) pending.add(id);
-    const prune = () => {
-      for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);
-    };
-    let lastProgress = Date.now();
+    const pending = this.unanswered(ids);
+    if (pending.size === 0) return;
     // A pending Atomics.waitAsync does not keep the event loop alive (and the workers are unref'd).
     const keepAlive = setInterval(() => {}, 1000);
     try {
-      await this.waitAsyncLoop(pending, prune, lastProgress);
+      let lastProgress = Date.now();
+      while (pending.size > 0) {
+        if (!this.parallel) return this.wait(pending);
+        const seen = Atomics.load(this.signal, 0);
+        const round = this.round(pending);
+        if (round === 'done') break;
+        if (round === 'progress') {
+          lastProgress = Date.now();
+          continue;
+        }
+        if (this.queue.length > 0) {
+          // More batches than the workers hold: once the event loop has read what arrived (new
+          // requests come first), this thread verifies one itself, as wait() does.
+          await new Promise((r) => setImmediate(r));
+          if (this.verifyOneHere()) lastProgress = Date.now();
+          continue;
+        }
+        const w = Atomics.waitAsync(this.signal, 0, seen, 250);
+        if ((w.async ? await w.value : w.value) === 'timed-out') this.checkStall(lastProgress);
+      }
     } finally {
       clearInterval(keepAlive);
-    }
-  }
-
-  private async waitAsyncLoop(pending: Set<number>, prune: () => void, lastProgress: number): Promise<void> {
-    while (pending.size > 0) {
-      if (!this.parallel) return this.wait(pending);
-      const seen = Atomics.load(this.signal, 0);
-      const progress = this.pump();
-      prune();
-      if (pending.size === 0) break;
-      if (progress) {
-        lastProgress = Date.now();
-        continue;
-      }
-      if (this.queue.length > 0) {
-        // More batches than the workers hold: once the event loop has read what arrived (new requests
-        // come first), this thread verifies one itself, as wait() does.
-        await new Promise((r) => setImmediate(r));
-        if (this.verifyOneHere()) {
-          lastProgress = Date.now();
-          prune();
-        }
-        continue;
-      }
-      const w = Atomics.waitAsync(this.signal, 0, seen, 250);
-      const outcome = w.async ? await w.value : w.value;
-      if (outcome === 'timed-out' && Date.now() - lastProgress > this.stallTimeoutMs) {
-        this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
-      }
     }
   }
 
