@@ -447,8 +447,10 @@ export class MempoolLogic implements ServiceLogic {
     let redo = this.failures !== epoch;
     let outcomes: BatchOutcome[] = [];
     let notices: Notice[] = [];
+    let reported = 0;
     const send = () => {
       if (outcomes.length === 0) return;
+      reported += outcomes.length;
       report(outcomes, notices);
       outcomes = [];
       notices = [];
@@ -497,7 +499,7 @@ export class MempoolLogic implements ServiceLogic {
       }
     } catch (e) {
       // Nothing above should throw; if it does, the rest of the burst is refused, not lost.
-      for (let k = outcomes.length; k < items.length; k++) outcomes.push({ ok: false, error: e });
+      for (let k = reported + outcomes.length; k < items.length; k++) outcomes.push({ ok: false, error: e });
     } finally {
       leaveOverlay();
       send();
