@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
 import { Block } from '../../src/chain/block/block.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
@@ -12,8 +11,8 @@ import { signatureFor } from '../../src/chain/script/sign.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
-import { TestPeer, blockOf, mempoolOf, p2pPort } from './p2p-testpeer.js';
-import { KEY, MAGIC, PUB, params } from './p2p-helpers.js';
+import { TestPeer, blockOf, mempoolOf } from './p2p-testpeer.js';
+import { KEY, MAGIC, PUB, p2pDaemon, params } from './p2p-helpers.js';
 
 /**
  * A peer relays a burst of transactions back to back (a parent, its 24 children, a grandchild, one
@@ -54,15 +53,7 @@ function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Ar
 }
 
 test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by one would be', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  let p: TestPeer | undefined;
-  t.after(async () => {
-    p?.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0', `-pubkey=${toHex(PUB)}`]);
-  const port = p2pPort(d.log);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0', `-pubkey=${toHex(PUB)}`]);
   const [h1] = await d.rpc<string[]>('generate', 1);
   const height = 2;
   const premine = Block.fromRaw(await blockOf(port, MAGIC, h1!)).txs[0]!;
@@ -78,7 +69,8 @@ test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by 
     assert.ok(Date.now() < deadline, 'script-check workers started');
     await new Promise((r) => setTimeout(r, 100));
   }
-  p = await TestPeer.handshake(port, MAGIC);
+  const p = await TestPeer.handshake(port, MAGIC);
+  peers.push(p);
   const from = p.received.length;
   for (const tx of burst) p.send('tx', Buffer.from(tx.toRaw()));
   await p.ping();

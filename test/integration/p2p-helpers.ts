@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { RpcCallError, type Daemon } from '../helpers/daemon.js';
+import type { TestContext } from 'node:test';
+import { RpcCallError, removeDir, startDaemon, type Daemon } from '../helpers/daemon.js';
 import { Block } from '../../src/chain/block/block.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
@@ -62,3 +63,18 @@ export async function submitTx(d: Daemon, raw: Uint8Array): Promise<void> {
   p.close();
 }
 
+/**
+ * One daemon for a test and the raw test peers talking to it (`peers`: push any made by hand),
+ * closed, stopped and removed when the test ends.
+ */
+export async function p2pDaemon(t: TestContext, args: string[]): Promise<{ d: Daemon; port: number; peers: TestPeer[] }> {
+  const peers: TestPeer[] = [];
+  let d: Daemon | undefined;
+  t.after(async () => {
+    for (const p of peers) p.close();
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  d = await startDaemon(args);
+  return { d, port: p2pPort(d.log), peers };
+}

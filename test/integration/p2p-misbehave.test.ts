@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
-import { devChainParams } from '../../src/chain/params/chain-params.js';
-import { TestPeer, compactSize, frame, invPayload, p2pPort, until, versionPayload } from './p2p-testpeer.js';
+import { TestPeer, compactSize, frame, invPayload, until, versionPayload } from './p2p-testpeer.js';
+import { MAGIC, p2pDaemon } from './p2p-helpers.js';
 
 /**
  * A raw-socket peer written from reference/p2p-blocks.md attacks one daemon after a valid handshake:
@@ -14,7 +13,6 @@ import { TestPeer, compactSize, frame, invPayload, p2pPort, until, versionPayloa
  * and disconnectnode/addnode answer as komodod's rpc/net.cpp does.
  */
 
-const MAGIC = Buffer.from(devChainParams().messageStart);
 
 /** Two 140-byte headers (empty solution, tx count 0) that do not chain: "non-continuous headers sequence". */
 function brokenHeaders(): Buffer {
@@ -31,15 +29,7 @@ interface PeerInfo {
 }
 
 test('misbehaving peer: skipped frames, ban score, disconnect without ban (local), node keeps serving', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0']);
-  const port = p2pPort(d.log);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const good = await TestPeer.handshake(port, MAGIC);
   peers.push(good);
   const bad = await TestPeer.handshake(port, MAGIC);
@@ -142,15 +132,7 @@ test('misbehaving peer: skipped frames, ban score, disconnect without ban (local
 });
 
 test('setban/listbanned/clearbanned, disconnectnode, addnode and their komodod errors', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0']);
-  const port = p2pPort(d.log);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const p = await TestPeer.handshake(port, MAGIC);
   peers.push(p);
   await until('peer listed', async () => (await d!.rpc<unknown[]>('getpeerinfo')).length === 1);
@@ -212,15 +194,7 @@ test('setban/listbanned/clearbanned, disconnectnode, addnode and their komodod e
 });
 
 test('relayed transactions are ignored in initial block download; afterwards an invalid one is rejected and scored', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0']);
-  const port = p2pPort(d.log);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   // A v1 transaction with no inputs (§3.3 layout): CheckTransaction's bad-txns-vin-empty.
   const tx = Buffer.concat([Buffer.from('01000000', 'hex'), Buffer.from([0]), Buffer.from([1]), Buffer.from('00e1f50500000000', 'hex'), Buffer.from([1, 0x51]), Buffer.alloc(4)]);
   const p = await TestPeer.handshake(port, MAGIC);
@@ -244,15 +218,8 @@ test('relayed transactions are ignored in initial block download; afterwards an 
 });
 
 test('-whitelist: a whitelisted peer is never punished (scored, not disconnected, not banned)', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0', '-whitelist=127.0.0.1']);
-  const p = await TestPeer.handshake(p2pPort(d.log), MAGIC);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0', '-whitelist=127.0.0.1']);
+  const p = await TestPeer.handshake(port, MAGIC);
   peers.push(p);
   for (let i = 0; i < 6; i++) {
     p.send('headers', brokenHeaders());
@@ -267,16 +234,8 @@ test('-whitelist: a whitelisted peer is never punished (scored, not disconnected
 });
 
 test('random payloads under every command after a handshake: the node survives and keeps serving', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0']);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   await d.rpc('generate', 2);
-  const port = p2pPort(d.log);
   const good = await TestPeer.handshake(port, MAGIC);
   peers.push(good);
   const commands = ['version', 'verack', 'ping', 'pong', 'inv', 'getdata', 'notfound', 'getheaders', 'getblocks', 'headers', 'block', 'tx', 'mempool', 'getaddr', 'addr', 'reject', 'alert', 'filterload'];

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
-import { REGTEST_GENESIS, TestPeer, compactSize, displayHex, invPayload, p2pPort, parseInv } from './p2p-testpeer.js';
-import { MAGIC } from './p2p-helpers.js';
+import { REGTEST_GENESIS, TestPeer, compactSize, displayHex, invPayload, parseInv } from './p2p-testpeer.js';
+import { MAGIC, p2pDaemon } from './p2p-helpers.js';
 
 /**
  * What a node serves a peer (main.cpp ProcessMessage): getblocks → inv of the blocks after the
@@ -22,16 +21,9 @@ function addrEntry(a: number, port: number): Buffer {
 }
 
 test('getblocks, notfound, addr/getaddr', { timeout: 60_000 }, async (t) => {
-  let d: Daemon | undefined;
-  const peers: TestPeer[] = [];
-  t.after(async () => {
-    for (const p of peers) p.close();
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0']);
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const mined = await d.rpc<string[]>('generate', 4);
-  const p = await TestPeer.handshake(p2pPort(d.log), MAGIC);
+  const p = await TestPeer.handshake(port, MAGIC);
   peers.push(p);
 
   // getblocks from genesis, stopping before mined[3]: inv of blocks 1..3.
