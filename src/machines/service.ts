@@ -83,17 +83,23 @@ function summarise(logic: ServiceLogic): Record<string, unknown> {
   }
 }
 
+/** A write the logic takes together with its neighbours (ServiceLogic.batchable). */
+function isBatchableWrite(logic: ServiceLogic, body: Op): boolean {
+  return !!logic.writeBatch && !!logic.batchable?.(body) && logic.isWrite(body);
+}
+
+function toReply(req: RequestEvent, o: BatchOutcome): Reply {
+  return o.ok ? { type: 'reply', reqId: req.reqId, ok: true, result: o.result } : { type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(o.error) };
+}
+
 /**
  * Runs a batch of queued requests in order: reads answered, writes applied, a run of batchable writes
- * handed to writeBatch together. What a batchable run settles early is sent out at once (`early`), so
- * its callers need not wait for the rest of the run.
+ * handed to writeBatch together. What a batchable run settles is sent out as it settles (`early`),
+ * so its callers need not wait for the rest of the run.
  */
 async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Drained) => void): Promise<Drained> {
   const replies: Reply[] = [];
   const notices: Notice[] = [];
-  const batchable = (req: RequestEvent | undefined) => !!req && !!logic.writeBatch && !!logic.batchable?.(req.body) && logic.isWrite(req.body);
-  const toReply = (req: RequestEvent, o: BatchOutcome): Reply =>
-    o.ok ? { type: 'reply', reqId: req.reqId, ok: true, result: o.result } : { type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(o.error) };
   for (let i = 0; i < batch.length; i++) {
     const req = batch[i]!;
     // Reads queued while the store loaded are answered in their turn, after earlier writes.
@@ -101,41 +107,31 @@ async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Dr
       replies.push(replyTo(req, () => logic.read(req.body)));
       continue;
     }
-    if (batchable(req)) {
+    if (isBatchableWrite(logic, req.body)) {
       let end = i + 1;
-      while (batchable(batch[end])) end++;
+      while (end < batch.length && isBatchableWrite(logic, batch[end]!.body)) end++;
       const run = batch.slice(i, end);
       i = end - 1;
+      // What came before the run goes out first, so that answers keep their order.
+      if (replies.length || notices.length) early({ replies: replies.splice(0), notices: notices.splice(0) });
       let reported = 0;
-      // Whatever came before the run in this batch goes out with its first report.
-      const before = { replies: replies.splice(0), notices: notices.splice(0) };
       try {
         await logic.writeBatch!(
           run.map((r) => r.body),
-          (outcomes, runNotices) => {
-            const out = { replies: [...before.replies], notices: [...before.notices] };
-            before.replies.length = 0;
-            before.notices.length = 0;
-            for (const o of outcomes) out.replies.push(toReply(run[reported++]!, o));
-            out.notices.push(...runNotices);
-            early(out);
-          },
+          (outcomes, runNotices) => early({ replies: outcomes.map((o) => toReply(run[reported++]!, o)), notices: runNotices }),
         );
       } catch (e) {
-        for (const r of run.slice(reported)) replies.push({ type: 'reply', reqId: r.reqId, ok: false, error: toServiceError(e) });
-        reported = run.length;
+        for (const r of run.slice(reported)) replies.push(toReply(r, { ok: false, error: e }));
       }
       // Not reported yet: the logic reports them later (the mempool, once the workers have checked them).
-      replies.unshift(...before.replies.splice(0));
-      notices.unshift(...before.notices.splice(0));
       continue;
     }
     try {
       const out = await logic.write(req.body);
-      replies.push({ type: 'reply', reqId: req.reqId, ok: true, result: out.result });
+      replies.push(toReply(req, { ok: true, result: out.result }));
       if (out.notices) notices.push(...out.notices);
     } catch (e) {
-      replies.push({ type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(e) });
+      replies.push(toReply(req, { ok: false, error: e }));
     }
   }
   return { replies, notices };
@@ -220,8 +216,7 @@ export const serviceMachine = setup({
     },
     isBatchable: ({ context, event }) => {
       try {
-        const body = (event as RequestEvent).body;
-        return !!context.logic.writeBatch && !!context.logic.batchable?.(body) && context.logic.isWrite(body);
+        return isBatchableWrite(context.logic, (event as RequestEvent).body);
       } catch {
         return false;
       }
