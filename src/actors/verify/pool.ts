@@ -407,8 +407,6 @@ export class ScriptChecks {
   private readonly txs = new Map<number, DeferredTx>();
   private batch = new BufferWriter(4096);
   private batchRefs: [number, number][][] = [];
-  /** The transactions with inputs in the batch being filled. */
-  private batchTxs: DeferredTx[] = [];
   private batchInputs = 0;
   private readonly posted: number[] = [];
 
@@ -454,7 +452,6 @@ export class ScriptChecks {
     if (queued.length > 0) {
       writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })), raw);
       this.batchRefs.push(queued.map((n) => [pos, n]));
-      this.batchTxs.push(d);
       this.batchInputs += queued.length;
       if (this.batchInputs >= (this.opts.batchInputs ?? this.pool.batchInputs)) this.flush();
     }
@@ -477,10 +474,9 @@ export class ScriptChecks {
       (r) => this.receive(refs, r),
     );
     this.posted.push(id);
-    for (const d of this.batchTxs) d.batches.push(id);
+    for (const txRefs of refs) this.txs.get(txRefs[0]![0])!.batches.push(id);
     this.batch.length = 0;
     this.batchRefs = [];
-    this.batchTxs = [];
     this.batchInputs = 0;
   }
 
@@ -521,7 +517,7 @@ export class ScriptChecks {
   async result(pos: number): Promise<ValidationError | undefined> {
     const d = this.txs.get(pos);
     if (!d) throw new Error(`no script checks deferred at ${pos}`);
-    if (this.batchTxs.includes(d)) this.flush();
+    this.flush();
     await this.pool.waitAsync(d.batches);
     for (let n = 0; n < d.outcomes.length; n++) {
       const o = d.outcomes[n];
