@@ -156,6 +156,22 @@ interface Overlay {
   spentBy: Map<string, string>;
 }
 
+/** Takes a prepared transaction out of an overlay (if it is still the one there). */
+function leaveOverlay(overlay: Overlay, p: Prepared): void {
+  if (overlay.entries.get(p.txid) === p) overlay.entries.delete(p.txid);
+  for (const k of p.spends) if (overlay.spentBy.get(k) === p.txid) overlay.spentBy.delete(k);
+}
+
+/** Where a burst's transaction stands once checked up to its scripts. */
+type BurstStage =
+  | { kind: 'failed'; error: unknown }
+  /** already in the mempool, or earlier in the bursts being verified: its txid again */
+  | { kind: 'present'; txid: string }
+  /** its scripts checked here (a crypto-condition input) */
+  | { kind: 'ready'; p: Prepared }
+  /** its signatures posted to the workers */
+  | { kind: 'deferred'; p: Prepared };
+
 /**
  * The transaction of an accept and its txid (the hash of the bytes as given: a transaction decodes only
  * from its canonical serialisation). The caller may hand over the one it decoded from `raw` already.
@@ -368,18 +384,14 @@ export class MempoolLogic implements ServiceLogic {
       }
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
-    const views =
-      wanted.length === 1
-        ? [await this.opts.chain.ask<ChainView>({ op: 'view', ...wanted[0]! })]
-        : await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const views = await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
     // them, so that it is not checked against transactions that will not enter the mempool.
     if (this.redoFrom !== undefined) await this.settled();
     // From here to the posting nothing awaits: the failures counted now are all this burst was checked after.
     const epoch = this.failures;
     const overlay = this.pending;
-    type Stage = { kind: 'failed'; error: unknown } | { kind: 'present' } | { kind: 'ready'; p: Prepared } | { kind: 'deferred'; p: Prepared };
-    const stages: Stage[] = [];
+    const stages: BurstStage[] = [];
     const mine: Prepared[] = [];
     let checks: ScriptChecks | undefined;
     let checksBranch = 0;
@@ -388,7 +400,7 @@ export class MempoolLogic implements ServiceLogic {
       const one = parsed[i]!;
       if (!('tx' in one)) return stages.push({ kind: 'failed', error: one.error });
       const view = views[v++]!;
-      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present' });
+      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present', txid: one.txid });
       try {
         const p = this.prepare(one.tx, one.txid, raw, allowHighFees, view, overlay);
         checks ??= pool.checks({
@@ -415,9 +427,7 @@ export class MempoolLogic implements ServiceLogic {
       }
     });
     checks?.flush();
-    const before = this.tail;
-    const committed = this.commitBurst(before, epoch, items, parsed, stages, checks, mine, report);
-    this.tail = committed;
+    this.tail = this.commitBurst(this.tail, epoch, items, stages, checks, mine, report);
   }
 
   /** Waits until every burst still being verified has entered the mempool (or been refused). */
@@ -436,8 +446,7 @@ export class MempoolLogic implements ServiceLogic {
     before: Promise<void>,
     epoch: number,
     items: AcceptItem[],
-    parsed: ({ tx: Transaction; txid: string } | { error: unknown })[],
-    stages: ({ kind: 'failed'; error: unknown } | { kind: 'present' } | { kind: 'ready' | 'deferred'; p: Prepared })[],
+    stages: BurstStage[],
     checks: ScriptChecks | undefined,
     mine: Prepared[],
     report: (outcomes: BatchOutcome[], notices: Notice[]) => void,
@@ -455,18 +464,15 @@ export class MempoolLogic implements ServiceLogic {
       outcomes = [];
       notices = [];
     };
-    const leaveOverlay = () => {
-      for (const p of mine) {
-        if (this.pending.entries.get(p.txid) === p) this.pending.entries.delete(p.txid);
-        for (const k of p.spends) if (this.pending.spentBy.get(k) === p.txid) this.pending.spentBy.delete(k);
-      }
+    const leaveAll = () => {
+      for (const p of mine) leaveOverlay(this.pending, p);
     };
     try {
       for (let i = 0; i < items.length; i++) {
         // A signature failed before this transaction, which was checked as if that one had entered
         // the mempool: it is checked again, one by one, with the rest.
         if (redo) {
-          leaveOverlay();
+          leaveAll();
           send();
           outcomes.push(...(await this.acceptEach(items.slice(i), notices)));
           break;
@@ -488,12 +494,11 @@ export class MempoolLogic implements ServiceLogic {
           continue;
         }
         if (stage.kind === 'present') {
-          outcomes.push({ ok: true, result: (parsed[i] as { txid: string }).txid });
+          outcomes.push({ ok: true, result: stage.txid });
           continue;
         }
         const p = (stage as { p: Prepared }).p;
-        this.pending.entries.delete(p.txid);
-        for (const k of p.spends) if (this.pending.spentBy.get(k) === p.txid) this.pending.spentBy.delete(k);
+        leaveOverlay(this.pending, p);
         this.commit(p, notices);
         outcomes.push({ ok: true, result: p.txid });
       }
@@ -501,7 +506,7 @@ export class MempoolLogic implements ServiceLogic {
       // Nothing above should throw; if it does, the rest of the burst is refused, not lost.
       for (let k = reported + outcomes.length; k < items.length; k++) outcomes.push({ ok: false, error: e });
     } finally {
-      leaveOverlay();
+      leaveAll();
       send();
       // The last burst in flight is done: what follows is checked against the mempool alone again.
       if (this.redoFrom !== undefined && this.tail === this.redoFrom) this.redoFrom = undefined;
@@ -648,7 +653,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   private unindexAddresses(e: MempoolEntry): void {
-    const addresses = this.indexedAddresses.get(e.txid) ?? this.addressesOf(e);
+    const addresses = this.indexedAddresses.get(e.txid) ?? [];
     this.indexedAddresses.delete(e.txid);
     for (const a of addresses) {
       const s = this.byAddress.get(a);
