@@ -186,19 +186,18 @@ interface RpcRequest extends Request {
 interface BodyRead {
   chunks: Buffer[];
   size: number;
-  res: Response;
-  then: (req: RpcRequest, res: Response, err?: unknown) => void;
+  done: (err?: unknown) => void;
 }
 
 /**
  * body-parser's raw reader for a request whose length Node's parser already enforces (a declared
- * length over the limit is refused before): the chunks joined at 'end', then `then`. An aborted request
+ * length over the limit is refused before): the chunks joined at 'end', then `done`. An aborted request
  * gets no reply (as body-parser's 'request.aborted'); another stream error body-parser's 400 (onError
  * sends none once the connection is gone). The listeners are module functions (`this` is the
  * request), so a request costs no closures.
  */
-function readDeclared(req: RpcRequest, res: Response, then: BodyRead['then']): void {
-  req.bodyRead = { chunks: [], size: 0, res, then };
+function readDeclared(req: RpcRequest, done: BodyRead['done']): void {
+  req.bodyRead = { chunks: [], size: 0, done };
   req.on('data', onBodyData);
   req.on('end', onBodyEnd);
   req.on('aborted', stopReading);
@@ -216,14 +215,14 @@ function onBodyEnd(this: RpcRequest): void {
   const r = this.bodyRead!;
   stopReading.call(this);
   this.body = r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size);
-  r.then(this, r.res);
+  r.done();
 }
 
 function onBodyError(this: RpcRequest, e: Error & { code?: string }): void {
   const r = this.bodyRead!;
   stopReading.call(this);
   if (e.code === 'ECONNRESET' || this.aborted) return;
-  r.then(this, r.res, { status: 400 });
+  r.done({ status: 400 });
 }
 
 function stopReading(this: RpcRequest): void {
@@ -339,7 +338,7 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
     // A declared length within the limit and no chunked framing (every ordinary call): the bytes read
     // here, as body-parser would hand them over. Anything else goes through body-parser and its rules.
     if (len !== undefined && req.headers['transfer-encoding'] === undefined) {
-      return void readDeclared(req, res, (_req, _res, err) => void next(err as Error | undefined));
+      return readDeclared(req, (err) => void next(err as Error | undefined));
     }
     readBody(req, res, (err?: unknown) => void next(err as Error | undefined));
   };
