@@ -122,6 +122,16 @@ async function httpRate(client: Client, body: string, conns: number, ms = 1500):
   return (n * 1000) / elapsed;
 }
 
+/** Runs `f` over `items` in order, `count` calls at a time (the next starts as one ends). */
+async function keepInFlight<T>(count: number, items: readonly T[], f: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      while (next < items.length) await f(items[next++]!);
+    }),
+  );
+}
+
 /** The bare floor: Polka + body-parser answering fixed bytes. */
 async function bareServer(reply: Buffer): Promise<{ port: number; close(): Promise<void> }> {
   const app = polka();
@@ -407,13 +417,8 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     // its script-check pool.
     const inFlight = 16;
     const acceptWide = viaRpc ? (raw: Uint8Array) => n.rpcWide('sendrawtransaction', toHex(raw)) : viaActor;
-    let next = 0;
     let t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        while (next < measured.length) await acceptWide(measured[next++]!.raw);
-      }),
-    );
+    await keepInFlight(inFlight, measured, (s) => acceptWide(s.raw));
     const acceptMs = performance.now() - t0;
     const inMempool = (await n.node.services.mempool.ask<{ size: number }>({ op: 'info' })).size;
     if (inMempool !== measured.length) throw new Error(`bench burst: ${inMempool} of ${measured.length} transactions in the mempool`);
@@ -427,16 +432,11 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     for (let i = 0; i < batched.length; i += batchOf) {
       bodies.push(JSON.stringify(batched.slice(i, i + batchOf).map((s, k) => ({ jsonrpc: '1.0', id: i + k, method: 'sendrawtransaction', params: [toHex(s.raw)] }))));
     }
-    let nextBatch = 0;
     t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: 2 }, async () => {
-        while (nextBatch < bodies.length) {
-          const answers = JSON.parse(await n.client.call(bodies[nextBatch++]!)) as { error: unknown }[];
-          if (!Array.isArray(answers) || answers.some((x) => x.error !== null)) throw new Error(`bench batch refused: ${JSON.stringify(answers).slice(0, 300)}`);
-        }
-      }),
-    );
+    await keepInFlight(2, bodies, async (body) => {
+      const answers = JSON.parse(await n.client.call(body)) as { error: unknown }[];
+      if (!Array.isArray(answers) || answers.some((x) => x.error !== null)) throw new Error(`bench batch refused: ${JSON.stringify(answers).slice(0, 300)}`);
+    });
     const batchMs = performance.now() - t0;
 
     // 3. One request at a time: the way a simple wallet submits (no burst to verify in parallel).
