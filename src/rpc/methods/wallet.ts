@@ -91,6 +91,19 @@ function exportDir(node: NodeServices): string {
   return path;
 }
 
+/**
+ * backupwallet/dumpwallet's target: the file name must already be alphanumeric, inside -exportdir
+ * (`unset` is the call's own message when -exportdir is not set).
+ */
+function exportPath(node: NodeServices, param: JsonValue, unset: string): string {
+  const dir = exportDir(node);
+  if (dir === '') throw new RpcError(RPC_WALLET_ERROR, unset);
+  const name = getStr(param);
+  const clean = sanitizeFilename(name);
+  if (clean !== name) throw new RpcError(RPC_WALLET_ERROR, `Filename is invalid as only alphanumeric characters are allowed.  Try '${clean}' instead.`);
+  return join(dir, clean);
+}
+
 interface ChainTxInfo {
   blockHash: string;
   height: number;
@@ -641,12 +654,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 1,
       help: H.backupwalletHelp,
       handler: async (params) => {
-        const dir = exportDir(node);
-        if (dir === '') throw new RpcError(RPC_WALLET_ERROR, 'Cannot backup wallet until the -exportdir option has been set');
-        const unclean = getStr(params[0]!);
-        const clean = sanitizeFilename(unclean);
-        if (clean !== unclean) throw new RpcError(RPC_WALLET_ERROR, `Filename is invalid as only alphanumeric characters are allowed.  Try '${clean}' instead.`);
-        const path = join(dir, clean);
+        const path = exportPath(node, params[0]!, 'Cannot backup wallet until the -exportdir option has been set');
         try {
           await ask(node.wallet, { op: 'backup', path });
         } catch {
@@ -662,12 +670,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 1,
       help: H.dumpwalletHelp,
       handler: async (params) => {
-        const dir = exportDir(node);
-        if (dir === '') throw new RpcError(RPC_WALLET_ERROR, 'Cannot export wallet until the komodod -exportdir option has been set');
-        const unclean = getStr(params[0]!);
-        const clean = sanitizeFilename(unclean);
-        if (clean !== unclean) throw new RpcError(RPC_WALLET_ERROR, `Filename is invalid as only alphanumeric characters are allowed.  Try '${clean}' instead.`);
-        const path = join(dir, clean);
+        const path = exportPath(node, params[0]!, 'Cannot export wallet until the komodod -exportdir option has been set');
         if (existsSync(path)) throw new RpcError(RPC_INVALID_PARAMETER, `Cannot overwrite existing file ${path}`);
         const keys = await ask<{ secret: Secret; pubkey: Uint8Array; compressed: boolean; time: number; origin: string; account?: string }[]>(node.wallet, { op: 'allKeys' });
         const tip = await ask<{ height: number; hash: string; time: number }>(node.chain, { op: 'tip' });
