@@ -4,8 +4,7 @@ import { createActor } from 'xstate';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
-import { CURVE_ORDER, publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
-import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
+import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { toHexReversed } from '../../src/chain/encoding/hex.js';
 import { concatScript, p2pkhScript, pushData } from '../../src/chain/script/script.js';
 import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
@@ -20,6 +19,7 @@ import { serviceMachine, type Notice } from '../../src/machines/service.js';
 import { Asker } from '../../src/actors/ask.js';
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import { prng } from '../helpers/prng.js';
+import { highSTwin } from '../helpers/signatures.js';
 
 /**
  * A burst of accepts (writeBatch: signatures verified in the worker pool while later transactions are
@@ -90,13 +90,7 @@ function spendTx(inputs: Spend[], flaw: Flaw = 'none', outputs = 1): Transaction
       sig = signatureFor(tx, n, P2PKH, s.value, BRANCH, KEY, SIGHASH_ALL);
       if (flaw === 'highs' && n === inputs.length - 1) {
         // Its high-S twin: valid in a block, refused by mempool policy (LOW_S).
-        const sig64 = parseDERSignature(sig.subarray(0, sig.length - 1))!;
-        let sv = 0n;
-        for (const b of sig64.subarray(32)) sv = (sv << 8n) | BigInt(b);
-        const hs = CURVE_ORDER - sv;
-        const out = new Uint8Array(sig64);
-        for (let i = 0; i < 32; i++) out[63 - i] = Number((hs >> BigInt(8 * i)) & 0xffn);
-        sig = Uint8Array.of(...encodeDERSignature(out), SIGHASH_ALL);
+        sig = highSTwin(sig);
       }
     }
     tx.vin[n]!.scriptSig = concatScript(pushData(sig), pushData(PUB));

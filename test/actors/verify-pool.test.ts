@@ -15,9 +15,7 @@ import { concatScript, p2shScript, pushData } from '../../src/chain/script/scrip
 import { OP_CHECKCRYPTOCONDITION, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { BLOCK_SCRIPT_FLAGS } from '../../src/actors/chainstore/consensus.js';
-import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
-import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
-import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
+import { highSTwin } from '../helpers/signatures.js';
 
 const params = devChainParams();
 const HEIGHT = 100;
@@ -167,11 +165,8 @@ test('one transaction in the pool (mempool-style): same errors as checkInputScri
   };
   // A high-S twin of input 1's signature: policy (64, non-mandatory) with standard flags, valid in a block.
   const [sigPush, pubPush] = [tx.vin[1]!.scriptSig.subarray(1, 1 + tx.vin[1]!.scriptSig[0]!), tx.vin[1]!.scriptSig.subarray(1 + tx.vin[1]!.scriptSig[0]!)];
-  const c = parseDERSignature(sigPush.subarray(0, sigPush.length - 1))!;
-  const s = BigInt('0x' + toHex(c.subarray(32)));
-  const high = Uint8Array.of(...c.subarray(0, 32), ...fromHex((CURVE_ORDER - s).toString(16).padStart(64, '0')));
   const goodSig1 = tx.vin[1]!.scriptSig;
-  tx.vin[1]!.scriptSig = concatScript(pushData(Uint8Array.of(...encodeDERSignature(high), sigPush[sigPush.length - 1]!)), pubPush);
+  tx.vin[1]!.scriptSig = concatScript(pushData(highSTwin(sigPush)), pubPush);
   const policy = errorOf(() => checkInputScripts(tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, {}));
   assert.match(policy, /^64 non-mandatory-script-verify-flag/);
   assert.equal(errorOf(() => checkInputScriptsInPool(pool, tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, {})), policy);

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hash160 } from '../../src/chain/crypto/hash.js';
-import { CURVE_ORDER, publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
+import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { SAPLING_BRANCH_ID, SAPLING_VERSION_GROUP_ID } from '../../src/chain/consensus.js';
-import { fromHex } from '../../src/chain/encoding/hex.js';
 import { ChainParams, devChainParams } from '../../src/chain/params/chain-params.js';
 import { MANDATORY_SCRIPT_VERIFY_FLAGS, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { concatScript, opReturnScript, p2pkhScript, p2pkScript, pushData } from '../../src/chain/script/script.js';
@@ -13,6 +12,7 @@ import { signatureFor } from '../../src/chain/script/sign.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
+import { highSTwin } from '../helpers/signatures.js';
 import {
   type Coin,
   type CoinView,
@@ -109,25 +109,10 @@ test('checkInputScripts: signed P2PKH passes with standard and mandatory flags',
   assert.throws(() => checkInputScripts(tx, view({}), STANDARD_SCRIPT_VERIFY_FLAGS, SAPLING_BRANCH_ID), MissingInputsError);
 });
 
-/** Re-encodes a low-S DER signature with S' = n − S (high S, still a valid ECDSA signature). */
-function highS(sigWithType: Uint8Array): Uint8Array {
-  const der = sigWithType.subarray(0, sigWithType.length - 1);
-  const rLen = der[3]!;
-  const r = der.subarray(4, 4 + rLen);
-  const sLen = der[5 + rLen]!;
-  const s = BigInt('0x' + Buffer.from(der.subarray(6 + rLen, 6 + rLen + sLen)).toString('hex'));
-  let hex = (CURVE_ORDER - s).toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  let sBytes = fromHex(hex);
-  if (sBytes[0]! & 0x80) sBytes = Uint8Array.from([0, ...sBytes]);
-  const body = Uint8Array.from([0x02, r.length, ...r, 0x02, sBytes.length, ...sBytes]);
-  return Uint8Array.from([0x30, body.length, ...body, sigWithType[sigWithType.length - 1]!]);
-}
-
 test('checkInputScripts: a policy-only failure is 64 non-mandatory, a consensus one 16 mandatory', () => {
   const { tx, coins } = spend(100_000n, 90_000n);
   const sig = signatureFor(tx, 0, P2PKH, 100_000n, SAPLING_BRANCH_ID, key, SIGHASH_ALL);
-  tx.vin[0]!.scriptSig = concatScript(pushData(highS(sig)), pushData(pub));
+  tx.vin[0]!.scriptSig = concatScript(pushData(highSTwin(sig)), pushData(pub));
   rejects(
     () => checkInputScripts(tx, coins, STANDARD_SCRIPT_VERIFY_FLAGS, SAPLING_BRANCH_ID),
     REJECT_NONSTANDARD,

@@ -2,8 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Block } from '../../src/chain/block/block.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
-import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
-import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
 import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
 import { concatScript, p2pkhScript, pushData } from '../../src/chain/script/script.js';
 import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
@@ -13,6 +11,7 @@ import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { TestPeer, blockOf, mempoolOf } from './p2p-testpeer.js';
 import { KEY, MAGIC, PUB, p2pDaemon, params } from './p2p-helpers.js';
+import { highSTwin } from '../helpers/signatures.js';
 
 /**
  * A peer relays a burst of transactions back to back (a parent, its 24 children, a grandchild, one
@@ -38,14 +37,7 @@ function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Ar
   for (let k = 0; k < outputs; k++) tx.vout.push(new TxOut(total / BigInt(outputs), SCRIPT));
   inputs.forEach((inp, n) => {
     let sig = signatureFor(tx, n, inp.script, inp.value, params.currentEpochBranchId(height), KEY, SIGHASH_ALL);
-    if (highS) {
-      const sig64 = new Uint8Array(parseDERSignature(sig.subarray(0, sig.length - 1))!);
-      let s = 0n;
-      for (const b of sig64.subarray(32)) s = (s << 8n) | BigInt(b);
-      const hs = CURVE_ORDER - s;
-      for (let i = 0; i < 32; i++) sig64[63 - i] = Number((hs >> BigInt(8 * i)) & 0xffn);
-      sig = Uint8Array.of(...encodeDERSignature(sig64), SIGHASH_ALL);
-    }
+    if (highS) sig = highSTwin(sig);
     // P2PK (the premine: 33-byte key, CHECKSIG) takes the signature alone; P2PKH the key too.
     tx.vin[n]!.scriptSig = inp.script.length === 35 ? pushData(sig) : concatScript(pushData(sig), pushData(PUB));
   });
