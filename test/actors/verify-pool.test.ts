@@ -4,7 +4,8 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
 import { VerifyPool, checkInputScriptsInPool, scriptCheckThreads } from '../../src/actors/verify/pool.js';
-import { needsMainThread, runBatch, writeBatchTx } from '../../src/actors/verify/jobs.js';
+import { needsMainThread, runBatch, writeBatchTx, type BatchResult } from '../../src/actors/verify/jobs.js';
+import { CLAIM_SLOTS, claimBatch, newClaims } from '../../src/actors/verify/claims.js';
 import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock, type SampleBlock } from '../../src/actors/verify/sample-block.js';
 import { SignatureCache, ValidationError, checkInputScripts } from '../../src/chain/validation/index.js';
@@ -181,6 +182,44 @@ test('one transaction in the pool (mempool-style): same errors as checkInputScri
   }
   // Missing inputs: the serial path's MissingInputsError, untouched.
   assert.throws(() => checkInputScriptsInPool(pool, tx, { coin: () => undefined }, BLOCK_SCRIPT_FLAGS, BRANCH, {}), /missing/i);
+});
+
+test('claims: the first thread to claim a batch takes it; a slot is reused by the id CLAIM_SLOTS later', () => {
+  const claims = newClaims();
+  assert.equal(claimBatch(claims, 7), true);
+  assert.equal(claimBatch(claims, 7), false, 'claimed once only');
+  assert.equal(claimBatch(claims, 8), true);
+  assert.equal(claimBatch(claims, 7 + CLAIM_SLOTS), true, 'the same slot, a later batch');
+  assert.equal(claimBatch(claims, 7 + CLAIM_SLOTS), false);
+});
+
+test('every batch posted is answered exactly once, by a worker or by the waiting thread, as runBatch answers it', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 120, inputs: () => 1, seed: 11 });
+  for (const [tx, n] of [[7, 0], [64, 0], [119, 0]] as const) sb.breakSignature(tx, n);
+  const view = sb.view();
+  const batches = sb.block.txs.slice(1).map((tx) => {
+    const w = new BufferWriter();
+    const coin = view.coin(tx.vin[0]!.prevout.txid(), tx.vin[0]!.prevout.index)!;
+    writeBatchTx(w, tx, [{ n: 0, value: coin.value, script: coin.script }]);
+    return { flags: BLOCK_SCRIPT_FLAGS, branchId: BRANCH, ccEnabled: false, collectKeys: false, data: w.finish().slice() };
+  });
+  const local = pool.stats.local;
+  const answers = new Map<number, BatchResult[]>();
+  // Posted all at once: the workers take them from the front while this thread claims from the back.
+  const ids = batches.map((b, i) => pool.post(b, 1, (r) => answers.set(i, [...(answers.get(i) ?? []), r])));
+  pool.wait(ids);
+  assert.equal(answers.size, batches.length);
+  batches.forEach((b, i) => {
+    const got = answers.get(i)!;
+    assert.equal(got.length, 1, `batch ${i} answered once`);
+    const want = runBatch({ ...b, id: ids[i]! });
+    assert.deepEqual(got[0], want, `batch ${i}`);
+  });
+  assert.deepEqual(
+    batches.flatMap((_, i) => ((answers.get(i)![0] as { outcomes: { ok: boolean }[][] }).outcomes[0]![0]!.ok ? [] : [i + 1])),
+    [7, 64, 119],
+  );
+  assert.ok(pool.stats.local - local < batches.length, 'the workers answered some');
 });
 
 test('inputs that may reach a crypto-condition stay on the main thread', () => {

@@ -10,6 +10,7 @@ import type { CoinView } from '../../chain/validation/coin.js';
 import { checkInputScripts, type InputScriptOptions, type SignatureCache } from '../../chain/validation/scripts.js';
 import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
+import { claimBatch, newClaims } from './claims.js';
 import {
   CacheOnlySignatureChecker,
   checkInputOutcome,
@@ -22,9 +23,6 @@ import {
   type ScriptBatch,
   type SpentOutput,
 } from './jobs.js';
-
-/** Batches a worker is given ahead of its answers; the rest wait in the queue, for whichever thread is free. */
-const MAX_OUTSTANDING = 2;
 
 /** komodod's MAX_SCRIPTCHECK_THREADS. */
 export const MAX_SCRIPTCHECK_THREADS = 16;
@@ -60,10 +58,8 @@ export interface VerifyPoolOptions {
 interface PoolWorker {
   worker: Worker;
   results: MessagePort;
-  /** Inputs posted and not answered. */
+  /** Inputs posted to it and not answered (by it or by the calling thread). */
   load: number;
-  /** Batches posted and not answered. */
-  batches: number;
 }
 
 
@@ -89,9 +85,10 @@ function workerEntry(): { entry: URL | string; eval: boolean } {
 /**
  * The script-verification pool: worker threads that verify transaction inputs in parallel, started
  * and stopped with the node. The caller (the chain store, connecting a block) stays on its thread and
- * the single writer: it queues batches as it walks the block, then waits for them synchronously
- * (Atomics.wait, results read with receiveMessageOnPort), verifying queued batches itself meanwhile, as
- * komodod's master thread joins its CCheckQueue; block connection keeps its synchronous rules interface.
+ * the single writer: it posts batches as it walks the block, then waits for them synchronously
+ * (Atomics.wait, results read with receiveMessageOnPort), claiming batches no worker has started and
+ * verifying them itself meanwhile, as komodod's master thread joins its CCheckQueue; block connection
+ * keeps its synchronous rules interface.
  * Whatever goes wrong with the workers (not started yet, crashed, stalled), the batches are verified on
  * the calling thread instead: the answer is never different, only slower.
  */
@@ -102,8 +99,9 @@ export class VerifyPool {
   readonly size: number;
   private readonly workers: PoolWorker[] = [];
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly claims = newClaims();
   private readonly inflight = new Map<number, Inflight>();
-  /** Batches not yet handed to a worker, oldest first. */
+  /** Batches posted and perhaps not claimed by a worker yet, oldest first: the calling thread takes from the end. */
   private readonly queue: number[] = [];
   private nextId = 1;
   private broken = false;
@@ -151,11 +149,11 @@ export class VerifyPool {
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(entry, {
         eval: isEval,
-        workerData: { results: port2, signal: this.signal.buffer, backend: this.opts.backend ?? 'auto' },
+        workerData: { results: port2, signal: this.signal.buffer, claims: this.claims.buffer, backend: this.opts.backend ?? 'auto' },
         transferList: [port2],
       });
       worker.unref();
-      this.workers.push({ worker, results: port1, load: 0, batches: 0 });
+      this.workers.push({ worker, results: port1, load: 0 });
       ready.push(
         new Promise<void>((resolve, reject) => {
           worker.once('message', () => resolve());
@@ -210,15 +208,24 @@ export class VerifyPool {
   }
 
   /**
-   * Queues a batch; workers are kept at most MAX_OUTSTANDING batches ahead, so that the calling thread
-   * can take the rest itself while it waits. `done` is called from pump() or wait().
+   * Posts a batch to the least loaded worker at once, so that a worker never waits for the calling
+   * thread to hand it more; the batch stays in the queue, where the calling thread may claim it while it
+   * waits (then the worker skips it). `done` is called from pump() or wait().
    */
   post(batch: Omit<ScriptBatch, 'id'>, inputs: number, done: (r: BatchResult) => void): number {
     const id = this.nextId++;
     this.stats.batches++;
     this.stats.inputs += inputs;
-    this.inflight.set(id, { batch: { ...batch, id }, worker: undefined, inputs, done });
+    const f: Inflight = { batch: { ...batch, id }, worker: undefined, inputs, done };
+    this.inflight.set(id, f);
     this.queue.push(id);
+    if (this.parallel) {
+      let w = this.workers[0]!;
+      for (const o of this.workers) if (o.load < w.load) w = o;
+      f.worker = w;
+      w.load += inputs;
+      w.worker.postMessage(f.batch);
+    }
     this.pump();
     return id;
   }
@@ -228,7 +235,7 @@ export class VerifyPool {
     this.pump();
   }
 
-  /** Reads the results that arrived, then tops the workers up from the queue. True if a result arrived. */
+  /** Reads the results that arrived. True if one did. */
   private pump(): boolean {
     if (!this.parallel) return false;
     let progress = false;
@@ -239,16 +246,6 @@ export class VerifyPool {
         progress = true;
       }
     }
-    for (const w of this.workers) {
-      while (w.batches < MAX_OUTSTANDING && this.queue.length > 0) {
-        const f = this.inflight.get(this.queue.shift()!);
-        if (!f) continue;
-        f.worker = w;
-        w.batches++;
-        w.load += f.inputs;
-        w.worker.postMessage(f.batch);
-      }
-    }
     return progress;
   }
 
@@ -256,10 +253,9 @@ export class VerifyPool {
     const f = this.inflight.get(id);
     if (!f) return;
     this.inflight.delete(id);
-    if (f.worker) {
-      f.worker.load -= f.inputs;
-      f.worker.batches--;
-    }
+    if (f.worker) f.worker.load -= f.inputs;
+    // Answered batches leave the queue's front (each worker answers its batches in order).
+    while (this.queue.length > 0 && !this.inflight.has(this.queue[0]!)) this.queue.shift();
     if ('error' in r) {
       this.log(`script-check worker error: ${r.error}; batch verified on the main thread`);
       f.done(runBatch(f.batch));
@@ -314,14 +310,19 @@ export class VerifyPool {
     if (Date.now() - lastProgress > this.stallTimeoutMs) this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
   }
 
-  /** Verifies the newest queued batch on this thread (the workers take the queue from its front). */
+  /**
+   * Verifies on this thread the newest batch no worker has claimed (the workers take theirs from the
+   * front). False when there is none left to take.
+   */
   private verifyOneHere(): boolean {
-    const local = this.queue.pop();
-    if (local === undefined) return false;
-    const f = this.inflight.get(local);
-    if (f) this.settleOne(local, runBatch(f.batch));
-    this.stats.local++;
-    return true;
+    for (let id = this.queue.pop(); id !== undefined; id = this.queue.pop()) {
+      const f = this.inflight.get(id);
+      if (!f || !claimBatch(this.claims, id)) continue;
+      this.settleOne(id, runBatch(f.batch));
+      this.stats.local++;
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -348,8 +349,8 @@ export class VerifyPool {
           continue;
         }
         if (this.queue.length > 0) {
-          // More batches than the workers hold: once the event loop has read what arrived (new
-          // requests come first), this thread verifies one itself, as wait() does.
+          // Batches perhaps not taken yet: once the event loop has read what arrived (new requests
+          // come first), this thread claims one itself, as wait() does.
           await new Promise((r) => setImmediate(r));
           if (this.verifyOneHere()) lastProgress = Date.now();
           continue;
