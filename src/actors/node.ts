@@ -1,4 +1,4 @@
-import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { type AnyActorRef, type InspectionEvent } from 'xstate';
 import { serviceMachine } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';

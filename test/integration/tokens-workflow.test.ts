@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
 import { fromHex, toHex, fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
-import { Transaction } from '../../src/chain/tx/transaction.js';
 import { TxIn, Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { makeCCcond1, signCCInput } from '../../src/chain/cc/index.js';

@@ -13,7 +13,7 @@ import {
   tryDecodeTokenOpRet,
   type TokensLookup,
 } from '../../chain/tokens/index.js';
-import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { Asker } from '../ask.js';
 import { compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
 import { ServiceFailure, type Op } from '../protocol.js';

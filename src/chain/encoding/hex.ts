@@ -16,9 +16,14 @@ export function toHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-/** uint256::GetHex(): internal byte order shown reversed. */
+/** Two hex digits per byte value, for the short reversed strings below. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** uint256::GetHex(): internal byte order shown reversed (every txid and block hash shown goes through here). */
 export function toHexReversed(b: Uint8Array): string {
-  return toHex(Uint8Array.from(b).reverse());
+  let s = '';
+  for (let i = b.length - 1; i >= 0; i--) s += HEX_BYTE[b[i]!]!;
+  return s;
 }
 
 export function fromHexReversed(s: string): Uint8Array {
