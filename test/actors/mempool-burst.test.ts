@@ -248,3 +248,42 @@ test('the service machine hands concurrent accepts to writeBatch, verified in th
   assert.ok(pool.stats.batches > before, 'the burst was verified in the pool');
   actor.stop();
 });
+
+test('acceptMany (a JSON-RPC batch as one message) among accepts: one outcome per transaction, in order, as one by one', async () => {
+  const { coins, confirmed } = scenario(98, 0);
+  const spends: Spend[] = [];
+  for (let i = 0; i < 8; i++) {
+    const txid = toHexReversed(sha256(Uint8Array.of(0x78, i)));
+    coins.set(`${txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+    confirmed.add(txid);
+    spends.push({ txid, n: 0, value: COIN });
+  }
+  const txs = spends.map((s, i) => spendTx([s], i === 3 ? 'badsig' : 'none'));
+  const raws = txs.map((t) => t.toRaw());
+  const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const accepted: string[] = [];
+  actor.on('txAccepted', (e) => accepted.push((e as unknown as { txid: string }).txid));
+  actor.start();
+  const mempool = new Asker('mempool', actor);
+  const item = (raw: Uint8Array) => ({ raw, allowHighFees: false });
+  const [first, many, empty, last] = await Promise.all([
+    mempool.ask({ op: 'accept', raw: raws[0] }),
+    // tx 1 twice (the second: its txid again), tx 3's signature is bad, a byte string that is no transaction.
+    mempool.ask({ op: 'acceptMany', items: [item(raws[1]!), item(raws[2]!), item(raws[1]!), item(raws[3]!), item(Uint8Array.of(1, 2, 3)), item(raws[4]!)] }),
+    mempool.ask({ op: 'acceptMany', items: [] }),
+    mempool.ask({ op: 'accept', raw: raws[5] }),
+  ]);
+  assert.equal(first, txs[0]!.txid());
+  assert.deepEqual(empty, []);
+  assert.equal(last, txs[5]!.txid());
+  const m = many as { ok: boolean; result?: string; error?: { code: number; message: string } }[];
+  assert.deepEqual(m.slice(0, 3), [1, 2, 1].map((i) => ({ ok: true, result: txs[i]!.txid() })));
+  assert.equal(m[3]!.ok, false);
+  assert.equal(m[3]!.error!.code, -26);
+  assert.match(m[3]!.error!.message, /^16: mandatory-script-verify-flag-failed/);
+  assert.deepEqual(m[4], { ok: false, error: { code: -22, message: 'TX decode failed' } });
+  assert.deepEqual(m[5], { ok: true, result: txs[4]!.txid() });
+  assert.deepEqual(accepted, [0, 1, 2, 4, 5].map((i) => txs[i]!.txid()));
+  actor.stop();
+});

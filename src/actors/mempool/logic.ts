@@ -29,7 +29,7 @@ import {
   type InputScriptOptions,
 } from '../../chain/validation/index.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
-import { ServiceFailure, type Op } from '../protocol.js';
+import { ServiceFailure, toServiceError, type Op, type ServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
@@ -125,10 +125,10 @@ export interface MempoolOptions {
   verifyPool?: VerifyPool;
 }
 
-const WRITE_OPS = new Set(['accept', 'blockConnected', 'blockDisconnected']);
+const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected']);
 
 /** One accept: the raw transaction, and the Transaction its sender decoded from it, when it has one. */
-interface AcceptItem {
+export interface AcceptItem {
   raw: Uint8Array;
   allowHighFees: boolean;
   tx?: Transaction;
@@ -194,6 +194,11 @@ function outpointsOf(tx: Transaction): [string, number][] {
   return tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index]);
 }
 
+/** One transaction's outcome in an acceptMany answer: plain data, as a reply carries it. */
+function itemOutcome(o: BatchOutcome): { ok: true; result: unknown } | { ok: false; error: ServiceError } {
+  return o.ok ? o : { ok: false, error: toServiceError(o.error) };
+}
+
 /** An accept's failure as its reply carries it. */
 function toFailure(e: unknown): unknown {
   try {
@@ -257,14 +262,37 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   batchable(body: Op): boolean {
-    return body.op === 'accept';
+    return body.op === 'accept' || body.op === 'acceptMany';
   }
 
+  /**
+   * A run of `accept` and `acceptMany` requests, accepted as one burst. An `acceptMany` (the
+   * sendrawtransaction calls of one JSON-RPC batch, sent as one message) is answered once all its
+   * transactions are, with one outcome per transaction: `{ ok, result }` or `{ ok, error: { code, message } }`.
+   */
   async writeBatch(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
-    await this.acceptMany(
-      bodies.map((b) => ({ raw: b.raw as Uint8Array, allowHighFees: b.allowHighFees === true, ...(b.tx instanceof Transaction ? { tx: b.tx } : {}) })),
-      report,
-    );
+    const items: AcceptItem[] = [];
+    /** Per body: how many of `items` are its own. */
+    const sizes: number[] = [];
+    for (const b of bodies) {
+      const own = b.op === 'acceptMany' ? (b.items as AcceptItem[]) : [b as unknown as AcceptItem];
+      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}) });
+      sizes.push(own.length);
+    }
+    if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
+    let body = 0;
+    const held: BatchOutcome[] = [];
+    await this.acceptMany(items, (outcomes, notices) => {
+      held.push(...outcomes);
+      // Every body whose transactions have all settled is answered, in order (an empty one with them).
+      const done: BatchOutcome[] = [];
+      while (body < bodies.length && held.length >= sizes[body]!) {
+        const mine = held.splice(0, sizes[body]!);
+        done.push(bodies[body]!.op === 'acceptMany' ? { ok: true, result: mine.map(itemOutcome) } : mine[0]!);
+        body++;
+      }
+      report(done, notices);
+    });
   }
 
   read(body: Op): unknown {

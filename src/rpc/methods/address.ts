@@ -8,7 +8,8 @@ import { RpcError, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
 import { JsonNumber, JsonObject, type JsonOut, type JsonValue } from '../json-value.js';
 import { getBool, getInt, getObj, getStr, parseHashV } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type HelpEnv, type RpcMethod } from '../table.js';
-import { askRpc, getSpentIndex } from './rawtransactions.js';
+import { askRpc } from '../ask.js';
+import { getSpentIndex } from './rawtransactions.js';
 
 /**
  * komodod's address-index RPCs (rpc/misc.cpp, -addressindex / -spentindex, on for every ac_cc chain):

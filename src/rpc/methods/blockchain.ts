@@ -28,7 +28,8 @@ import {
   HELP_invalidateblock,
   HELP_reconsiderblock,
 } from './help-texts.js';
-import { askRpc, scriptOpts } from './rawtransactions.js';
+import { askRpc } from '../ask.js';
+import { scriptOpts } from './rawtransactions.js';
 
 export interface TipInfo {
   hash: string;

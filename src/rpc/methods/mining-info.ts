@@ -8,7 +8,7 @@ import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { chainTip, networkDifficulty } from './blockchain.js';
 import { HELP_getmininginfo, HELP_submitblock } from './help-texts.js';
-import { askRpc } from './rawtransactions.js';
+import { askRpc } from '../ask.js';
 
 interface MinerStatus {
   generating: boolean;

@@ -10,7 +10,7 @@ import type { JsonOut } from '../json-value.js';
 import type { RpcMethod } from '../table.js';
 import { chainTip, longestChain } from './blockchain.js';
 import { HELP_getinfo } from './help-texts.js';
-import { askRpc } from './rawtransactions.js';
+import { askRpc } from '../ask.js';
 
 /** komodod 0.9.0's CLIENT_VERSION, PROTOCOL_VERSION and KOMODO_VERSION (clientversion.h, version.h, misc.cpp). */
 export const CLIENT_VERSION = 90000;

@@ -2,23 +2,18 @@ import type { NodeServices } from '../../actors/services.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
 import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';
-import { RpcError } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getInt64, getStr } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
-import { ServiceFailure } from '../../actors/protocol.js';
+import { askRpc } from '../ask.js';
 
 /** komodod's ::minRelayTxFee: 100 satoshis per kB (main.cpp:125). */
 const MIN_RELAY_TX_FEE = 100n;
 
 /** A p2p reply failure keeps its komodod code (-23, -24, -29, -1). */
-async function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {
-  try {
-    return await node.p2p.ask<T>(body);
-  } catch (e) {
-    if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
-    throw e;
-  }
+/** A request to the p2p actor. */
+function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {
+  return askRpc<T>(node.p2p, body);
 }
 
 /** The `network` category (rpc/net.cpp): peers, connections, bans. */

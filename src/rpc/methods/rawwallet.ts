@@ -1,6 +1,4 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { Asker } from '../../actors/ask.js';
-import { ServiceFailure, type Op } from '../../actors/protocol.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../chain/tx/input.js';
@@ -18,36 +16,18 @@ import { JsonObject, JsonNumber, type JsonValue, type JsonOut } from '../json-va
 import { getArr, getInt, getInt64, getObj, getStr, parseHashO, parseHexO, parseHexV, rpcTypeCheck, rpcTypeCheckObj } from '../params.js';
 import { amountFromValue, valueFromAmount } from '../amount.js';
 import type { RpcMethod } from '../table.js';
+import { askRpc as ask } from '../ask.js';
+import { decodeHexTx } from './rawtransactions.js';
 import { createrawtransactionHelp, fundrawtransactionHelp, signrawtransactionHelp } from './wallet-help.js';
 
 /** TX_EXPIRY_HEIGHT_THRESHOLD (transaction.h). */
 export const TX_EXPIRY_HEIGHT_THRESHOLD = 500_000_000;
-
-/** An actor request whose ServiceFailure keeps its komodod code as an RPC error. */
-export async function ask<T>(asker: Asker, body: Op): Promise<T> {
-  try {
-    return await asker.ask<T>(body);
-  } catch (e) {
-    if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
-    throw e;
-  }
-}
 
 /** The tip and the parameters in force there: what "the next block" means for building and signing. */
 export async function nextBlock(node: NodeServices): Promise<{ height: number; params: ChainParams; mtp: number }> {
   const tip = await ask<{ height: number; mtp: number }>(node.chain, { op: 'tip' });
   const params = (await ask<ChainParams | null>(node.chain, { op: 'params' })) ?? node.baseParams;
   return { height: tip.height + 1, params, mtp: tip.mtp };
-}
-
-/** DecodeHexTx: hex, then one transaction from the front (trailing bytes are not rejected). */
-export function decodeHexTx(hex: string): Transaction | null {
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
-  try {
-    return Transaction.read(new BufferReader(Uint8Array.from(Buffer.from(hex, 'hex'))));
-  } catch {
-    return null;
-  }
 }
 
 /** The CTxDestination an output script reduces to (ExtractDestination), as a comparable string. */

@@ -23,7 +23,8 @@ import type { JsonOut, JsonValue } from '../json-value.js';
 import { getArr, getBool, getInt, getObj, getStr, rpcTypeCheck } from '../params.js';
 import { amountFromValue, valueFromAmount } from '../amount.js';
 import type { RpcMethod } from '../table.js';
-import { ask, nextBlock } from './rawwallet.js';
+import { askRpc as ask } from '../ask.js';
+import { nextBlock } from './rawwallet.js';
 import * as H from './wallet-help.js';
 import { listsinceblockHelp } from './address.js';
 
@@ -123,7 +124,7 @@ interface WalletView {
 class TxAccounting {
   private readonly byId: Map<string, WalletTx>;
   constructor(
-    private readonly view: WalletView,
+    view: WalletView,
     private readonly mine: Set<string>,
     private readonly accountOf: (address: string) => string | undefined,
   ) {
