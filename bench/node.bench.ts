@@ -8,6 +8,7 @@
  * path is measured and the label says so.
  */
 import http from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,61 @@ async function httpRate(client: Client, body: string, conns: number, ms = 1500):
   return (n * 1000) / elapsed;
 }
 
+/**
+ * A load generator on its own thread, as a wallet or exchange is its own process: it posts the
+ * bodies in order over `sockets` keep-alive connections, `inFlight` at a time, and fails on any
+ * JSON-RPC error in the answers. The node's thread then does the node's work only.
+ */
+interface LoadThread {
+  run(bodies: string[], inFlight: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LOAD_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: workerData.sockets });
+const call = (body) => new Promise((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port: workerData.port, method: 'POST', path: '/', agent,
+    headers: { 'content-type': 'text/plain;', 'content-length': Buffer.byteLength(body), authorization: workerData.auth } }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+  req.on('error', reject);
+  req.end(body);
+});
+const refused = (text) => { const a = JSON.parse(text); return [].concat(a).find((x) => x.error !== null); };
+parentPort.on('message', async ({ bodies, inFlight }) => {
+  let next = 0;
+  try {
+    await Promise.all(Array.from({ length: inFlight }, async () => {
+      while (next < bodies.length) {
+        const bad = refused(await call(bodies[next++]));
+        if (bad) throw new Error('refused: ' + JSON.stringify(bad.error));
+      }
+    }));
+    parentPort.postMessage({ ok: true });
+  } catch (e) {
+    parentPort.postMessage({ ok: false, error: String(e) });
+  }
+});
+`;
+
+function loadThread(port: number, auth: string, sockets: number): LoadThread {
+  const w = new Worker(LOAD_THREAD, { eval: true, workerData: { port, auth, sockets } });
+  return {
+    run: (bodies, inFlight) =>
+      new Promise((resolve, reject) => {
+        w.once('message', (m: { ok: boolean; error?: string }) => (m.ok ? resolve() : reject(new Error(`bench load: ${m.error}`))));
+        w.postMessage({ bodies, inFlight });
+      }),
+    close: async () => {
+      await w.terminate();
+    },
+  };
+}
+
 /** Runs `f` over `items` in order, `count` calls at a time (the next starts as one ends). */
 async function keepInFlight<T>(count: number, items: readonly T[], f: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -159,8 +215,8 @@ interface Running {
   dir: string;
   /** Calls an RPC method; undefined when the method is not served (-32601). */
   rpc<T>(method: string, ...params: unknown[]): Promise<T | undefined>;
-  /** The same over a client of 16 keep-alive connections (komodod's work queue holds 16 requests). */
-  rpcWide<T>(method: string, ...params: unknown[]): Promise<T | undefined>;
+  /** A load generator thread with 16 keep-alive connections (komodod's work queue holds 16 requests). */
+  load: LoadThread;
   close(): Promise<void>;
 }
 
@@ -169,7 +225,7 @@ async function runNode(dir: string, extra: string[] = []): Promise<Running> {
   const node = await startNode(config);
   const auth = `Basic ${Buffer.from(`${config.rpcuser}:${config.rpcpassword}`).toString('base64')}`;
   const client = httpClient(node.rpc.port, auth, 4);
-  const wide = httpClient(node.rpc.port, auth, 16);
+  const load = loadThread(node.rpc.port, auth, 16);
   const call = async <T>(c: Client, method: string, ps: unknown[]) => {
     const out = JSON.parse(await c.call(JSON.stringify({ jsonrpc: '1.0', id: 'bench', method, params: ps }))) as { result: T; error: { code: number; message: string } | null };
     if (out.error?.code === -32601) return undefined;
@@ -181,10 +237,10 @@ async function runNode(dir: string, extra: string[] = []): Promise<Running> {
     client,
     dir,
     rpc: <T>(method: string, ...ps: unknown[]) => call<T>(client, method, ps),
-    rpcWide: <T>(method: string, ...ps: unknown[]) => call<T>(wide, method, ps),
+    load,
     async close() {
       client.close();
-      wide.close();
+      await load.close();
       await node.stop();
     },
   };
@@ -387,77 +443,98 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     const accept = viaRpc ? (raw: Uint8Array) => n.rpc('sendrawtransaction', toHex(raw)) : viaActor;
     if (!viaRpc) await viaActor(fan.toRaw());
     await n.rpc('generate', 1);
-    const height = 3;
-    const fanHash = fromHexReversed(fan.txid());
-    const spends: { raw: Uint8Array; digest: Uint8Array; sig: Uint8Array }[] = [];
-    for (let i = 0; i < lanes; i++) {
+    // A second fan-out from the first one's last lane: more independent coins than one standard tx holds.
+    const fan2 = newTx(3);
+    fan2.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lanes - 1)));
+    const each2 = (each - 1_000_000n) / BigInt(lanes);
+    for (let i = 0; i < lanes; i++) fan2.vout.push(new TxOut(each2, P2PKH));
+    sign(fan2, P2PKH, each, 3);
+    await accept(fan2.toRaw());
+    await n.rpc('generate', 1);
+    const height = 4;
+    const coins = [
+      ...Array.from({ length: lanes - 1 }, (_, i) => ({ txid: fan.txid(), n: i, value: each })),
+      ...Array.from({ length: lanes }, (_, i) => ({ txid: fan2.txid(), n: i, value: each2 })),
+    ];
+    const spends: { raw: Uint8Array; digest: Uint8Array; sig: Uint8Array }[] = coins.map((c) => {
       const tx = newTx(height);
-      tx.vin.push(new TxIn(new Outpoint(fanHash, i)));
-      tx.vout.push(new TxOut(each - 10_000n, P2PKH));
-      sign(tx, P2PKH, each, height);
+      tx.vin.push(new TxIn(new Outpoint(fromHexReversed(c.txid), c.n)));
+      tx.vout.push(new TxOut(c.value - 10_000n, P2PKH));
+      sign(tx, P2PKH, c.value, height);
       const scriptSig = tx.vin[0]!.scriptSig;
       const sig = scriptSig.subarray(1, 1 + scriptSig[0]! - 1); // DER without the hash-type byte
-      const digest = signatureHash(P2PKH, tx, 0, SIGHASH_ALL, each, params.currentEpochBranchId(height));
-      spends.push({ raw: tx.toRaw(), digest, sig });
-    }
+      const digest = signatureHash(P2PKH, tx, 0, SIGHASH_ALL, c.value, params.currentEpochBranchId(height));
+      return { raw: tx.toRaw(), digest, sig };
+    });
+    let taken = 0;
+    const take = (count: number) => spends.slice(taken, (taken += count));
     // Warm every path on transactions not measured, then mine them out of the mempool.
-    for (const s of spends.slice(0, 100)) if (!verifyDER(s.sig, s.digest, PUB)) throw new Error('bench signature does not verify');
-    for (const s of spends.slice(0, 50)) await accept(s.raw);
-    for (const s of spends.slice(50, 100)) await viaActor(s.raw);
+    const warm = take(100);
+    for (const s of warm) if (!verifyDER(s.sig, s.digest, PUB)) throw new Error('bench signature does not verify');
+    for (const s of warm.slice(0, 50)) await accept(s.raw);
+    for (const s of warm.slice(50)) await viaActor(s.raw);
     await n.rpc('generate', 1);
-    const measured = spends.slice(100, 1100);
-    const verifyAll = () => {
+    const verifyRate = (xs: typeof spends) => {
       const t = performance.now();
-      for (const s of measured) verifyDER(s.sig, s.digest, PUB);
-      return performance.now() - t;
+      for (const s of xs) verifyDER(s.sig, s.digest, PUB);
+      return (xs.length * 1000) / (performance.now() - t);
     };
-    const verifyBefore = verifyAll();
+    const rate = (count: number, ms: number) => (count * 1000) / ms;
+    /**
+     * Rounds of acceptance, each right after bare verification of the same round's signatures, the
+     * mempool emptied by a block between rounds; the best round of each side (the machine is shared:
+     * the best run is the least disturbed one, on both sides alike).
+     */
+    const rounds = async (count: number, perRound: number, run: (round: typeof spends) => Promise<void>) => {
+      let best = 0;
+      let bare = 0;
+      for (let r = 0; r < count; r++) {
+        const round = take(perRound);
+        bare = Math.max(bare, verifyRate(round));
+        const t = performance.now();
+        await run(round);
+        best = Math.max(best, rate(round.length, performance.now() - t));
+        const inMempool = (await n.node.services.mempool.ask<{ size: number }>({ op: 'info' })).size;
+        if (inMempool !== round.length) throw new Error(`bench round: ${inMempool} of ${round.length} transactions in the mempool`);
+        await n.rpc('generate', 1);
+      }
+      return { best, bare };
+    };
     // A burst: 16 requests kept in flight on 16 keep-alive connections (komodod's -rpcworkqueue), as a
     // wallet or exchange submitting many independent transactions does; the mempool verifies them in
-    // its script-check pool.
+    // its script-check pool. The client is a load generator thread: a client is its own process, and
+    // its HTTP work is no part of the node's (it still shares the machine's cores with the node).
     const inFlight = 16;
-    const acceptWide = viaRpc ? (raw: Uint8Array) => n.rpcWide('sendrawtransaction', toHex(raw)) : viaActor;
-    let t0 = performance.now();
-    await keepInFlight(inFlight, measured, (s) => acceptWide(s.raw));
-    const acceptMs = performance.now() - t0;
-    const inMempool = (await n.node.services.mempool.ask<{ size: number }>({ op: 'info' })).size;
-    if (inMempool !== measured.length) throw new Error(`bench burst: ${inMempool} of ${measured.length} transactions in the mempool`);
+    const call = (s: { raw: Uint8Array }, id: number) => ({ jsonrpc: '1.0', id, method: 'sendrawtransaction', params: [toHex(s.raw)] });
+    const wide = await rounds(3, 500, (round) =>
+      viaRpc ? n.load.run(round.map((s, i) => JSON.stringify(call(s, i))), inFlight) : keepInFlight(inFlight, round, (s) => viaActor(s.raw)),
+    );
 
     // The same as JSON-RPC batches of 50 sendrawtransaction calls, 2 batches in flight: komodod serves
     // batches, and consecutive sendrawtransaction calls of a batch reach the mempool as one burst.
-    await n.rpc('generate', 1);
-    const batched = spends.slice(1100, 2100);
     const batchOf = 50;
-    const bodies: string[] = [];
-    for (let i = 0; i < batched.length; i += batchOf) {
-      bodies.push(JSON.stringify(batched.slice(i, i + batchOf).map((s, k) => ({ jsonrpc: '1.0', id: i + k, method: 'sendrawtransaction', params: [toHex(s.raw)] }))));
-    }
-    t0 = performance.now();
-    await keepInFlight(2, bodies, async (body) => {
-      const answers = JSON.parse(await n.client.call(body)) as { error: unknown }[];
-      if (!Array.isArray(answers) || answers.some((x) => x.error !== null)) throw new Error(`bench batch refused: ${JSON.stringify(answers).slice(0, 300)}`);
+    const batched = await rounds(3, 600, async (round) => {
+      const bodies: string[] = [];
+      for (let i = 0; i < round.length; i += batchOf) bodies.push(JSON.stringify(round.slice(i, i + batchOf).map((s, k) => call(s, i + k))));
+      await n.load.run(bodies, 2);
     });
-    const batchMs = performance.now() - t0;
 
     // 3. One request at a time: the way a simple wallet submits (no burst to verify in parallel).
-    await n.rpc('generate', 1);
-    const oneByOne = spends.slice(2100, 2600);
-    t0 = performance.now();
+    const oneByOne = take(500);
+    let t0 = performance.now();
     for (const s of oneByOne) await accept(s.raw);
     const serialMs = performance.now() - t0;
 
     // Where acceptance time goes: the mempool actor without HTTP, one at a time.
-    const direct = spends.slice(2600, 2900);
+    const direct = take(300);
     t0 = performance.now();
     for (const s of direct) await viaActor(s.raw);
     const actorMs = performance.now() - t0;
 
-    // The bare limit measured before and after, the faster kept (the stricter limit).
-    const verifyRate = (measured.length * 1000) / Math.min(verifyBefore, verifyAll());
-    const rate = (count: number, ms: number) => (count * 1000) / ms;
-    const vsVerify = { unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures', limit: verifyRate };
-    rows.push({ name: viaRpc ? `sendrawtransaction, ${inFlight} calls in flight` : 'mempool accept (actor; sendrawtransaction not served)', value: rate(measured.length, acceptMs), ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
-    rows.push({ name: `sendrawtransaction, JSON-RPC batches of ${batchOf}`, value: rate(batched.length, batchMs), ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
+    // The bare limit: the best of the rounds' own measurements (the stricter limit).
+    const vsVerify = { unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures', limit: Math.max(wide.bare, batched.bare) };
+    rows.push({ name: viaRpc ? `sendrawtransaction, ${inFlight} calls in flight` : 'mempool accept (actor; sendrawtransaction not served)', value: wide.best, ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
+    rows.push({ name: `sendrawtransaction, JSON-RPC batches of ${batchOf}`, value: batched.best, ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
     rows.push({ name: 'sendrawtransaction, one call at a time', value: rate(oneByOne.length, serialMs), ...vsVerify });
     rows.push({ name: 'mempool accept through the actor, one at a time', value: rate(direct.length, actorMs), ...vsVerify });
 
@@ -492,7 +569,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       limit: serialMs,
       target: { kind: 'max', ratio: 0.1 },
     });
-    rows.push({ name: '  the same block', value: connectMs, unit: 'ms', limitName: `accepting them at the rate of ${inFlight} calls in flight`, limit: (acceptMs * oneByOne.length) / measured.length });
+    rows.push({ name: '  the same block', value: connectMs, unit: 'ms', limitName: `accepting them at the rate of ${inFlight} calls in flight`, limit: (oneByOne.length * 1000) / wide.best });
   } finally {
     await n.close();
     rmSync(dir, { recursive: true, force: true });
