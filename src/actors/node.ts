@@ -178,6 +178,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   });
   mempoolActor.on('txRemoved', (e) => {
     const n = e as unknown as TxRemoved;
+    // A mined transaction leaves the wallet's mempool view with the block itself (its blockConnected
+    // notice, from the chain store): one wallet message per mined transaction would only repeat it.
+    if (n.reason === 'block') return;
     forwardAccepted();
     void toWallet({ op: 'txRemoved', txid: n.txid, reason: n.reason });
   });

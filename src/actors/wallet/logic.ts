@@ -128,6 +128,8 @@ export class WalletLogic implements ServiceLogic {
   readonly memCoins = new Map<string, WalletCoin>();
   /** Outpoint → the mempool transaction spending it. */
   readonly memSpent = new Map<string, string>();
+  /** Per wallet-relevant mempool transaction, its keys in memCoins and memSpent (its removal costs its size, not the mempool's). */
+  private readonly memKeys = new Map<string, { coins: string[]; spent: string[] }>();
   /** CC outputs of the wallet's pubkeys (confirmed). */
   readonly ccCoins = new Map<string, WalletCoin>();
   readonly txs = new Map<string, WalletTx>();
@@ -224,6 +226,7 @@ export class WalletLogic implements ServiceLogic {
     }
     this.memCoins.clear();
     this.memSpent.clear();
+    this.memKeys.clear();
     const entries = await this.opts.mempool.ask<{ txid: string; tx: Transaction }[]>({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
     return this.coins.size;
@@ -376,16 +379,23 @@ export class WalletLogic implements ServiceLogic {
   private async txAccepted(txid: string, tx: Transaction): Promise<boolean> {
     if (!this.touches(tx) && !tx.vin.some((i) => this.memCoins.has(i.prevout.key()))) return false;
     await this.record(txid, tx);
-    for (const input of tx.vin) this.memSpent.set(input.prevout.key(), txid);
+    const keys = { coins: [] as string[], spent: tx.vin.map((i) => i.prevout.key()) };
+    for (const k of keys.spent) this.memSpent.set(k, txid);
     tx.vout.forEach((out, n) => {
-      if (this.isMine(out.script)) this.memCoins.set(key(txid, n), { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
+      if (!this.isMine(out.script)) return;
+      keys.coins.push(key(txid, n));
+      this.memCoins.set(key(txid, n), { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
     });
+    this.memKeys.set(txid, keys);
     return true;
   }
 
   private txRemoved(txid: string): void {
-    for (const [k, c] of this.memCoins) if (c.txid === txid) this.memCoins.delete(k);
-    for (const [k, t] of this.memSpent) if (t === txid) this.memSpent.delete(k);
+    const keys = this.memKeys.get(txid);
+    if (!keys) return;
+    this.memKeys.delete(txid);
+    for (const k of keys.coins) if (this.memCoins.get(k)?.txid === txid) this.memCoins.delete(k);
+    for (const k of keys.spent) if (this.memSpent.get(k) === txid) this.memSpent.delete(k);
   }
 
   // ---- views ---------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { fromHexReversed } from '../../src/chain/encoding/hex.js';
+import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { KeyStore } from '../../src/actors/wallet/keystore.js';
+import { WalletLogic } from '../../src/actors/wallet/logic.js';
+import type { Asker } from '../../src/actors/ask.js';
+
+/** The wallet's view of the mempool: what a transaction's arrival adds, its removal takes away, and no more. */
+
+function tx(inputs: [string, number][], outputs: Uint8Array[]): Transaction {
+  const t = new Transaction();
+  t.overwintered = true;
+  t.version = 4;
+  t.versionGroupId = 0x892f2085;
+  for (const [txid, n] of inputs) t.vin.push(new TxIn(new Outpoint(fromHexReversed(txid), n)));
+  for (const script of outputs) t.vout.push(new TxOut(1000n, script));
+  return t;
+}
+
+test('wallet mempool coins: a removed transaction takes exactly its own coins and spends with it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-mempool-'));
+  try {
+    const keys = await KeyStore.open(dir);
+    const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
+    const other = p2pkhScript(hash160(sha256(Uint8Array.of(1))));
+    const fake = (answers: Record<string, unknown>) => ({ ask: async (b: { op: string }) => answers[b.op] }) as unknown as Asker;
+    const wallet = new WalletLogic({
+      chain: fake({ coinsByScript: { height: 10, hash: '00'.repeat(32), mtp: 0, coins: [] } }),
+      mempool: fake({ entries: [] }),
+      keys,
+      dir,
+      params: () => devChainParams(),
+    });
+    await wallet.load();
+    const outside = sha256(Uint8Array.of(2));
+    const a = tx([[Buffer.from(outside).toString('hex'), 0]], [mine, other, mine]); // pays the wallet twice
+    const b = tx([[a.txid(), 0]], [other]); // spends one of a's wallet coins
+    const c = tx([[a.txid(), 2]], [mine]); // spends the other, pays the wallet
+    const unrelated = tx([[Buffer.from(outside).toString('hex'), 1]], [other]);
+    await wallet.write({ op: 'txsAccepted', items: [a, b, c, unrelated].map((t) => ({ txid: t.txid(), tx: t })) });
+    const state = () => ({ coins: [...wallet.memCoins.keys()].sort(), spent: [...wallet.memSpent].sort() });
+    assert.deepEqual(state(), {
+      coins: [`${a.txid()}:0`, `${a.txid()}:2`, `${c.txid()}:0`].sort(),
+      spent: [[`${a.txid()}:0`, b.txid()], [`${a.txid()}:2`, c.txid()], [`${Buffer.from(outside).toString('hex')}:0`, a.txid()]].sort(),
+    });
+    await wallet.write({ op: 'txRemoved', txid: unrelated.txid(), reason: 'conflict' });
+    await wallet.write({ op: 'txRemoved', txid: b.txid(), reason: 'conflict' });
+    assert.deepEqual(state().spent, [[`${a.txid()}:2`, c.txid()], [`${Buffer.from(outside).toString('hex')}:0`, a.txid()]].sort());
+    assert.equal(wallet.memCoins.size, 3, "b paid no wallet output: a's and c's coins stay");
+    await wallet.write({ op: 'txRemoved', txid: a.txid(), reason: 'expired' });
+    assert.deepEqual(state(), { coins: [`${c.txid()}:0`], spent: [[`${a.txid()}:2`, c.txid()]] });
+    await wallet.write({ op: 'txRemoved', txid: c.txid(), reason: 'expired' });
+    await wallet.write({ op: 'txRemoved', txid: c.txid(), reason: 'expired' });
+    assert.deepEqual(state(), { coins: [], spent: [] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
