@@ -29,6 +29,16 @@ export function opsPerSecond(fn: () => void, ms = 700): number {
   return (n * 1000) / (now - start);
 }
 
+/**
+ * opsPerSecond for a figure and its limit, measured in alternation, `rounds` times each, the best
+ * of each kept: on a shared machine a slow spell then cannot fall on one side only.
+ */
+export function bestOfInterleaved(fns: readonly (() => void)[], rounds = 3, ms = 400): number[] {
+  const best = fns.map(() => 0);
+  for (let r = 0; r < rounds; r++) fns.forEach((fn, i) => (best[i] = Math.max(best[i]!, opsPerSecond(fn, ms))));
+  return best;
+}
+
 export async function opsPerSecondAsync(fn: () => Promise<void>, ms = 1000): Promise<number> {
   const warm = performance.now() + ms / 5;
   while (performance.now() < warm) await fn();

@@ -10,6 +10,7 @@ import {
   conditionUri, cost,
 } from '../../src/chain/cc/index.js';
 import { loadVector, needVectors } from '../helpers/vectors.js';
+import { encodeLength, readTlv, tlv as derTlv } from '../../src/chain/cc/der.js';
 import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
 
 /** DER TLV with a definite length (test-side builder for hand-made malformed inputs). */
@@ -199,4 +200,16 @@ test('real CC spend: tokens_88ac2d4d2765 vin 1 spends tokens_e4895451 vout 0 (le
   assert.equal(toHex(signed.sighash), toHex(signatureHash(ccScriptPubKey(cond), spend, 1, 1, out.value, 0)));
   assert.equal(checkCryptoCondition(signed.scriptSig.subarray(2), conditionBinary(cond), ccScriptPubKey(cond), checker), true);
   assert.throws(() => signCCInput({ tx: spend, nIn: 1, amount: out.value, branchId: 0, condition: cond, privateKeys: [K2] }));
+});
+
+test('DER tlv: one allocation, the same bytes as tag + encodeLength + content, short and long forms', () => {
+  for (const n of [0, 1, 0x7f, 0x80, 0xff, 0x100, 0x1234, 0xffff, 0x10000]) {
+    const body = Uint8Array.from({ length: n }, (_, i) => i & 0xff);
+    const want = Uint8Array.from([0xa4, ...encodeLength(n), ...body]);
+    assert.deepEqual(derTlv(0xa4, body), want, `length ${n}`);
+    // Parts are concatenated in order.
+    assert.deepEqual(derTlv(0xa4, body.subarray(0, n >> 1), body.subarray(n >> 1)), want, `length ${n} in two parts`);
+    const t = readTlv(want, 0, want.length);
+    assert.deepEqual([t.tag, t.end - t.contentStart, t.end], [0xa4, n, want.length]);
+  }
 });

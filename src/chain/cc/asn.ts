@@ -1,5 +1,4 @@
 import { DecodeError } from '../encoding/errors.js';
-import { concatBytes } from '../encoding/hex.js';
 import {
   type BitString, type Tlv, decodeBitString, decodeUint, encodeBitString, encodeUint, expectTlv, readTlv, setOf, tlv,
 } from './der.js';
@@ -142,7 +141,7 @@ function parseFulfillmentTlv(buf: Uint8Array, t: Tlv, stack: number): AsnFulfill
 export function encodeAsnCondition(c: AsnCondition): Uint8Array {
   const parts = [tlv(0x80, c.fingerprint), tlv(0x81, encodeUint(c.cost))];
   if (isCompoundType(c.typeId)) parts.push(tlv(0x82, encodeBitString(c.subtypes ?? { unused: 0, data: new Uint8Array(0) })));
-  return tlv(TAG_CHOICE | c.typeId, concatBytes(...parts));
+  return tlv(TAG_CHOICE | c.typeId, ...parts);
 }
 
 export function encodeAsnFulfillment(f: AsnFulfillment): Uint8Array {

@@ -1,5 +1,4 @@
 import { DecodeError } from '../encoding/errors.js';
-import { concatBytes } from '../encoding/hex.js';
 
 /**
  * The narrow DER subset crypto-conditions use: one-byte tags, definite lengths, OCTET STRING,
@@ -64,9 +63,25 @@ export function encodeLength(n: number): Uint8Array {
   return Uint8Array.of(0x80 | bytes.length, ...bytes);
 }
 
+/** Tag, definite length (as encodeLength writes it) and the content parts, in one allocation. */
 export function tlv(tag: number, ...content: Uint8Array[]): Uint8Array {
-  const body = content.length === 1 ? content[0]! : concatBytes(...content);
-  return concatBytes(Uint8Array.of(tag), encodeLength(body.length), body);
+  let len = 0;
+  for (const c of content) len += c.length;
+  let lenBytes = 0;
+  if (len >= 0x80) for (let v = len; v > 0; v = Math.floor(v / 256)) lenBytes++;
+  const out = new Uint8Array(2 + lenBytes + len);
+  out[0] = tag;
+  let p = 1;
+  if (lenBytes === 0) out[p++] = len;
+  else {
+    out[p++] = 0x80 | lenBytes;
+    for (let i = lenBytes - 1; i >= 0; i--) out[p++] = Math.floor(len / 256 ** i) & 0xff;
+  }
+  for (const c of content) {
+    out.set(c, p);
+    p += c.length;
+  }
+  return out;
 }
 
 /**
@@ -165,8 +180,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
 
 /** A SET OF: the element encodings sorted bytewise, wrapped in `tag`. */
 export function setOf(tag: number, elements: Uint8Array[]): Uint8Array {
-  const sorted = elements.slice().sort(compareBytes);
-  return tlv(tag, concatBytes(...sorted));
+  return tlv(tag, ...elements.slice().sort(compareBytes));
 }
 
 /**
