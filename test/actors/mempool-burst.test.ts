@@ -222,22 +222,28 @@ test('a burst answers as one-by-one acceptance: results, notices and mempool (se
   }
 });
 
-test('the service machine hands concurrent accepts to writeBatch, verified in the pool', async () => {
-  const { coins, confirmed } = scenario(99, 0);
-  const spends: Spend[] = [];
-  for (let i = 0; i < 24; i++) {
-    const txid = toHexReversed(sha256(Uint8Array.of(0x77, i)));
+/**
+ * A mempool actor over `count` confirmed coins, with one independent spend of each (the one at `bad`
+ * with a signature that does not verify), and the txids of its txAccepted notices.
+ */
+function mempoolActor(seed: number, count: number, bad: number) {
+  const { coins, confirmed } = scenario(seed, 0);
+  const txs = Array.from({ length: count }, (_, i) => {
+    const txid = toHexReversed(sha256(Uint8Array.of(seed, i)));
     coins.set(`${txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
     confirmed.add(txid);
-    spends.push({ txid, n: 0, value: COIN });
-  }
-  const txs = spends.map((s, i) => spendTx([s], i === 5 ? 'badsig' : 'none'));
+    return spendTx([{ txid, n: 0, value: COIN }], i === bad ? 'badsig' : 'none');
+  });
   const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
   const actor = createActor(serviceMachine, { input: { logic } });
   const accepted: string[] = [];
   actor.on('txAccepted', (e) => accepted.push((e as unknown as { txid: string }).txid));
   actor.start();
-  const mempool = new Asker('mempool', actor);
+  return { txs, actor, accepted, mempool: new Asker('mempool', actor) };
+}
+
+test('the service machine hands concurrent accepts to writeBatch, verified in the pool', async () => {
+  const { txs, actor, accepted, mempool } = mempoolActor(0x77, 24, 5);
   const before = pool.stats.batches;
   const replies = await Promise.allSettled(txs.map((tx) => mempool.ask({ op: 'accept', raw: tx.toRaw() })));
   replies.forEach((r, i) => {
@@ -250,22 +256,8 @@ test('the service machine hands concurrent accepts to writeBatch, verified in th
 });
 
 test('acceptMany (a JSON-RPC batch as one message) among accepts: one outcome per transaction, in order, as one by one', async () => {
-  const { coins, confirmed } = scenario(98, 0);
-  const spends: Spend[] = [];
-  for (let i = 0; i < 8; i++) {
-    const txid = toHexReversed(sha256(Uint8Array.of(0x78, i)));
-    coins.set(`${txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
-    confirmed.add(txid);
-    spends.push({ txid, n: 0, value: COIN });
-  }
-  const txs = spends.map((s, i) => spendTx([s], i === 3 ? 'badsig' : 'none'));
+  const { txs, actor, accepted, mempool } = mempoolActor(0x78, 8, 3);
   const raws = txs.map((t) => t.toRaw());
-  const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
-  const actor = createActor(serviceMachine, { input: { logic } });
-  const accepted: string[] = [];
-  actor.on('txAccepted', (e) => accepted.push((e as unknown as { txid: string }).txid));
-  actor.start();
-  const mempool = new Asker('mempool', actor);
   const item = (raw: Uint8Array) => ({ raw, allowHighFees: false });
   const [first, many, empty, last] = await Promise.all([
     mempool.ask({ op: 'accept', raw: raws[0] }),
