@@ -3,7 +3,7 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
-import type { Transaction } from '../../chain/tx/transaction.js';
+import { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -12,13 +12,26 @@ import { ChainIndexes, outpointKey, type BlockUndo, type Coin } from './coins.js
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { ChainDisk } from './store.js';
 
-/** A block held in memory: its bytes, parsed form and txids (parsing once, at arrival or replay). */
+/**
+ * A block held in memory: its bytes, its txids and where each transaction starts in the bytes. The
+ * parsed form is kept for the newest blocks only (PARSED_BLOCKS): a chain's parsed transactions took
+ * several times the memory of its bytes, and an old block's transaction is read alone from its bytes.
+ */
 interface Held {
   raw: Uint8Array;
-  block: Block;
   txids: string[];
+  /** Transaction i is raw[txStarts[i], txStarts[i + 1]). */
+  txStarts: Uint32Array;
   undo?: BlockUndo;
 }
+
+/**
+ * Parsed blocks kept, the most recently used (the tip's neighbourhood, where connects, reorgs and
+ * fresh reads are): at most this many, and at most this many bytes of them (a parsed transaction
+ * takes several times its bytes).
+ */
+const PARSED_BLOCKS = 8;
+const PARSED_BYTES = 2_000_000;
 
 export type SubmitResult =
   | { status: 'connected' | 'stored'; hash: string; height: number }
@@ -65,6 +78,9 @@ export class ChainStoreLogic implements ServiceLogic {
   readonly index = new BlockIndex();
   readonly indexes: ChainIndexes;
   private readonly held = new Map<string, Held>();
+  /** Parsed forms of the most recently used held blocks, oldest first. */
+  private readonly parsed = new Map<string, Block>();
+  private parsedBytes = 0;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   private readonly now: () => number;
@@ -109,18 +125,21 @@ export class ChainStoreLogic implements ServiceLogic {
     const genesis = this.opts.rules.genesis;
     const genesisRaw = genesis.toRaw();
     const genesisHash = genesis.hashHex();
-    this.hold(genesisHash, genesisRaw, genesis);
+    const genesisStarts: number[] = [];
+    Block.fromRaw(genesisRaw, genesisStarts);
+    this.hold(genesisHash, genesisRaw, genesis, genesisStarts);
     const g = this.index.add(genesis.header, genesisRaw.length, genesis.txs.length);
     this.index.setActiveTip(g);
 
     // Every stored block joins the index; a block whose parent is missing (a torn write) is skipped.
     const stored = await this.disk.allBlocks();
-    const byPrev = new Map<string, { hash: string; raw: Uint8Array; block: Block }[]>();
+    const byPrev = new Map<string, { hash: string; raw: Uint8Array; block: Block; txStarts: number[] }[]>();
     for (const { hash, raw } of stored) {
       if (hash === genesisHash) continue;
       let block: Block;
+      const txStarts: number[] = [];
       try {
-        block = Block.fromRaw(raw);
+        block = Block.fromRaw(raw, txStarts);
       } catch {
         this.log(`skipping unreadable stored block ${hash}`);
         continue;
@@ -132,19 +151,23 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       const prev = Buffer.from(block.header.prevHash).reverse().toString('hex');
       const list = byPrev.get(prev) ?? [];
-      list.push({ hash, raw, block });
+      list.push({ hash, raw, block, txStarts });
       byPrev.set(prev, list);
     }
     const failed = new Set(await this.disk.getState<string[]>('failed') ?? []);
+    // Parsed once for the replay below, then let go (held blocks keep their bytes).
+    const parsed = new Map<string, Block>([[genesisHash, genesis]]);
     const queue = [genesisHash];
     while (queue.length) {
       const parent = queue.shift()!;
       for (const child of byPrev.get(parent) ?? []) {
-        this.hold(child.hash, child.raw, child.block);
+        this.hold(child.hash, child.raw, child.block, child.txStarts);
+        parsed.set(child.hash, child.block);
         this.index.add(child.block.header, child.raw.length, child.block.txs.length, failed.has(child.hash));
         queue.push(child.hash);
       }
     }
+    byPrev.clear();
 
     // Replay the recorded active chain; the tip record is written last, so it never runs ahead.
     const tipHash = (await this.disk.getState<string>('tip')) ?? genesisHash;
@@ -152,9 +175,10 @@ export class ChainStoreLogic implements ServiceLogic {
     if (!tip) throw new Error(`chain tip ${tipHash} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
     for (const entry of this.index.path(g, tip)) {
       const h = this.held.get(entry.hash)!;
-      h.undo = this.indexes.connect(h.block.txs, h.txids, entry.hash, entry.height);
+      h.undo = this.indexes.connect(parsed.get(entry.hash)!.txs, h.txids, entry.hash, entry.height);
       this.index.setActiveTip(entry);
     }
+    parsed.clear();
     this.trackParams();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a crash between its write and the tip
@@ -162,11 +186,45 @@ export class ChainStoreLogic implements ServiceLogic {
     await this.activateBestChain([]);
   }
 
-  private hold(hash: string, raw: Uint8Array, block: Block, hashes?: readonly Uint8Array[]): Held {
+  private hold(hash: string, raw: Uint8Array, block: Block, txStarts: readonly number[], hashes?: readonly Uint8Array[]): Held {
     const txids = (hashes ?? block.txs.map((tx) => tx.hash())).map((h) => toHexReversed(h));
-    const h: Held = { raw, block, txids };
+    const h: Held = { raw, txids, txStarts: Uint32Array.from(txStarts) };
     this.held.set(hash, h);
+    this.keepParsed(hash, block);
     return h;
+  }
+
+  /** A held block, parsed: from the recent ones, else from its bytes (and then kept among the recent). */
+  private blockOf(hash: string): Block {
+    const kept = this.parsed.get(hash);
+    if (kept) {
+      // Most recently used last.
+      this.parsed.delete(hash);
+      this.parsed.set(hash, kept);
+      return kept;
+    }
+    const block = Block.fromRaw(this.held.get(hash)!.raw);
+    this.keepParsed(hash, block);
+    return block;
+  }
+
+  private keepParsed(hash: string, block: Block): void {
+    this.parsed.set(hash, block);
+    this.parsedBytes += this.held.get(hash)!.raw.length;
+    // The newest stays even alone over the byte bound: it is the one being used.
+    while (this.parsed.size > 1 && (this.parsed.size > PARSED_BLOCKS || this.parsedBytes > PARSED_BYTES)) {
+      const oldest = this.parsed.keys().next().value!;
+      this.parsed.delete(oldest);
+      this.parsedBytes -= this.held.get(oldest)!.raw.length;
+    }
+  }
+
+  /** Transaction i of a held block, read alone from the block's bytes unless the block is parsed already. */
+  private txAt(hash: string, i: number): Transaction {
+    const kept = this.parsed.get(hash);
+    if (kept) return kept.txs[i]!;
+    const h = this.held.get(hash)!;
+    return Transaction.fromRaw(h.raw.subarray(h.txStarts[i], h.txStarts[i + 1]));
   }
 
   async close(): Promise<void> {
@@ -306,15 +364,14 @@ export class ChainStoreLogic implements ServiceLogic {
     const info = this.entryInfo(hash);
     const h = this.held.get(hash);
     if (!info || !h) return null;
-    return { ...info, raw: h.raw, block: h.block, txids: h.txids };
+    return { ...info, raw: h.raw, block: this.blockOf(hash), txids: h.txids };
   }
 
   private txInfo(txid: string) {
     const loc = this.indexes.txIndex.get(txid);
     if (!loc) return null;
-    const h = this.held.get(loc.blockHash)!;
     const e = this.index.get(loc.blockHash)!;
-    return { tx: h.block.txs[loc.index]!, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
+    return { tx: this.txAt(loc.blockHash, loc.index), blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
   }
 
   /** Median time past at an entry (the previous 11 blocks' times). */
@@ -364,7 +421,9 @@ export class ChainStoreLogic implements ServiceLogic {
       const e = this.index.atHeight(h)!;
       const held = this.held.get(e.hash);
       if (!held) continue;
-      held.block.txs.forEach((tx, i) => {
+      // Read straight from the bytes: a pass over the whole chain should not churn the recent blocks.
+      const block = this.parsed.get(e.hash) ?? Block.fromRaw(held.raw);
+      block.txs.forEach((tx, i) => {
         const txid = held.txids[i]!;
         let hit = !tx.isCoinbase() && tx.vin.some((input) => ours.has(outpointKey(input.prevout.txid(), input.prevout.index)));
         tx.vout.forEach((o, n) => {
@@ -450,7 +509,7 @@ export class ChainStoreLogic implements ServiceLogic {
       if (this.index.isActive(e)) continue;
       const h = this.held.get(e.hash);
       const i = h ? h.txids.indexOf(txid) : -1;
-      if (h && i >= 0) return { tx: h.block.txs[i]!, blockHash: e.hash };
+      if (h && i >= 0) return { tx: this.txAt(e.hash, i), blockHash: e.hash };
     }
     return null;
   }
@@ -500,7 +559,7 @@ export class ChainStoreLogic implements ServiceLogic {
     let u = 0;
     const earlier = new Map<string, Transaction>();
     let known = true;
-    h.block.txs.forEach((tx, i) => {
+    (this.parsed.get(entry.hash) ?? Block.fromRaw(h.raw)).txs.forEach((tx, i) => {
       let shieldedOut = 0n;
       let shieldedIn = 0n;
       for (const js of tx.joinSplits) {
@@ -604,8 +663,9 @@ export class ChainStoreLogic implements ServiceLogic {
 
   private async submitBlock(raw: Uint8Array, notices: Notice[]): Promise<SubmitResult> {
     let block: Block;
+    const txStarts: number[] = [];
     try {
-      block = Block.fromRaw(raw);
+      block = Block.fromRaw(raw, txStarts);
     } catch (e) {
       if (e instanceof DecodeError) return { status: 'rejected', rejectCode: 16, reason: `Block decode failed: ${e.message}` };
       throw e;
@@ -629,7 +689,7 @@ export class ChainStoreLogic implements ServiceLogic {
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
 
     await this.disk.putBlock(hash, raw);
-    this.hold(hash, raw, block, txHashes);
+    this.hold(hash, raw, block, txStarts, txHashes);
     const entry = this.index.add(block.header, raw.length, block.txs.length);
     const failure = await this.activateBestChain(notices);
     if (entry.failed) {
@@ -693,17 +753,18 @@ export class ChainStoreLogic implements ServiceLogic {
 
   private connectEntry(entry: BlockEntry, notices: Notice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held.get(entry.hash)!;
+    const block = this.blockOf(entry.hash);
     try {
-      this.opts.rules.connect(h.block, entry.height, this.connectView(), h.txids);
+      this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
     } catch (e) {
       const v = e as { rejectCode?: number; reason?: string };
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
     }
-    h.undo = this.indexes.connect(h.block.txs, h.txids, entry.hash, entry.height);
+    h.undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height);
     this.index.setActiveTip(entry);
     this.trackParams();
-    notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block: h.block, txids: h.txids } satisfies BlockConnected);
+    notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
     if (entry.height % 100 === 0 || entry.txCount > 1) this.log(`connected block ${entry.height} ${entry.hash} (${entry.txCount} txs)`);
     return undefined;
   }
@@ -735,11 +796,12 @@ export class ChainStoreLogic implements ServiceLogic {
     const parent = this.index.parent(tip);
     if (!parent) throw new Error('cannot disconnect the genesis block');
     const h = this.held.get(tip.hash)!;
-    this.indexes.disconnect(h.block.txs, h.txids, h.undo!);
+    const block = this.blockOf(tip.hash);
+    this.indexes.disconnect(block.txs, h.txids, h.undo!);
     h.undo = undefined;
     this.index.setActiveTip(parent);
     this.trackParams();
-    notices.push({ type: 'blockDisconnected', hash: tip.hash, height: tip.height, block: h.block, txids: h.txids } satisfies BlockDisconnected);
+    notices.push({ type: 'blockDisconnected', hash: tip.hash, height: tip.height, block, txids: h.txids } satisfies BlockDisconnected);
     this.log(`disconnected block ${tip.height} ${tip.hash}`);
   }
 

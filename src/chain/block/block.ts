@@ -16,18 +16,24 @@ export class Block {
     public txs: Transaction[] = [],
   ) {}
 
-  static read(r: BufferReader): Block {
+  /** `txStarts`, when given, receives where each transaction starts, then where the last one ends (from the block's start). */
+  static read(r: BufferReader, txStarts?: number[]): Block {
+    const start = r.offset;
     const header = BlockHeader.read(r);
     const n = r.count(MIN_TX_SIZE);
     const txs: Transaction[] = [];
-    for (let i = 0; i < n; i++) txs.push(Transaction.read(r));
+    for (let i = 0; i < n; i++) {
+      txStarts?.push(r.offset - start);
+      txs.push(Transaction.read(r));
+    }
+    txStarts?.push(r.offset - start);
     return new Block(header, txs);
   }
 
   /** Exactly one block; trailing bytes are an error. */
-  static fromRaw(data: Uint8Array): Block {
+  static fromRaw(data: Uint8Array, txStarts?: number[]): Block {
     const r = new BufferReader(data);
-    const block = Block.read(r);
+    const block = Block.read(r, txStarts);
     if (r.left !== 0) throw new DecodeError(`${r.left} trailing bytes after block`);
     return block;
   }
