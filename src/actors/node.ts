@@ -163,27 +163,32 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const n = e as unknown as BlockDisconnected;
     void toWallet({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height });
   });
-  // The mempool's txAccepted notices of one burst reach the wallet and the p2p actor as one message
-  // each (one machine step, not one per transaction), in order, before any later txRemoved.
-  let accepted: TxAccepted[] = [];
-  const forwardAccepted = () => {
-    if (accepted.length === 0) return;
-    const items = accepted;
-    accepted = [];
-    void toWallet({ op: 'txsAccepted', items: items.map((n) => ({ txid: n.txid, tx: n.tx })) });
-    void toP2p({ op: 'txsAccepted', items: items.map((n) => ({ txid: n.txid, raw: n.raw })) });
+  // The mempool's notices reach the wallet in their order, a run of txAccepted (or of txRemoved) as
+  // one message: one machine step, not one per transaction. txAccepted runs reach the p2p actor too.
+  // A mined transaction's txRemoved matters to the wallet: the block may have reached it before the
+  // transaction's txAccepted did (the transaction was still being verified in a burst).
+  let run: { kind: 'accepted'; items: TxAccepted[] } | { kind: 'removed'; items: TxRemoved[] } | undefined;
+  const forwardRun = () => {
+    if (!run) return;
+    const r = run;
+    run = undefined;
+    if (r.kind === 'removed') {
+      void toWallet({ op: 'txsRemoved', txids: r.items.map((n) => n.txid) });
+      return;
+    }
+    void toWallet({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
+    void toP2p({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, raw: n.raw })) });
   };
-  mempoolActor.on('txAccepted', (e) => {
-    if (accepted.push(e as unknown as TxAccepted) === 1) queueMicrotask(forwardAccepted);
-  });
-  mempoolActor.on('txRemoved', (e) => {
-    const n = e as unknown as TxRemoved;
-    // A mined transaction leaves the wallet's mempool view with the block itself (its blockConnected
-    // notice, from the chain store): one wallet message per mined transaction would only repeat it.
-    if (n.reason === 'block') return;
-    forwardAccepted();
-    void toWallet({ op: 'txRemoved', txid: n.txid, reason: n.reason });
-  });
+  const queueNotice = (next: { kind: 'accepted'; n: TxAccepted } | { kind: 'removed'; n: TxRemoved }) => {
+    if (run && run.kind !== next.kind) forwardRun();
+    if (!run) {
+      run = next.kind === 'accepted' ? { kind: 'accepted', items: [] } : { kind: 'removed', items: [] };
+      queueMicrotask(forwardRun);
+    }
+    (run.items as unknown[]).push(next.n);
+  };
+  mempoolActor.on('txAccepted', (e) => queueNotice({ kind: 'accepted', n: e as unknown as TxAccepted }));
+  mempoolActor.on('txRemoved', (e) => queueNotice({ kind: 'removed', n: e as unknown as TxRemoved }));
   // The token registry follows the chain store's notices, in the order they were emitted.
   const tokensLogic = new TokenRegistryLogic({ chain, log });
   const tokensActor = createActor(serviceMachine, { input: { logic: tokensLogic }, ...actorOpts('tokenRegistry') });

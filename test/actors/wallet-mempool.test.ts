@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Block } from '../../src/chain/block/block.js';
+import { BlockHeader } from '../../src/chain/block/header.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
@@ -52,15 +54,25 @@ test('wallet mempool coins: a removed transaction takes exactly its own coins an
       coins: [`${a.txid()}:0`, `${a.txid()}:2`, `${c.txid()}:0`].sort(),
       spent: [[`${a.txid()}:0`, b.txid()], [`${a.txid()}:2`, c.txid()], [`${Buffer.from(outside).toString('hex')}:0`, a.txid()]].sort(),
     });
-    await wallet.write({ op: 'txRemoved', txid: unrelated.txid(), reason: 'conflict' });
-    await wallet.write({ op: 'txRemoved', txid: b.txid(), reason: 'conflict' });
+    await wallet.write({ op: 'txsRemoved', txids: [unrelated.txid(), b.txid()] });
     assert.deepEqual(state().spent, [[`${a.txid()}:2`, c.txid()], [`${Buffer.from(outside).toString('hex')}:0`, a.txid()]].sort());
     assert.equal(wallet.memCoins.size, 3, "b paid no wallet output: a's and c's coins stay");
-    await wallet.write({ op: 'txRemoved', txid: a.txid(), reason: 'expired' });
+    await wallet.write({ op: 'txsRemoved', txids: [a.txid()] });
     assert.deepEqual(state(), { coins: [`${c.txid()}:0`], spent: [[`${a.txid()}:2`, c.txid()]] });
-    await wallet.write({ op: 'txRemoved', txid: c.txid(), reason: 'expired' });
-    await wallet.write({ op: 'txRemoved', txid: c.txid(), reason: 'expired' });
+    await wallet.write({ op: 'txsRemoved', txids: [c.txid(), c.txid()] });
     assert.deepEqual(state(), { coins: [], spent: [] });
+
+    // A block can reach the wallet before the txAccepted of a transaction in it (still being verified
+    // in a burst): the mempool's txRemoved for the mined transaction, which follows, clears it.
+    const d = tx([[Buffer.from(outside).toString('hex'), 3]], [mine]);
+    const header = new BlockHeader();
+    const block = new Block(header, [d]);
+    await wallet.write({ op: 'blockConnected', block, txids: [d.txid()], height: 11 });
+    await wallet.write({ op: 'txsAccepted', items: [{ txid: d.txid(), tx: d }] });
+    assert.deepEqual(state().coins, [`${d.txid()}:0`]);
+    await wallet.write({ op: 'txsRemoved', txids: [d.txid()] });
+    assert.deepEqual(state(), { coins: [], spent: [] });
+    assert.ok(wallet.coins.has(`${d.txid()}:0`), 'confirmed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -100,7 +100,7 @@ const WRITE_OPS = new Set([
   'blockConnected',
   'blockDisconnected',
   'txsAccepted',
-  'txRemoved',
+  'txsRemoved',
   'newAddress',
   'accountAddress',
   'importKey',
@@ -314,8 +314,9 @@ export class WalletLogic implements ServiceLogic {
         }
         return { result: null, notices };
       }
-      case 'txRemoved':
-        this.txRemoved(body.txid as string);
+      case 'txsRemoved':
+        // Transactions that left the mempool (mined, conflicting, expired), in order.
+        for (const txid of body.txids as string[]) this.txRemoved(txid);
         return { result: null };
       case 'newAddress': {
         const k = await this.keys.takePoolKey(body.account as string);
