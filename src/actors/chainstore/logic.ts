@@ -251,6 +251,12 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.entryInfo(body.hash as string);
       case 'block':
         return this.blockInfo(body.hash as string);
+      case 'rawBlock': {
+        // A block's entry and bytes, not parsed (a peer's getdata).
+        const info = this.entryInfo(body.hash as string);
+        const h = this.held.get(body.hash as string);
+        return info && h ? { ...info, raw: h.raw } : null;
+      }
       case 'tx':
         return this.txInfo(body.txid as string);
       case 'coins':

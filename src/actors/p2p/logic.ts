@@ -863,7 +863,7 @@ export class P2PLogic implements ServiceLogic {
       if (p.disconnected) return;
       const h = toHexReversed(it.hash);
       if (it.type === MSG_BLOCK || it.type === MSG_FILTERED_BLOCK) {
-        const b = await this.opts.chain.ask<{ raw: Uint8Array; active: boolean } | null>({ op: 'block', hash: h });
+        const b = await this.opts.chain.ask<{ raw: Uint8Array; active: boolean } | null>({ op: 'rawBlock', hash: h });
         // komodod serves main-chain blocks (and recent valid side blocks); filtered blocks are not offered.
         if (b && it.type === MSG_BLOCK) {
           p.send('block', b.raw);
