@@ -278,9 +278,11 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.templateContext();
       case 'view':
         return this.mempoolView(body.txid as string, body.outpoints as [string, number][]);
-      case 'views':
-        // One view per transaction of a burst, all at the same tip.
-        return (body.items as { txid: string; outpoints: [string, number][] }[]).map((i) => this.mempoolView(i.txid, i.outpoints));
+      case 'views': {
+        // One view per transaction of a burst, all at the same tip (its part computed once).
+        const tipPart = this.tipView();
+        return (body.items as { txid: string; outpoints: [string, number][] }[]).map((i) => this.mempoolView(i.txid, i.outpoints, tipPart));
+      }
       // P2P reads (the p2p actor): locators, headers/blocks after a locator, what is known of hashes.
       case 'locator':
         return this.locator(body.from as string | undefined);
@@ -400,13 +402,18 @@ export class ChainStoreLogic implements ServiceLogic {
    * consistent: the tip, the coins its inputs name, whether each missing input's transaction is
    * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
    */
-  mempoolView(txid: string, outpoints: [string, number][]) {
+  /** The tip's part of a mempool view (one per burst: every view of a burst is at the same tip). */
+  private tipView() {
     const tip = this.index.tip;
+    return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), params: this.currentParams };
+  }
+
+  mempoolView(txid: string, outpoints: [string, number][], tipPart = this.tipView()) {
     const coins = outpoints.map(([t, n]) => this.indexes.coins.get(outpointKey(t, n)) ?? null);
     const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.txIndex.has(t));
     const own = this.txInfo(txid);
     const hasUnspentOutputs = !!own && own.tx.vout.some((_, n) => this.indexes.coins.has(outpointKey(txid, n)));
-    return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), coins, confirmed, hasUnspentOutputs, params: this.currentParams };
+    return { ...tipPart, coins, confirmed, hasUnspentOutputs };
   }
 
   /**
