@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  CURVE_ORDER, isLowS, isValidPrivateKey, isValidPublicKey, publicKeyFromPrivate, secp256k1Backend, secp256k1BackendOf,
+  CURVE_ORDER, isLowS, isValidPrivateKey, isValidPublicKey, publicKeyFromPrivate, publicKeyUncompressed, secp256k1Backend, secp256k1BackendOf,
   selectSecp256k1Backend, signCompact, signDER, useSecp256k1Backend, verifyCompact, verifyDER, wasmBackendAvailable,
 } from '../../src/chain/crypto/secp256k1.js';
 import { comparingBackend } from '../../src/chain/crypto/backend-compare.js';
@@ -208,6 +208,9 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
       if (expectLowS !== undefined) assert.equal(gotLow, expectLowS, `case ${i} (${kind}) low-S`);
       if (kind === 'bad-point' && !isValidPublicKey(key)) assert.equal(got, false, `case ${i}: a bad point never verifies`);
       isValidPublicKey(key);
+      const point = publicKeyUncompressed(key);
+      assert.equal(point !== null, isValidPublicKey(key), `case ${i}: the uncompressed form exactly when the key parses`);
+      if (point && got) assert.equal(verifyDER(sig, msg, point, false), true, `case ${i}: the uncompressed form verifies the same`);
       isLowS(sig);
       // The independent reading, for every signature the interpreter would let through (strict DER).
       if (Math.floor(i / 10) % 3 === 0 && isValidSignatureEncoding(Uint8Array.of(...sig, 1))) {
@@ -224,7 +227,7 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
     assert.equal(cases, 10_000);
     assert.ok(strictChecked > 2000, `${strictChecked} strictly encoded`);
     assert.deepEqual(cmp.disagreements, []);
-    assert.ok(cmp.calls.verify >= 10_000 && cmp.calls.sign >= 2_000 && cmp.calls.isPoint >= 10_000, JSON.stringify(cmp.calls));
+    assert.ok(cmp.calls.verify >= 10_000 && cmp.calls.sign >= 2_000 && cmp.calls.isPoint >= 10_000 && cmp.calls.pointUncompressed >= 10_000, JSON.stringify(cmp.calls));
     assert.ok(cmp.verifiedTrue >= 4000, `${cmp.verifiedTrue} verified`);
   } finally {
     useSecp256k1Backend(prev);

@@ -1,11 +1,19 @@
 import { DecodeError } from '../encoding/errors.js';
-import { isValidPublicKey } from '../crypto/secp256k1.js';
+import { publicKeyUncompressed } from '../crypto/secp256k1.js';
 import { type AsnFulfillment, encodeAsnFulfillment, readAsnFulfillment } from './asn.js';
 import { anonFromAsn, asnCondition, conditionBinary, cost } from './condition.js';
 import { glibcMergeSort, toCInt } from './der.js';
 import {
   type CCNode, CCError, CC_ED25519, CC_EVAL, CC_PREFIX, CC_PREIMAGE, CC_SECP256K1, CC_THRESHOLD,
 } from './types.js';
+
+/** The parsed (uncompressed) key of each secp256k1 node decoded here, for its signature check. */
+const parsedKeys = new WeakMap<CCNode, Uint8Array>();
+
+/** The key to verify a secp256k1 node's signature with: the one parsed at decoding, else its own. */
+export function verifyingKey(node: CCNode & { type: 'secp256k1' }): Uint8Array {
+  return parsedKeys.get(node) ?? node.publicKey;
+}
 
 /**
  * asnFulfillmentNew / thresholdToFulfillment: the ASN.1 fulfillment of a tree, or null when the
@@ -90,10 +98,12 @@ function fromAsn(f: AsnFulfillment): CCNode {
         throw new DecodeError('crypto-condition: secp256k1 key or signature too short');
       }
       const publicKey = f.publicKey.slice(0, 33);
-      if ((publicKey[0] !== 0x02 && publicKey[0] !== 0x03) || !isValidPublicKey(publicKey)) {
-        throw new DecodeError('crypto-condition: secp256k1 public key does not parse');
-      }
-      return { type: 'secp256k1', publicKey, signature: f.signature.slice(0, 64) };
+      const point = publicKey[0] === 0x02 || publicKey[0] === 0x03 ? publicKeyUncompressed(publicKey) : null;
+      if (!point) throw new DecodeError('crypto-condition: secp256k1 public key does not parse');
+      const node: CCNode = { type: 'secp256k1', publicKey, signature: f.signature.slice(0, 64) };
+      // Parsed once here: the signature check reuses it (verify then needs no second square root).
+      parsedKeys.set(node, point);
+      return node;
     }
     case CC_ED25519: {
       // ed25519.c copies 32 and 64 bytes without checking the sizes.

@@ -1,7 +1,7 @@
 import { sha256 } from '../crypto/hash.js';
 import { verifyCompact } from '../crypto/secp256k1.js';
 import { conditionBinary, toConditionBinary, typeId, typeMask } from './condition.js';
-import { decodeFulfillment } from './fulfillment.js';
+import { decodeFulfillment, verifyingKey } from './fulfillment.js';
 import { verifyEd25519 } from './ed25519.js';
 import {
   type CCNode, type EvalNode, CC_ENABLED_TYPES, CC_PREFIX, CC_SECP256K1, CC_SIGNING_NODES,
@@ -149,7 +149,7 @@ export function verifyTree(
   }
   if (msg32.length !== 32) return invalid('secp256k1 needs a 32-byte message');
   const secpOk = visit(tree, msg32, (n, msg) =>
-    n.type !== 'secp256k1' || (n.signature !== undefined && verifyCompact(n.signature, msg, n.publicKey, true)));
+    n.type !== 'secp256k1' || (n.signature !== undefined && verifyCompact(n.signature, msg, verifyingKey(n), true)));
   if (!secpOk) return invalid('secp256k1 signature does not verify');
 
   let evalFailure: EvalResult | undefined;

@@ -1,7 +1,7 @@
 import type { Secp256k1Backend } from './backend.js';
 
 export interface BackendDisagreement {
-  op: 'verify' | 'sign' | 'publicKey' | 'isPoint' | 'isPrivate';
+  op: 'verify' | 'sign' | 'publicKey' | 'isPoint' | 'pointUncompressed' | 'isPrivate';
   args: Uint8Array[];
   flag?: boolean;
   results: [unknown, unknown];
@@ -34,7 +34,7 @@ function outcome<T>(f: () => T): T | { threw: string } {
  * its exception; a call that throws on one and not the other is a disagreement.
  */
 export function comparingBackend(a: Secp256k1Backend, b: Secp256k1Backend): ComparingBackend {
-  const calls = { verify: 0, sign: 0, publicKey: 0, isPoint: 0, isPrivate: 0 };
+  const calls = { verify: 0, sign: 0, publicKey: 0, isPoint: 0, pointUncompressed: 0, isPrivate: 0 };
   const disagreements: BackendDisagreement[] = [];
   let verifiedTrue = 0;
   const run = <T>(op: BackendDisagreement['op'], args: Uint8Array[], flag: boolean | undefined, f: (x: Secp256k1Backend) => T): T => {
@@ -64,6 +64,7 @@ export function comparingBackend(a: Secp256k1Backend, b: Secp256k1Backend): Comp
     sign: (digest, key) => run('sign', [digest, key], undefined, (x) => x.sign(digest, key)),
     publicKey: (key, compressed) => run('publicKey', [key], compressed, (x) => x.publicKey(key, compressed)),
     isPoint: (pub) => run('isPoint', [pub], undefined, (x) => x.isPoint(pub)),
+    pointUncompressed: (pub) => run('pointUncompressed', [pub], undefined, (x) => x.pointUncompressed(pub)),
     isPrivate: (key) => run('isPrivate', [key], undefined, (x) => x.isPrivate(key)),
   };
 }

@@ -71,6 +71,14 @@ export const nobleBackend: Secp256k1Backend = {
     }
   },
 
+  pointUncompressed(pub) {
+    try {
+      return parsePoint(pub).toBytes(false);
+    } catch {
+      return null;
+    }
+  },
+
   isPrivate(key) {
     return key.length === 32 && secp256k1.utils.isValidSecretKey(key);
   },

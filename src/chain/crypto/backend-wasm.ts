@@ -7,6 +7,7 @@ interface TinySecp256k1 {
   sign(h: Uint8Array, d: Uint8Array): Uint8Array;
   pointFromScalar(d: Uint8Array, compressed?: boolean): Uint8Array | null;
   isPoint(p: Uint8Array): boolean;
+  pointCompress(p: Uint8Array, compressed?: boolean): Uint8Array;
   isPrivate(d: Uint8Array): boolean;
 }
 
@@ -54,6 +55,15 @@ export function loadWasmBackend(): Secp256k1Backend | undefined {
         return tiny.isPoint(pub);
       } catch {
         return false;
+      }
+    },
+
+    pointUncompressed(pub) {
+      try {
+        // pointCompress parses with secp256k1_ec_pubkey_parse and throws when that fails.
+        return tiny.pointCompress(pub, false);
+      } catch {
+        return null;
       }
     },
 

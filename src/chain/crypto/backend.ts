@@ -23,6 +23,11 @@ export interface Secp256k1Backend {
   publicKey(key: Uint8Array, compressed: boolean): Uint8Array;
   /** secp256k1_ec_pubkey_parse succeeds. */
   isPoint(pub: Uint8Array): boolean;
+  /**
+   * The key parsed as isPoint parses it, serialised uncompressed (65 bytes, 04); null when it does not
+   * parse. A compressed key costs verify a square root at each parse; its uncompressed form does not.
+   */
+  pointUncompressed(pub: Uint8Array): Uint8Array | null;
   /** secp256k1_ec_seckey_verify: 32 bytes, 0 < key < n. */
   isPrivate(key: Uint8Array): boolean;
 }

@@ -81,6 +81,14 @@ export function isValidPublicKey(pub: Uint8Array): boolean {
   return backend().isPoint(pub);
 }
 
+/**
+ * The key as secp256k1_ec_pubkey_parse reads it, serialised uncompressed; null when it does not parse.
+ * Verifying with it skips the square root a compressed key costs at every parse.
+ */
+export function publicKeyUncompressed(pub: Uint8Array): Uint8Array | null {
+  return backend().pointUncompressed(pub);
+}
+
 /** A low-S DER signature of a 32-byte digest (no hash-type byte). */
 export function signDER(digest: Uint8Array, key: Uint8Array): Uint8Array {
   return encodeDERSignature(backend().sign(digest, key));
