@@ -17,12 +17,8 @@ import type { AddressInfo } from 'node:net';
 import polka from 'polka';
 import bodyParser from 'body-parser';
 import { Block } from '../src/chain/block/block.js';
-import { hash160, sha256 } from '../src/chain/crypto/hash.js';
-import { publicKeyFromPrivate, verifyDER } from '../src/chain/crypto/secp256k1.js';
+import { verifyDER } from '../src/chain/crypto/secp256k1.js';
 import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
-import { devChainParams } from '../src/chain/params/chain-params.js';
-import { p2pkhScript } from '../src/chain/script/script.js';
-import { produceScriptSig } from '../src/chain/script/sign.js';
 import { SIGHASH_ALL, signatureHash } from '../src/chain/script/sighash.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
@@ -33,37 +29,22 @@ import { assembleBlock, solveBlock } from '../src/actors/miner/assemble.js';
 import { loadConfig } from '../src/actors/config.js';
 import { startNode, type NodeHandle } from '../src/actors/node.js';
 import type { Row } from './lib.js';
+import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
 
 const root = join(import.meta.dirname, '..');
 const cacheDir = join(import.meta.dirname, '.cache');
-const params = devChainParams();
-const KEY = sha256(new TextEncoder().encode('acnode bench key'));
-const PUB = publicKeyFromPrivate(KEY, true);
-const KEY_ID = hash160(PUB);
-const P2PKH = p2pkhScript(KEY_ID);
+const BENCH_KEY = benchKey('acnode bench key');
+const { pub: PUB, p2pkh: P2PKH } = BENCH_KEY;
 const OP_TRUE = Uint8Array.of(0x51);
-const keys = (id: Uint8Array) => (toHex(id) === toHex(KEY_ID) ? { key: KEY, compressed: true } : undefined);
 const say = (msg: string) => process.stderr.write(`  [node bench] ${msg}\n`);
 
 function tmp(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `acnode-bench-${prefix}-`));
 }
 
-function newTx(height: number): Transaction {
-  const fmt = params.txFormat(height);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
-  return tx;
-}
-
 /** Signs input 0 of `tx` spending `script` worth `amount` with the bench key. */
 function sign(tx: Transaction, script: Uint8Array, amount: bigint, height: number): void {
-  const sig = produceScriptSig(script, { tx, nIn: 0, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
-  if (!sig.complete) throw new Error('bench key cannot sign');
-  tx.vin[0]!.scriptSig = sig.scriptSig;
+  signInput0(tx, script, amount, height, BENCH_KEY);
 }
 
 // ---- HTTP --------------------------------------------------------------------------------------
@@ -272,21 +253,7 @@ async function cachedChain(txCount: number): Promise<{ dir: string; meta: ChainM
   const lanes = 1000;
   const txids: string[] = [];
   const mine = async (txs: Transaction[]) => {
-    const tpl = logic.templateContext();
-    const { block } = assembleBlock({
-      prevHash: tpl.hash,
-      height: tpl.height + 1,
-      bits: tpl.nextBits,
-      mtp: tpl.mtp,
-      params,
-      txs: txs.map((tx) => ({ tx, fee: 0n, size: tx.toRaw().length })),
-      payTo: PUB,
-      now: tpl.time + 5,
-    });
-    if (block.txs.length !== txs.length + 1) throw new Error('block template dropped transactions');
-    if (!solveBlock(block, params)) throw new Error('no solution');
-    const r = (await logic.write({ op: 'submitBlock', raw: block.toRaw() })).result as { status: string; reason?: string };
-    if (r.status !== 'connected') throw new Error(`bench block not connected: ${r.status} ${r.reason ?? ''}`);
+    const block = await mineOnto(logic, txs, PUB, true);
     for (const tx of block.txs) txids.push(tx.txid());
     return block;
   };

@@ -12,45 +12,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Block } from '../src/chain/block/block.js';
-import { hash160, sha256 } from '../src/chain/crypto/hash.js';
-import { publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
 import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
-import { devChainParams } from '../src/chain/params/chain-params.js';
-import { p2pkhScript } from '../src/chain/script/script.js';
-import { produceScriptSig } from '../src/chain/script/sign.js';
-import { SIGHASH_ALL } from '../src/chain/script/sighash.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import { loadConfig } from '../src/actors/config.js';
 import { startNode, type NodeHandle } from '../src/actors/node.js';
 import type { Row } from './lib.js';
+import { benchKey, newTx, params, signInput0 } from './fixtures.js';
 import { Daemon } from '../test/helpers/daemon.js';
 import { TestPeer, displayHex, heightOf, mempoolOf, p2pPort, parseInv } from '../test/integration/p2p-testpeer.js';
 
-const params = devChainParams();
-const KEY = sha256(new TextEncoder().encode('acnode p2p bench key'));
-const PUB = publicKeyFromPrivate(KEY, true);
-const KEY_ID = hash160(PUB);
-const P2PKH = p2pkhScript(KEY_ID);
-const keys = (id: Uint8Array) => (toHex(id) === toHex(KEY_ID) ? { key: KEY, compressed: true } : undefined);
+const BENCH_KEY = benchKey('acnode p2p bench key');
+const { pub: PUB, p2pkh: P2PKH } = BENCH_KEY;
 const say = (msg: string) => process.stderr.write(`  [p2p bench] ${msg}\n`);
 const TXS = 1000;
 
-function newTx(height: number): Transaction {
-  const fmt = params.txFormat(height);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
-  return tx;
-}
-
 function sign(tx: Transaction, script: Uint8Array, amount: bigint, height: number): void {
-  const sig = produceScriptSig(script, { tx, nIn: 0, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
-  if (!sig.complete) throw new Error('bench key cannot sign');
-  tx.vin[0]!.scriptSig = sig.scriptSig;
+  signInput0(tx, script, amount, height, BENCH_KEY);
 }
 
 async function start(dir: string, extra: string[]): Promise<NodeHandle> {

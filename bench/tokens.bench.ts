@@ -22,7 +22,6 @@ import { join } from 'node:path';
 import { sha256 } from '../src/chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
 import { equalBytes, fromHex, fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
-import { devChainParams } from '../src/chain/params/chain-params.js';
 import { p2pkScript, p2pkhScript } from '../src/chain/script/script.js';
 import { produceScriptSig } from '../src/chain/script/sign.js';
 import { SIGHASH_ALL } from '../src/chain/script/sighash.js';
@@ -37,14 +36,14 @@ import { parsePayToCryptoCondition } from '../src/chain/script/standard.js';
 import { ChainStoreLogic } from '../src/actors/chainstore/logic.js';
 import { consensusRules } from '../src/actors/chainstore/consensus.js';
 import type { ChainRules } from '../src/actors/chainstore/rules.js';
-import { assembleBlock } from '../src/actors/miner/assemble.js';
 import { loadConfig } from '../src/actors/config.js';
 import { startNode, type NodeHandle } from '../src/actors/node.js';
 import { startDaemon, removeDir } from '../test/helpers/daemon.js';
 import type { Row } from './lib.js';
+import { mineOnto, params } from './fixtures.js';
 
 export const cacheDir = join(import.meta.dirname, '.cache');
-export const params = devChainParams();
+export { params };
 export const KEY = sha256(new TextEncoder().encode('acnode tokens bench key'));
 export const PUB = publicKeyFromPrivate(KEY, true);
 export const MY_P2PK = p2pkScript(PUB);
@@ -76,23 +75,8 @@ function trustingRules(): ChainRules {
 export async function chainBuilder(dir: string) {
   const logic = new ChainStoreLogic({ dir, rules: trustingRules(), baseParams: params });
   await logic.load();
-  const mine = async (txs: Transaction[]) => {
-    const tpl = logic.templateContext();
-    const { block } = assembleBlock({
-      prevHash: tpl.hash,
-      height: tpl.height + 1,
-      bits: tpl.nextBits,
-      mtp: tpl.mtp,
-      params,
-      txs: txs.map((tx) => ({ tx, fee: 0n, size: tx.toRaw().length })),
-      payTo: PUB,
-      now: tpl.time + 5,
-    });
-    if (block.txs.length !== txs.length + 1) throw new Error(`block template dropped transactions (${block.txs.length - 1} of ${txs.length})`);
-    const r = (await logic.write({ op: 'submitBlock', raw: block.toRaw() })).result as { status: string; reason?: string };
-    if (r.status !== 'connected') throw new Error(`bench block not connected: ${r.status} ${r.reason ?? ''}`);
-    return block;
-  };
+  // Trusting rules check no proof of work: the blocks are not solved.
+  const mine = (txs: Transaction[]) => mineOnto(logic, txs, PUB, false);
   /** The premine (block 1) fanned out to `lanes` P2PK outputs of the bench key (block 2). */
   const lanes = async (count: number): Promise<SpendableCoin[]> => {
     const b1 = await mine([]);
