@@ -208,7 +208,9 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
       if (expectLowS !== undefined) assert.equal(gotLow, expectLowS, `case ${i} (${kind}) low-S`);
       if (kind === 'bad-point' && !isValidPublicKey(key)) assert.equal(got, false, `case ${i}: a bad point never verifies`);
       isValidPublicKey(key);
-      const point = publicKeyUncompressed(key);
+      // The backends themselves (compared), then the remembering wrapper: the same answer.
+      const point = secp256k1Backend().pointUncompressed(key);
+      assert.deepEqual(publicKeyUncompressed(key), point, `case ${i}: remembered as parsed`);
       assert.equal(point !== null, isValidPublicKey(key), `case ${i}: the uncompressed form exactly when the key parses`);
       if (point && got) assert.equal(verifyDER(sig, msg, point, false), true, `case ${i}: the uncompressed form verifies the same`);
       isLowS(sig);

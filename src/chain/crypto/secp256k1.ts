@@ -3,6 +3,7 @@ import type { Secp256k1Backend, Secp256k1BackendName } from './backend.js';
 import { nobleBackend } from './backend-noble.js';
 import { loadWasmBackend } from './backend-wasm.js';
 import { encodeDERSignature, isHighS, parseDERSignature } from './der.js';
+import { toHex } from '../encoding/hex.js';
 
 /**
  * ECDSA over secp256k1 as komodod uses it: 32-byte digests signed as they are (no prehash),
@@ -81,12 +82,23 @@ export function isValidPublicKey(pub: Uint8Array): boolean {
   return backend().isPoint(pub);
 }
 
+/** Keys parsed lately (hex → uncompressed form or null), oldest first: keys recur (token owners, CC globals). */
+const parsedKeys = new Map<string, Uint8Array | null>();
+const PARSED_KEYS = 4096;
+
 /**
  * The key as secp256k1_ec_pubkey_parse reads it, serialised uncompressed; null when it does not parse.
- * Verifying with it skips the square root a compressed key costs at every parse.
+ * Verifying with it skips the square root a compressed key costs at every parse. The answer depends on
+ * the bytes alone (both backends agree on it), so recent ones are remembered.
  */
 export function publicKeyUncompressed(pub: Uint8Array): Uint8Array | null {
-  return backend().pointUncompressed(pub);
+  const k = toHex(pub);
+  const known = parsedKeys.get(k);
+  if (known !== undefined) return known;
+  const point = backend().pointUncompressed(pub);
+  parsedKeys.set(k, point);
+  if (parsedKeys.size > PARSED_KEYS) parsedKeys.delete(parsedKeys.keys().next().value!);
+  return point;
 }
 
 /** A low-S DER signature of a 32-byte digest (no hash-type byte). */

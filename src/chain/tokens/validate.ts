@@ -1,6 +1,6 @@
 import { CC_BURNPUBKEY } from '../cc/globals.js';
 import { hash160 } from '../crypto/hash.js';
-import { equalBytes } from '../encoding/hex.js';
+import { equalBytes, toHex } from '../encoding/hex.js';
 import { isPayToCryptoCondition, solver } from '../script/standard.js';
 import type { Transaction } from '../tx/transaction.js';
 import type { TxOut } from '../tx/output.js';
@@ -95,11 +95,14 @@ function tokenEvals(nftData: Uint8Array, extra: Uint8Array): TokenEvals {
   return { nft, ec1, ec2 };
 }
 
+/** Condition scripts built lately (see TokensContext.script), oldest first. */
+const CONDITION_SCRIPTS = new Map<string, Uint8Array>();
+const MAX_CONDITION_SCRIPTS = 8192;
+
 class TokensContext {
   readonly state = new EvalState();
   private readonly hashes = new WeakMap<Transaction, Uint8Array>();
   private readonly nftCache = new Map<string, Uint8Array>();
-  private readonly scriptCache = new Map<string, Uint8Array>();
   /**
    * Results already computed in this context: a transaction's token value per output and its balance
    * are asked again for every output and every spender, and recomputing them went three levels deep
@@ -111,7 +114,7 @@ class TokensContext {
   constructor(private readonly lookup: TokensLookup) {}
 
   private memoKey(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array, v = -1): string {
-    return `${goDeeper ? 1 : 0}:${Buffer.from(this.hash(tx)).toString('hex')}:${Buffer.from(tokenid).toString('hex')}:${v}`;
+    return `${goDeeper ? 1 : 0}:${toHex(this.hash(tx))}:${toHex(tokenid)}:${v}`;
   }
 
   hash(tx: Transaction): Uint8Array {
@@ -128,7 +131,7 @@ class TokensContext {
 
   /** GetNonfungibleData: the NFT blob of the token's creation opret, empty if none or not found. */
   nftData(tokenid: Uint8Array): Uint8Array {
-    const key = Buffer.from(tokenid).toString('hex');
+    const key = toHex(tokenid);
     let d = this.nftCache.get(key);
     if (d) return d;
     d = new Uint8Array(0);
@@ -144,11 +147,17 @@ class TokensContext {
     return d;
   }
 
-  /** Condition scripts are pure functions of their inputs: build each once per validation. */
+  /**
+   * Condition scripts are pure functions of their inputs (an eval code and keys): each is built once
+   * and shared by every validation (the same owners' keys recur across transactions).
+   */
   script(kind: string, build: () => Uint8Array, ...parts: (number | Uint8Array)[]): Uint8Array {
-    const key = kind + ':' + parts.map((p) => (typeof p === 'number' ? p : Buffer.from(p).toString('hex'))).join(':');
-    let s = this.scriptCache.get(key);
-    if (!s) this.scriptCache.set(key, (s = build()));
+    const key = kind + ':' + parts.map((p) => (typeof p === 'number' ? p : toHex(p))).join(':');
+    let s = CONDITION_SCRIPTS.get(key);
+    if (!s) {
+      CONDITION_SCRIPTS.set(key, (s = build()));
+      if (CONDITION_SCRIPTS.size > MAX_CONDITION_SCRIPTS) CONDITION_SCRIPTS.delete(CONDITION_SCRIPTS.keys().next().value!);
+    }
     return s;
   }
 
