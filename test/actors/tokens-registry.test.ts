@@ -62,10 +62,11 @@ function fakeChain(chain: FakeBlock[]): Asker {
           const b = chain.find((x) => x.hash === body.hash);
           return b ? { block: blockOf(b, chain), txids: b.txs.map((t) => t.txid()) } : null;
         }
-        case 'tx': {
-          for (const b of chain) for (const t of b.txs) if (t.txid() === body.txid) return { tx: t };
-          return null;
-        }
+        case 'txs':
+          return (body.txids as string[]).map((id) => {
+            for (const b of chain) for (const t of b.txs) if (t.txid() === id) return { tx: t };
+            return null;
+          });
         default:
           throw new Error(`unexpected ${body.op}`);
       }

@@ -259,6 +259,9 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       case 'tx':
         return this.txInfo(body.txid as string);
+      case 'txs':
+        // Several lookups in one message (the token registry's rounds of missing transactions).
+        return (body.txids as string[]).map((txid) => this.txInfo(txid));
       case 'coins':
         return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coins.get(outpointKey(txid, n)) ?? null);
       case 'spent':

@@ -368,15 +368,12 @@ export class TokenRegistryLogic implements ServiceLogic {
         return tx.vout.map(() => 0n);
       }
       if (missing.size === 0 || round >= MAX_FETCH_ROUNDS) return values;
-      await Promise.all(
-        [...missing].map(async (id) => {
-          const info = await this.opts.chain.ask<TxInfo | null>({ op: 'tx', txid: id }).catch((e: unknown) => {
-            this.log(`tokenRegistry: reading ${id}: ${String(e)}`);
-            return null;
-          });
-          fetched.set(id, info?.tx ?? null);
-        }),
-      );
+      const ids = [...missing];
+      const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids }).catch((e: unknown) => {
+        this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
+        return ids.map(() => null);
+      });
+      ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
     }
   }
 
