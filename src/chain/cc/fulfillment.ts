@@ -7,12 +7,12 @@ import {
   type CCNode, CCError, CC_ED25519, CC_EVAL, CC_PREFIX, CC_PREIMAGE, CC_SECP256K1, CC_THRESHOLD,
 } from './types.js';
 
-/** The parsed (uncompressed) key of each secp256k1 node decoded here, for its signature check. */
-const parsedKeys = new WeakMap<CCNode, Uint8Array>();
-
-/** The key to verify a secp256k1 node's signature with: the one parsed at decoding, else its own. */
+/**
+ * The key to verify a secp256k1 node's signature with: its parsed (uncompressed) form, which decoding
+ * has just computed and publicKeyUncompressed remembers, so verify needs no second square root.
+ */
 export function verifyingKey(node: CCNode & { type: 'secp256k1' }): Uint8Array {
-  return parsedKeys.get(node) ?? node.publicKey;
+  return publicKeyUncompressed(node.publicKey) ?? node.publicKey;
 }
 
 /**
@@ -98,12 +98,10 @@ function fromAsn(f: AsnFulfillment): CCNode {
         throw new DecodeError('crypto-condition: secp256k1 key or signature too short');
       }
       const publicKey = f.publicKey.slice(0, 33);
-      const point = publicKey[0] === 0x02 || publicKey[0] === 0x03 ? publicKeyUncompressed(publicKey) : null;
-      if (!point) throw new DecodeError('crypto-condition: secp256k1 public key does not parse');
-      const node: CCNode = { type: 'secp256k1', publicKey, signature: f.signature.slice(0, 64) };
-      // Parsed once here: the signature check reuses it (verify then needs no second square root).
-      parsedKeys.set(node, point);
-      return node;
+      if ((publicKey[0] !== 0x02 && publicKey[0] !== 0x03) || !publicKeyUncompressed(publicKey)) {
+        throw new DecodeError('crypto-condition: secp256k1 public key does not parse');
+      }
+      return { type: 'secp256k1', publicKey, signature: f.signature.slice(0, 64) };
     }
     case CC_ED25519: {
       // ed25519.c copies 32 and 64 bytes without checking the sizes.
