@@ -30,6 +30,8 @@ import { isCCInput, isTokensInput, tokensVinPubkeys } from './vins.js';
  */
 export interface TokensLookup {
   getTransaction(txid: Uint8Array): Transaction | undefined;
+  /** A transaction's hash when the caller knows it already (else it is computed: a serialisation and a SHA-256d). */
+  hashOf?(tx: Transaction): Uint8Array | undefined;
 }
 
 export type TokensValidation = { ok: true } | { ok: false; reason: string };
@@ -119,7 +121,7 @@ class TokensContext {
 
   hash(tx: Transaction): Uint8Array {
     let h = this.hashes.get(tx);
-    if (!h) this.hashes.set(tx, (h = tx.hash()));
+    if (!h) this.hashes.set(tx, (h = this.lookup.hashOf?.(tx) ?? tx.hash()));
     return h;
   }
 
