@@ -34,13 +34,7 @@ export function benchKey(label: string): BenchKey {
 
 /** An empty transaction in the format the dev chain expects at `height`. */
 export function newTx(height: number): Transaction {
-  const fmt = params.txFormat(height);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
-  return tx;
+  return Transaction.ofFormat(params.txFormat(height), 0);
 }
 
 /** Signs input 0 of `tx`, which spends `script` worth `amount`, with `k`. */

@@ -25,13 +25,7 @@ import { opsPerSecondAsync, type Row } from './lib.js';
 const params = devChainParams();
 
 function v4(): Transaction {
-  const f = params.txFormat(100);
-  const tx = new Transaction();
-  tx.overwintered = f.overwintered;
-  tx.version = f.version;
-  tx.versionGroupId = f.versionGroupId;
-  tx.expiryHeight = f.expiryHeight;
-  return tx;
+  return Transaction.ofFormat(params.txFormat(100));
 }
 
 function signBench(): Row[] {

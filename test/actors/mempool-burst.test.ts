@@ -66,12 +66,7 @@ function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker {
 }
 
 function newTx(): Transaction {
-  const fmt = params.txFormat(HEIGHT + 1);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  return tx;
+  return Transaction.ofFormat(params.txFormat(HEIGHT + 1), 0);
 }
 
 type Flaw = 'none' | 'badsig' | 'highs';

@@ -27,11 +27,7 @@ const SCRIPT = p2pkhScript(hash160(PUB));
 const FEE = 10_000n;
 
 function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Array }[], outputs: number, height: number, highS = false): Transaction {
-  const fmt = params.txFormat(height);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
+  const tx = Transaction.ofFormat(params.txFormat(height), 0);
   for (const i of inputs) tx.vin.push(new TxIn(new Outpoint(fromHexReversed(i.txid), i.n), new Uint8Array(0), 0xffffffff));
   const total = inputs.reduce((a, i) => a + i.value, 0n) - FEE;
   for (let k = 0; k < outputs; k++) tx.vout.push(new TxOut(total / BigInt(outputs), SCRIPT));

@@ -137,12 +137,7 @@ async function chainStoreView(dir: string): Promise<ChainStoreLogic> {
 
 /** A v4 spend of one of the test key's outputs, split in two P2PKH outputs back to the key. */
 function spend(txid: string, n: number, coin: { value: bigint; script: string }, nextHeight: number): Uint8Array {
-  const fmt = params.txFormat(nextHeight);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
+  const tx = Transaction.ofFormat(params.txFormat(nextHeight), 0);
   tx.vin.push(new TxIn(new Outpoint(fromHexReversed(txid), n), new Uint8Array(0), 0xffffffff));
   const half = (coin.value - FEE) / 2n;
   tx.vout.push(new TxOut(half, P2PKH), new TxOut(coin.value - FEE - half, P2PKH));

@@ -28,12 +28,7 @@ export function spendCoinbase(block1: Buffer, nextHeight: number): { raw: Uint8A
   const b = Block.fromRaw(block1);
   const cb = b.txs[0]!;
   const coin = cb.vout[0]!;
-  const fmt = params.txFormat(nextHeight);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
+  const tx = Transaction.ofFormat(params.txFormat(nextHeight), 0);
   tx.vin.push(new TxIn(new Outpoint(fromHexReversed(cb.txid()), 0), new Uint8Array(0), 0xffffffff));
   tx.vout.push(new TxOut(coin.value - FEE, p2pkhScript(hash160(PUB))));
   const sig = produceScriptSig(coin.script, {

@@ -37,12 +37,7 @@ function plain(v: unknown): unknown {
 
 /** A v4 spend of one of the test key's outputs: two P2PKH outputs back to the key, FEE to the miner. */
 function spend(txid: string, n: number, value: bigint, scriptHex: string, nextHeight: number, outs?: bigint[]): Transaction {
-  const fmt = params.txFormat(nextHeight);
-  const tx = new Transaction();
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = fmt.expiryHeight;
+  const tx = Transaction.ofFormat(params.txFormat(nextHeight));
   tx.vin.push(new TxIn(new Outpoint(fromHexReversed(txid), n), new Uint8Array(0), 0xffffffff));
   const half = (value - FEE) / 2n;
   for (const v of outs ?? [half, value - FEE - half]) tx.vout.push(new TxOut(v, P2PKH));

@@ -35,12 +35,7 @@ function maxTemplateSize(params: ChainParams, height: number): number {
  * pubkey (P2PK), nLockTime max(MTP+1, now) and no expiry.
  */
 export function coinbaseFor(height: number, value: bigint, payTo: Uint8Array, params: ChainParams, lockTime: number, extraNonce: number): Transaction {
-  const tx = new Transaction();
-  const fmt = params.txFormat(height);
-  tx.overwintered = fmt.overwintered;
-  tx.version = fmt.version;
-  tx.versionGroupId = fmt.versionGroupId;
-  tx.expiryHeight = 0;
+  const tx = Transaction.ofFormat(params.txFormat(height), 0);
   const nonce = Uint8Array.of(extraNonce & 0xff, (extraNonce >> 8) & 0xff, (extraNonce >> 16) & 0xff, (extraNonce >> 24) & 0xff);
   // The extranonce is pushed as data, trimmed like CScriptNum but at least one byte (scriptSig ≥ 2 bytes).
   let n = 4;

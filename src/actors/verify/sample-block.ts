@@ -56,11 +56,7 @@ export function sampleBlock(o: SampleBlockOptions): SampleBlock {
   const signing: { key: Uint8Array; script: Uint8Array; value: bigint }[][] = [];
   let prev: Transaction | undefined;
   for (let i = 0; i < o.txCount; i++) {
-    const tx = new Transaction();
-    tx.overwintered = fmt.overwintered;
-    tx.version = fmt.version;
-    tx.versionGroupId = fmt.versionGroupId;
-    tx.expiryHeight = fmt.overwintered ? o.height + 20 : 0;
+    const tx = Transaction.ofFormat(fmt, fmt.overwintered ? o.height + 20 : 0);
     const spends: { key: Uint8Array; script: Uint8Array; value: bigint }[] = [];
     const nIn = o.inputs?.(i) ?? 1;
     for (let n = 0; n < nIn; n++) {

@@ -44,12 +44,7 @@ const TOKENS_GLOBAL_PRIV = TOKENS_GLOBAL_PRIVKEY;
 /** CreateNewContextualCMutableTransaction: an empty transaction in the format of `nextHeight`. */
 export function newContextualTransaction(ctx: BuildContext): Transaction {
   const f = contextualTxFormat(ctx.nextHeight, ctx.activation, ctx.expiryDelta);
-  const tx = new Transaction();
-  tx.overwintered = f.overwintered;
-  tx.version = f.version;
-  tx.versionGroupId = f.versionGroupId;
-  tx.expiryHeight = f.expiryHeight;
-  return tx;
+  return Transaction.ofFormat(f);
 }
 
 /** A key store holding one key (compressed), as the -pubkey's wallet key. */

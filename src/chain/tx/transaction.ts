@@ -102,6 +102,19 @@ export class Transaction {
   }
 
   /** Parses exactly one transaction; trailing bytes are an error (see fromHexLenient for komodod's RPC rule). */
+  /**
+   * An empty transaction in a consensus format (ChainParams.txFormat: CreateNewContextualCMutableTransaction's
+   * header fields), its expiry height the format's unless given.
+   */
+  static ofFormat(f: { overwintered: boolean; version: number; versionGroupId: number; expiryHeight: number }, expiryHeight = f.expiryHeight): Transaction {
+    const tx = new Transaction();
+    tx.overwintered = f.overwintered;
+    tx.version = f.version;
+    tx.versionGroupId = f.versionGroupId;
+    tx.expiryHeight = expiryHeight;
+    return tx;
+  }
+
   static fromRaw(data: Uint8Array): Transaction {
     const r = new BufferReader(data);
     const tx = Transaction.read(r);

@@ -59,11 +59,7 @@ export function buildRawTransaction(params: JsonValue[], next: { height: number;
   const sendTo = getObj(params[1]!);
   const chain = next.params;
   const f = chain.txFormat(next.height, expiryDelta);
-  const tx = new Transaction();
-  tx.overwintered = f.overwintered;
-  tx.version = f.version;
-  tx.versionGroupId = f.versionGroupId;
-  tx.expiryHeight = f.expiryHeight;
+  const tx = Transaction.ofFormat(f);
   if (params.length > 2 && params[2] !== null) {
     const lockTime = getInt64(params[2]!);
     if (lockTime < 0n || lockTime > 0xffffffffn) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter, locktime out of range');
