@@ -116,8 +116,9 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       let fees = 0n;
       let sigops = 0;
       forEachInBlockOrder(block.txs, checks, (tx, i) => {
-        // With workers, the one serialisation serves the txid and the batch the workers get.
-        const raw = checks && i > 0 ? tx.toRaw() : undefined;
+        // Without the txids given, the one serialisation serves the txid and the batch the workers get
+        // (with them, a transaction the script cache knows is never serialised at all).
+        const raw = checks && i > 0 && !txids ? tx.toRaw() : undefined;
         const txid = txids?.[i] ?? (raw ? toHexReversed(sha256d(raw)) : tx.txid());
         sigops += legacySigOpCount(tx);
         if (i > 0) {

@@ -219,6 +219,11 @@ export class ChainStoreLogic implements ServiceLogic {
     }
   }
 
+  /** A held block, parsed, without keeping it among the recent ones (passes over many blocks). */
+  private peekBlock(hash: string, h: Held): Block {
+    return this.parsed.get(hash) ?? Block.fromRaw(h.raw);
+  }
+
   /** Transaction i of a held block, read alone from the block's bytes unless the block is parsed already. */
   private txAt(hash: string, i: number): Transaction {
     const kept = this.parsed.get(hash);
@@ -437,9 +442,8 @@ export class ChainStoreLogic implements ServiceLogic {
       const e = this.index.atHeight(h)!;
       const held = this.held.get(e.hash);
       if (!held) continue;
-      // Read straight from the bytes: a pass over the whole chain should not churn the recent blocks.
-      const block = this.parsed.get(e.hash) ?? Block.fromRaw(held.raw);
-      block.txs.forEach((tx, i) => {
+      // A pass over the whole chain: it does not churn the recent blocks.
+      this.peekBlock(e.hash, held).txs.forEach((tx, i) => {
         const txid = held.txids[i]!;
         let hit = !tx.isCoinbase() && tx.vin.some((input) => ours.has(outpointKey(input.prevout.txid(), input.prevout.index)));
         tx.vout.forEach((o, n) => {
@@ -575,7 +579,7 @@ export class ChainStoreLogic implements ServiceLogic {
     let u = 0;
     const earlier = new Map<string, Transaction>();
     let known = true;
-    (this.parsed.get(entry.hash) ?? Block.fromRaw(h.raw)).txs.forEach((tx, i) => {
+    this.peekBlock(entry.hash, h).txs.forEach((tx, i) => {
       let shieldedOut = 0n;
       let shieldedIn = 0n;
       for (const js of tx.joinSplits) {

@@ -284,13 +284,10 @@ export class TokenRegistryLogic implements ServiceLogic {
     // The validator's view: the block's transactions up to the current one, then the chain store.
     const local = new Map<string, Transaction>();
     const fetched = new Map<string, Transaction | null>();
-    // The hashes of the transactions the validator is handed (their txids are known: no rehashing).
-    const hashes = new WeakMap<Transaction, Uint8Array>();
     for (let i = 0; i < block.txs.length; i++) {
       const tx = block.txs[i]!;
       const txid = txids[i]!;
       local.set(txid, tx);
-      hashes.set(tx, fromHexReversed(txid));
       if (!tx.isCoinbase()) {
         for (const input of tx.vin) {
           const key = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
@@ -311,7 +308,7 @@ export class TokenRegistryLogic implements ServiceLogic {
       const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
       if (!op && !create) continue;
       const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
-      const values = await this.tokenValues(tx, tokenid, local, fetched, hashes);
+      const values = await this.tokenValues(tx, tokenid, local, fetched);
       tx.vout.forEach((out, n) => {
         const key = outpointKey(txid, n);
         const entryOut: TokenOutput = { txid, index: n, value: out.value, script: out.script, height };
@@ -349,7 +346,6 @@ export class TokenRegistryLogic implements ServiceLogic {
     tokenid: string,
     local: Map<string, Transaction>,
     fetched: Map<string, Transaction | null>,
-    hashes: WeakMap<Transaction, Uint8Array>,
   ): Promise<bigint[]> {
     const tokenidBytes = fromHexReversed(tokenid);
     for (let round = 0; ; round++) {
@@ -361,7 +357,6 @@ export class TokenRegistryLogic implements ServiceLogic {
           if (t === undefined) missing.add(hex);
           return t ?? undefined;
         },
-        hashOf: (t) => hashes.get(t),
       };
       let values: bigint[];
       try {
@@ -378,11 +373,7 @@ export class TokenRegistryLogic implements ServiceLogic {
         this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
         return ids.map(() => null);
       });
-      ids.forEach((id, k) => {
-        const t = infos[k]?.tx ?? null;
-        fetched.set(id, t);
-        if (t) hashes.set(t, fromHexReversed(id));
-      });
+      ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
     }
   }
 

@@ -298,7 +298,7 @@ export class VerifyPool {
     return pending;
   }
 
-  /** Reads the results that arrived and tops the workers up; what that did for `pending`. */
+  /** Reads the results that arrived; what that did for `pending`. */
   private round(pending: Set<number>): 'done' | 'progress' | 'none' {
     const progress = this.pump();
     for (const id of pending) if (!this.inflight.has(id)) pending.delete(id);

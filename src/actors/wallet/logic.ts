@@ -384,8 +384,9 @@ export class WalletLogic implements ServiceLogic {
     for (const k of keys.spent) this.memSpent.set(k, txid);
     tx.vout.forEach((out, n) => {
       if (!this.isMine(out.script)) return;
-      keys.coins.push(key(txid, n));
-      this.memCoins.set(key(txid, n), { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
+      const k = key(txid, n);
+      keys.coins.push(k);
+      this.memCoins.set(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
     });
     this.memKeys.set(txid, keys);
     return true;

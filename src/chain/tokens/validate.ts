@@ -30,8 +30,6 @@ import { isCCInput, isTokensInput, tokensVinPubkeys } from './vins.js';
  */
 export interface TokensLookup {
   getTransaction(txid: Uint8Array): Transaction | undefined;
-  /** A transaction's hash when the caller knows it already (else it is computed: a serialisation and a SHA-256d). */
-  hashOf?(tx: Transaction): Uint8Array | undefined;
 }
 
 export type TokensValidation = { ok: true } | { ok: false; reason: string };
@@ -121,14 +119,17 @@ class TokensContext {
 
   hash(tx: Transaction): Uint8Array {
     let h = this.hashes.get(tx);
-    if (!h) this.hashes.set(tx, (h = this.lookup.hashOf?.(tx) ?? tx.hash()));
+    if (!h) this.hashes.set(tx, (h = tx.hash()));
     return h;
   }
 
   /** myGetTransaction / Eval::GetTxUnconfirmed; the null hash is never a transaction. */
   getTx(txid: Uint8Array): Transaction | undefined {
     if (isZero(txid)) return undefined;
-    return this.lookup.getTransaction(txid);
+    const tx = this.lookup.getTransaction(txid);
+    // Found by its txid: its hash is known without serialising it again.
+    if (tx && !this.hashes.has(tx)) this.hashes.set(tx, txid);
+    return tx;
   }
 
   /** GetNonfungibleData: the NFT blob of the token's creation opret, empty if none or not found. */
