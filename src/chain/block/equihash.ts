@@ -1,4 +1,4 @@
-import { blake2b } from '@noble/hashes/blake2.js';
+import { Blake2b } from '../crypto/blake2b.js';
 
 /**
  * Equihash as komodod verifies it (crypto/equihash.cpp IsValidSolution, pow.cpp CheckEquihashSolution).
@@ -87,14 +87,14 @@ export function equihashSolutionSize(params: EquihashParams): number {
  * absorbed the input (header and nonce).
  */
 export class EquihashHasher {
-  private readonly base: ReturnType<typeof blake2b.create>;
-  private readonly scratch: ReturnType<typeof blake2b.create>;
+  private readonly base: Blake2b;
+  private readonly scratch: Blake2b;
   private readonly raw = new Map<number, Uint8Array>();
   private readonly le = new Uint8Array(4);
   private readonly leView = new DataView(this.le.buffer);
 
   constructor(readonly shape: EquihashShape, input: Uint8Array) {
-    this.base = blake2b.create({ dkLen: shape.hashOutput, personalization: shape.personalization }).update(input);
+    this.base = new Blake2b(shape.hashOutput, shape.personalization).update(input);
     this.scratch = this.base.clone();
   }
 
@@ -102,7 +102,7 @@ export class EquihashHasher {
   blake(g: number): Uint8Array {
     this.leView.setUint32(0, g, true);
     // Reuses one scratch state: a fresh clone per index would dominate the (200,9) verification time.
-    const state = this.base._cloneInto(this.scratch);
+    const state = this.base.copyTo(this.scratch);
     state.update(this.le);
     const out = new Uint8Array(this.shape.hashOutput);
     state.digestInto(out);

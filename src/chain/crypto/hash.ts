@@ -1,6 +1,6 @@
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
-import { blake2b } from '@noble/hashes/blake2.js';
+import { blake2b } from './blake2b.js';
 
 export function sha256(data: Uint8Array): Uint8Array {
   return nobleSha256(data);
@@ -30,6 +30,7 @@ export function personalization(tag: string, extra?: Uint8Array): Uint8Array {
   return p;
 }
 
+/** BLAKE2b-256 with a 16-byte personalisation (ZIP-243 sighash parts). */
 export function blake2b256(data: Uint8Array, pers: Uint8Array): Uint8Array {
-  return blake2b(data, { dkLen: 32, personalization: pers });
+  return blake2b(data, 32, pers);
 }
