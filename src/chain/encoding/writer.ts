@@ -82,6 +82,17 @@ export class BufferWriter {
   finish(): Uint8Array {
     return this.buf.slice(0, this.length);
   }
+
+  /** The bytes written so far without a copy: a view valid until the next write or reset. */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
+  /** Empties the writer and keeps its buffer (a scratch writer reused from call to call). */
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
 }
 
 export function compactSizeLength(n: number): number {

@@ -34,41 +34,62 @@ const SHIELDED_OUTPUTS = personalization('ZcashSOutputHash');
 const ZERO32: Uint8Array = new Uint8Array(32);
 const NULL_SIG = new Uint8Array(64);
 
+/**
+ * Scratch writers: every preimage part is hashed as soon as it is written, and nothing here yields, so
+ * two suffice (parts, and the preimage that holds their hashes); a fresh writer per part cost more than
+ * the BLAKE2b of a one-input transaction.
+ */
+const PART = new BufferWriter(1024);
+const PREIMAGE = new BufferWriter(1024);
+
 function prevoutsHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter(36 * tx.vin.length + 1);
+  const w = PART.reset();
   for (const input of tx.vin) input.prevout.write(w);
-  return blake2b256(w.finish(), PREVOUTS);
+  return blake2b256(w.written(), PREVOUTS);
 }
 
 function sequenceHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter(4 * tx.vin.length + 1);
+  const w = PART.reset();
   for (const input of tx.vin) w.u32(input.sequence);
-  return blake2b256(w.finish(), SEQUENCE);
+  return blake2b256(w.written(), SEQUENCE);
 }
 
 function outputsHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter();
+  const w = PART.reset();
   for (const output of tx.vout) output.write(w);
-  return blake2b256(w.finish(), OUTPUTS);
+  return blake2b256(w.written(), OUTPUTS);
 }
 
 function joinSplitsHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter();
+  const w = PART.reset();
   for (const js of tx.joinSplits) js.write(w);
   w.bytes(tx.joinSplitPubKey);
-  return blake2b256(w.finish(), JOINSPLITS);
+  return blake2b256(w.written(), JOINSPLITS);
 }
 
 function shieldedSpendsHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter();
+  const w = PART.reset();
   for (const spend of tx.shieldedSpends) spend.writeWithoutSig(w);
-  return blake2b256(w.finish(), SHIELDED_SPENDS);
+  return blake2b256(w.written(), SHIELDED_SPENDS);
 }
 
 function shieldedOutputsHash(tx: Transaction): Uint8Array {
-  const w = new BufferWriter();
+  const w = PART.reset();
   for (const output of tx.shieldedOutputs) output.write(w);
-  return blake2b256(w.finish(), SHIELDED_OUTPUTS);
+  return blake2b256(w.written(), SHIELDED_OUTPUTS);
+}
+
+/** 'ZcashSigHash' || LE32(branch id), made once per branch id (a chain has a handful). */
+const SIGHASH_PERSONALIZATION = new Map<number, Uint8Array>();
+function sighashPersonalization(branchId: number): Uint8Array {
+  let p = SIGHASH_PERSONALIZATION.get(branchId);
+  if (!p) {
+    const branch = new Uint8Array(4);
+    new DataView(branch.buffer).setUint32(0, branchId >>> 0, true);
+    p = personalization('ZcashSigHash', branch);
+    if (SIGHASH_PERSONALIZATION.size < 64) SIGHASH_PERSONALIZATION.set(branchId, p);
+  }
+  return p;
 }
 
 /**
@@ -138,13 +159,14 @@ function zcashSignatureHash(
     hashOutputs = cache?.hashOutputs ?? outputsHash(tx);
   } else if (base === SIGHASH_SINGLE && nIn < tx.vout.length) {
     // SIGHASH_SINGLE out of range (or NOT_AN_INPUT) hashes zeros here, without komodod's legacy throw.
-    const w = new BufferWriter();
+    const w = PART.reset();
     tx.vout[nIn]!.write(w);
-    hashOutputs = blake2b256(w.finish(), OUTPUTS);
+    hashOutputs = blake2b256(w.written(), OUTPUTS);
   }
   const hashJoinSplits = tx.joinSplits.length === 0 ? ZERO32 : (cache?.hashJoinSplits ?? joinSplitsHash(tx));
 
-  const w = new BufferWriter(256 + scriptCode.length);
+  // The parts hash through PART (the shielded ones while this is written), the preimage through PREIMAGE.
+  const w = PREIMAGE.reset();
   w.u32(tx.header).u32(tx.versionGroupId);
   w.bytes(hashPrevouts).bytes(hashSequence).bytes(hashOutputs).bytes(hashJoinSplits);
   if (sapling) {
@@ -160,9 +182,7 @@ function zcashSignatureHash(
     w.varBytes(scriptCode).i64(amount).u32(input.sequence);
   }
 
-  const branch = new Uint8Array(4);
-  new DataView(branch.buffer).setUint32(0, branchId >>> 0, true);
-  return blake2b256(w.finish(), personalization('ZcashSigHash', branch));
+  return blake2b256(w.written(), sighashPersonalization(branchId));
 }
 
 /**
