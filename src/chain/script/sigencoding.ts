@@ -1,4 +1,4 @@
-import { CURVE_ORDER } from '../crypto/secp256k1.js';
+import { isLowS } from '../crypto/secp256k1.js';
 import { SCRIPT_VERIFY_LOW_S, SCRIPT_VERIFY_STRICTENC } from './flags.js';
 import { SIGHASH_ALL, SIGHASH_ANYONECANPAY, SIGHASH_SINGLE } from './sighash.js';
 import type { ScriptError } from './script-error.js';
@@ -29,19 +29,13 @@ export function isValidSignatureEncoding(sig: Uint8Array): boolean {
   return true;
 }
 
-const HALF_ORDER = CURVE_ORDER >> 1n;
-
 /**
- * CPubKey::CheckLowS on an already strictly encoded signature: libsecp256k1's DER parser turns an S at
- * or above the curve order into 0, which counts as low.
+ * CPubKey::CheckLowS on an already strictly encoded signature (the hash-type byte last): libsecp256k1's
+ * DER parser turns an S at or above the curve order into 0, which counts as low. Compared as bytes
+ * (isLowS): building S as a BigInt cost more than the rest of the encoding checks.
  */
 function hasLowS(sig: Uint8Array): boolean {
-  const lenR = sig[3]!;
-  const lenS = sig[5 + lenR]!;
-  let s = 0n;
-  for (let i = 0; i < lenS; i++) s = (s << 8n) | BigInt(sig[6 + lenR + i]!);
-  if (s >= CURVE_ORDER) return true;
-  return s <= HALF_ORDER;
+  return isLowS(sig.subarray(0, sig.length - 1));
 }
 
 /** IsDefinedHashtypeSignature: the hash type without ANYONECANPAY is ALL, NONE or SINGLE. */
