@@ -14,3 +14,8 @@ export function newClaims(): Int32Array {
 export function claimBatch(claims: Int32Array, id: number): boolean {
   return Atomics.exchange(claims, id & (CLAIM_SLOTS - 1), id) !== id;
 }
+
+/** Whether some thread has taken batch `id` (a look, not a claim). */
+export function isClaimed(claims: Int32Array, id: number): boolean {
+  return Atomics.load(claims, id & (CLAIM_SLOTS - 1)) === id;
+}

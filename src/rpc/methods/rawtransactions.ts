@@ -202,15 +202,16 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
   return out;
 }
 
-/** The `rawtransactions` category: decoderawtransaction, decodescript, getrawtransaction, sendrawtransaction. */
 /** One transaction's answer inside the mempool's acceptMany answer. */
 type ItemOutcome = { ok: true; result: string } | { ok: false; error: { code: number; message: string } };
 
 /**
- * sendrawtransaction's way to the mempool: the calls started in one synchronous run (the consecutive
- * sendrawtransaction calls of a JSON-RPC batch, which the envelope starts together) travel as one
- * acceptMany message, one machine step instead of one per call; a call alone is an accept as before.
- * Each caller still gets its own answer, the one accepting it alone in that order would give.
+ * sendrawtransaction's way to the mempool: the calls started in one turn of the event loop (the
+ * consecutive sendrawtransaction calls of a JSON-RPC batch, which the envelope starts together, and
+ * those of the concurrent requests read in that turn) travel in arrival order as one acceptMany
+ * message, one machine step instead of one per call; a call alone is an accept as before. Each caller
+ * still gets its own answer, the one accepting them one by one in that order would give. The wait is
+ * the mempool's own: it gathers a turn's accepts into one burst anyway.
  */
 class MempoolSubmitter {
   private group: { item: AcceptItem; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
@@ -219,7 +220,7 @@ class MempoolSubmitter {
 
   accept(item: AcceptItem): Promise<string> {
     return new Promise((resolve, reject) => {
-      if (this.group.push({ item, resolve, reject }) === 1) queueMicrotask(() => this.send());
+      if (this.group.push({ item, resolve, reject }) === 1) setImmediate(() => this.send());
     });
   }
 
