@@ -418,10 +418,18 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     sign(fan2, P2PKH, each, 3);
     await accept(fan2.toRaw());
     await n.rpc('generate', 1);
-    const height = 4;
+    // And a third from the first one's second last lane: enough spends to warm every path as well as
+    // measure it.
+    const fan3 = newTx(4);
+    fan3.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lanes - 2)));
+    for (let i = 0; i < lanes; i++) fan3.vout.push(new TxOut(each2, P2PKH));
+    sign(fan3, P2PKH, each, 4);
+    await accept(fan3.toRaw());
+    await n.rpc('generate', 1);
+    const height = 5;
     const coins = [
-      ...Array.from({ length: lanes - 1 }, (_, i) => ({ txid: fan.txid(), n: i, value: each })),
-      ...Array.from({ length: lanes }, (_, i) => ({ txid: fan2.txid(), n: i, value: each2 })),
+      ...Array.from({ length: lanes - 2 }, (_, i) => ({ txid: fan.txid(), n: i, value: each })),
+      ...[fan2, fan3].flatMap((f) => Array.from({ length: lanes }, (_, i) => ({ txid: f.txid(), n: i, value: each2 }))),
     ];
     const spends: { raw: Uint8Array; digest: Uint8Array; sig: Uint8Array }[] = coins.map((c) => {
       const tx = newTx(height);
@@ -444,16 +452,17 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       return bodies;
     };
     // Warm every measured path on transactions not measured, then mine them out of the mempool: a
-    // running node has long compiled its accept path, and the bare side's loop is compiled at once
-    // (measured here: V8 still optimises the burst path's functions through the first ~2,000
-    // transactions, its compiler thread taking a quarter of a core meanwhile).
-    const warm = take(1100);
+    // running node has long compiled its accept path, and the bare side's loop is compiled at once.
+    // Measured here: V8's compiler thread still took a quarter of a core through the first thousands
+    // of single calls, and '16 calls in flight' went 0.31 → 0.42 → 0.43–0.53 of bare verify as this
+    // warm-up grew from 400 to 900 to 2,900 calls.
+    const warm = take(4000);
     for (const s of warm) if (!verifyDER(s.sig, s.digest, PUB)) throw new Error('bench signature does not verify');
     for (const s of warm.slice(0, 50)) await accept(s.raw);
     for (const s of warm.slice(50, 100)) await viaActor(s.raw);
     if (viaRpc) {
-      await n.load.run(warm.slice(100, 500).map((s, i) => JSON.stringify(call(s, i))), inFlight);
-      await n.load.run(batchBodies(warm.slice(500)), 2);
+      await n.load.run(warm.slice(100, 3000).map((s, i) => JSON.stringify(call(s, i))), inFlight);
+      await n.load.run(batchBodies(warm.slice(3000)), 2);
     } else {
       await keepInFlight(inFlight, warm.slice(100), (s) => viaActor(s.raw));
     }
