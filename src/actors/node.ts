@@ -183,6 +183,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     if (run && run.kind !== next.kind) forwardRun();
     if (!run) {
       run = next.kind === 'accepted' ? { kind: 'accepted', items: [] } : { kind: 'removed', items: [] };
+      // Not later than this microtask: the wallet must have the transaction before sendrawtransaction
+      // answers (komodod's AcceptToMemoryPool syncs the wallet first); forwarding a turn later let a
+      // sendtoaddress right after it pick the coins it had just spent.
       queueMicrotask(forwardRun);
     }
     (run.items as unknown[]).push(next.n);
