@@ -310,11 +310,11 @@ export class VerifyPool {
     if (Date.now() - lastProgress > this.stallTimeoutMs) this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
   }
 
-  /** How many queued batches no thread has started yet. */
-  private unclaimed(): number {
+  /** More queued batches no thread has started than the workers will soon take (two each). */
+  private backlogged(): boolean {
     let n = 0;
-    for (const id of this.queue) if (!isClaimed(this.claims, id)) n++;
-    return n;
+    for (const id of this.queue) if (!isClaimed(this.claims, id) && ++n > 2 * this.size) return true;
+    return false;
   }
 
   /**
@@ -355,14 +355,14 @@ export class VerifyPool {
           lastProgress = Date.now();
           continue;
         }
-        if (this.unclaimed() > 2 * this.size) {
-          // More batches waiting than the workers will soon take: once the event loop has read what
-          // arrived (new requests come first), this thread claims one itself, as wait() does. With
-          // fewer it leaves them to the workers: claiming them would idle a worker while this thread,
-          // which also serves every request, falls behind (measured: 16 single calls in flight ran
-          // with the worker idle 2/3 of the time and this thread verifying 40% of the inputs).
+        if (this.backlogged()) {
+          // A backlog: once the event loop has read what arrived (new requests come first), this
+          // thread claims a batch itself, as wait() does. Without one it leaves the batches to the
+          // workers: claiming them would idle a worker while this thread, which also serves every
+          // request, falls behind (measured: 16 single calls in flight ran with the worker idle 2/3
+          // of the time and this thread verifying 40% of the inputs).
           await new Promise((r) => setImmediate(r));
-          if (this.unclaimed() > 2 * this.size && this.verifyOneHere()) lastProgress = Date.now();
+          if (this.backlogged() && this.verifyOneHere()) lastProgress = Date.now();
           continue;
         }
         const w = Atomics.waitAsync(this.signal, 0, seen, 250);
@@ -486,7 +486,7 @@ export class ScriptChecks {
     );
     this.posted.push(id);
     for (const txRefs of refs) this.txs.get(txRefs[0]![0])!.batches.push(id);
-    this.batch.length = 0;
+    this.batch.reset();
     this.batchRefs = [];
     this.batchInputs = 0;
   }
