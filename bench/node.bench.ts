@@ -266,7 +266,8 @@ async function cachedChain(txCount: number): Promise<{ dir: string; meta: ChainM
   sign(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2);
   await mine([fan]);
   let made = 1;
-  let heads = Array.from({ length: lanes }, (_, i) => ({ txid: fan.txid(), n: i }));
+  const fanId = fan.txid();
+  let heads = Array.from({ length: lanes }, (_, i) => ({ txid: fanId, n: i }));
   while (made < txCount) {
     const height = logic.index.height + 1;
     const txs = heads.map((h) => {
@@ -410,26 +411,26 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     const accept = viaRpc ? (raw: Uint8Array) => n.rpc('sendrawtransaction', toHex(raw)) : viaActor;
     if (!viaRpc) await viaActor(fan.toRaw());
     await n.rpc('generate', 1);
-    // A second fan-out from the first one's last lane: more independent coins than one standard tx holds.
-    const fan2 = newTx(3);
-    fan2.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lanes - 1)));
+    // Two more fan-outs from the first one's last two lanes: more independent coins than one standard
+    // tx holds, enough to warm every path as well as measure it.
     const each2 = (each - 1_000_000n) / BigInt(lanes);
-    for (let i = 0; i < lanes; i++) fan2.vout.push(new TxOut(each2, P2PKH));
-    sign(fan2, P2PKH, each, 3);
-    await accept(fan2.toRaw());
-    await n.rpc('generate', 1);
-    // And a third from the first one's second last lane: enough spends to warm every path as well as
-    // measure it.
-    const fan3 = newTx(4);
-    fan3.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lanes - 2)));
-    for (let i = 0; i < lanes; i++) fan3.vout.push(new TxOut(each2, P2PKH));
-    sign(fan3, P2PKH, each, 4);
-    await accept(fan3.toRaw());
-    await n.rpc('generate', 1);
+    const fanOut = async (lane: number, height: number) => {
+      const f = newTx(height);
+      f.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lane)));
+      for (let i = 0; i < lanes; i++) f.vout.push(new TxOut(each2, P2PKH));
+      sign(f, P2PKH, each, height);
+      await accept(f.toRaw());
+      await n.rpc('generate', 1);
+      return f;
+    };
+    const fan2 = await fanOut(lanes - 1, 3);
+    const fan3 = await fanOut(lanes - 2, 4);
     const height = 5;
+    // Each txid once: a fan-out is ~100 kB to serialise and hash.
+    const [fanId, fan2Id, fan3Id] = [fan, fan2, fan3].map((f) => f.txid()) as [string, string, string];
     const coins = [
-      ...Array.from({ length: lanes - 2 }, (_, i) => ({ txid: fan.txid(), n: i, value: each })),
-      ...[fan2, fan3].flatMap((f) => Array.from({ length: lanes }, (_, i) => ({ txid: f.txid(), n: i, value: each2 }))),
+      ...Array.from({ length: lanes - 2 }, (_, i) => ({ txid: fanId, n: i, value: each })),
+      ...[fan2Id, fan3Id].flatMap((txid) => Array.from({ length: lanes }, (_, i) => ({ txid, n: i, value: each2 }))),
     ];
     const spends: { raw: Uint8Array; digest: Uint8Array; sig: Uint8Array }[] = coins.map((c) => {
       const tx = newTx(height);
