@@ -10,7 +10,15 @@ import {
   conditionUri, cost,
 } from '../../src/chain/cc/index.js';
 import { loadVector, needVectors } from '../helpers/vectors.js';
-import { encodeLength, readTlv, tlv as derTlv } from '../../src/chain/cc/der.js';
+import { readTlv, tlv as derTlv } from '../../src/chain/cc/der.js';
+
+/** A DER definite length, written independently of der.ts (the oracle for its tlv). */
+function encodeLength(n: number): Uint8Array {
+  if (n < 0x80) return Uint8Array.of(n);
+  const bytes: number[] = [];
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
+  return Uint8Array.of(0x80 | bytes.length, ...bytes);
+}
 import { CURVE_ORDER } from '../../src/chain/crypto/secp256k1.js';
 
 /** DER TLV with a definite length (test-side builder for hand-made malformed inputs). */

@@ -56,14 +56,7 @@ function hexByte(b: number): string {
   return '0x' + b.toString(16).padStart(2, '0');
 }
 
-export function encodeLength(n: number): Uint8Array {
-  if (n < 0x80) return Uint8Array.of(n);
-  const bytes: number[] = [];
-  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
-  return Uint8Array.of(0x80 | bytes.length, ...bytes);
-}
-
-/** Tag, definite length (as encodeLength writes it) and the content parts, in one allocation. */
+/** Tag, definite length (short form below 0x80, else 0x80 | byte count and big-endian bytes) and the content parts, in one allocation. */
 export function tlv(tag: number, ...content: Uint8Array[]): Uint8Array {
   let len = 0;
   for (const c of content) len += c.length;
