@@ -405,17 +405,17 @@ export class ChainStoreLogic implements ServiceLogic {
     return { height: prev.height, hash: prev.hash, mtp: this.mtp(prev), nextBits: this.opts.rules.nextBits(ancestors.reverse()) };
   }
 
-  /**
-   * What the mempool needs to judge a transaction against the chain, read in one step so it is
-   * consistent: the tip, the coins its inputs name, whether each missing input's transaction is
-   * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
-   */
   /** The tip's part of a mempool view (one per burst: every view of a burst is at the same tip). */
   private tipView() {
     const tip = this.index.tip;
     return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), params: this.currentParams };
   }
 
+  /**
+   * What the mempool needs to judge a transaction against the chain, read in one step so it is
+   * consistent: the tip, the coins its inputs name, whether each missing input's transaction is
+   * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
+   */
   mempoolView(txid: string, outpoints: [string, number][], tipPart = this.tipView()) {
     const coins = outpoints.map(([t, n]) => this.indexes.coins.get(outpointKey(t, n)) ?? null);
     const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.txIndex.has(t));

@@ -101,7 +101,6 @@ export class Transaction {
     return tx;
   }
 
-  /** Parses exactly one transaction; trailing bytes are an error (see fromHexLenient for komodod's RPC rule). */
   /**
    * An empty transaction in a consensus format (ChainParams.txFormat: CreateNewContextualCMutableTransaction's
    * header fields), its expiry height the format's unless given.
@@ -115,6 +114,7 @@ export class Transaction {
     return tx;
   }
 
+  /** Parses exactly one transaction; trailing bytes are an error (see fromHexLenient for komodod's RPC rule). */
   static fromRaw(data: Uint8Array): Transaction {
     const r = new BufferReader(data);
     const tx = Transaction.read(r);

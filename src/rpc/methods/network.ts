@@ -10,8 +10,7 @@ import { askRpc } from '../ask.js';
 /** komodod's ::minRelayTxFee: 100 satoshis per kB (main.cpp:125). */
 const MIN_RELAY_TX_FEE = 100n;
 
-/** A p2p reply failure keeps its komodod code (-23, -24, -29, -1). */
-/** A request to the p2p actor. */
+/** A request to the p2p actor; a failure keeps its komodod code (-23, -24, -29, -1). */
 function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {
   return askRpc<T>(node.p2p, body);
 }

@@ -243,6 +243,7 @@ class MempoolSubmitter {
   }
 }
 
+/** The `rawtransactions` category: decoderawtransaction, decodescript, getrawtransaction, sendrawtransaction. */
 export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
   const submitter = new MempoolSubmitter(node.mempool);
   return [
