@@ -38,6 +38,19 @@ export interface ServiceLogic {
    * reported (the next batch is then taken meanwhile); the rest must be reported before close() ends.
    */
   writeBatch?(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void>;
+  /**
+   * Optional: a batchable write that is a batch already (the mempool's acceptMany, gathered by its
+   * sender): it starts at once instead of waiting a turn for company.
+   */
+  gathered?(body: Op): boolean;
+  /**
+   * Optional: the writes that need no waiting (nothing stored, nothing asked). With nothing queued
+   * or running, such a write is applied by writeNow inside the step that received it: one machine
+   * step, not a round trip through the writer (the wallet's and p2p's share of every accepted burst).
+   */
+  writesNow?(body: Op): boolean;
+  /** Applies a write writesNow answered true for, synchronously, as write would have. */
+  writeNow?(body: Op): WriteOutcome;
   /** A small summary (counts, tip) for inspection: never whole indexes. */
   summary(): Record<string, unknown>;
   close(): Promise<void>;
@@ -86,6 +99,11 @@ function summarise(logic: ServiceLogic): Record<string, unknown> {
 /** A write the logic takes together with its neighbours (ServiceLogic.batchable). */
 function isBatchableWrite(logic: ServiceLogic, body: Op): boolean {
   return !!logic.writeBatch && !!logic.batchable?.(body) && logic.isWrite(body);
+}
+
+/** A batchable write that needs no turn to gather company (ServiceLogic.gathered). */
+function isGatheredBatch(logic: ServiceLogic, body: Op): boolean {
+  return isBatchableWrite(logic, body) && !!logic.gathered?.(body);
 }
 
 function toReply(req: RequestEvent, o: BatchOutcome): Reply {
@@ -174,6 +192,20 @@ export const serviceMachine = setup({
       const req = event as RequestEvent;
       enqueue.emit(replyTo(req, () => context.logic.read(req.body)));
     }),
+    writeNow: enqueueActions(({ context, event, enqueue }) => {
+      const req = event as RequestEvent;
+      let notices: Notice[] = [];
+      enqueue.emit(
+        replyTo(req, () => {
+          const out = context.logic.writeNow!(req.body);
+          notices = out.notices ?? [];
+          return out.result;
+        }),
+      );
+      // As `publish`: the caller's reply first, then the notices.
+      for (const n of notices) enqueue.emit(n);
+      enqueue.assign({ summary: summarise(context.logic) });
+    }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
     takeBatch: assign({ inflight: ({ context }) => context.queue, queue: () => [] }),
     startDrain: sendTo('writer', ({ context }): WriterEvent => ({ type: 'drain', batch: context.inflight })),
@@ -221,6 +253,21 @@ export const serviceMachine = setup({
         return false;
       }
     },
+    isGatheredBatch: ({ context, event }) => {
+      try {
+        return isGatheredBatch(context.logic, (event as RequestEvent).body);
+      } catch {
+        return false;
+      }
+    },
+    writesNow: ({ context, event }) => {
+      try {
+        const body = (event as RequestEvent).body;
+        return !!context.logic.writeNow && !!context.logic.writesNow?.(body) && context.logic.isWrite(body);
+      } catch {
+        return false;
+      }
+    },
     hasQueue: ({ context }) => context.queue.length > 0,
     stopRequested: ({ context }) => context.stopRequested,
   },
@@ -256,7 +303,10 @@ export const serviceMachine = setup({
           ],
           on: {
             request: [
+              { guard: 'isGatheredBatch', target: 'working', actions: 'enqueue' },
               { guard: 'isBatchable', target: 'gathering', actions: 'enqueue' },
+              // Nothing queued or running here, so applying it now keeps the arrival order.
+              { guard: 'writesNow', actions: 'writeNow' },
               { guard: 'isWrite', target: 'working', actions: 'enqueue' },
               { actions: 'answerRead' },
             ],

@@ -126,3 +126,92 @@ test('service machine: concurrent batchable writes reach writeBatch together; ea
   assert.equal(await svc.ask({ op: 'plain', n: 5 }), 'plain 5');
   actor.stop();
 });
+
+test('service machine: a write that needs no waiting is applied in the step that brings it, and never overtakes a queued one', async () => {
+  const log: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const logic: ServiceLogic = {
+    name: 'now',
+    async load() {},
+    isWrite: (b: Op) => b.op !== 'get',
+    read: () => log.length,
+    async write(b: Op): Promise<WriteOutcome> {
+      if (b.op === 'slow') await held;
+      log.push(`write ${String(b.n)}`);
+      return { result: `write ${String(b.n)}` };
+    },
+    writesNow: (b: Op) => b.op === 'quick' || b.op === 'bad',
+    writeNow(b: Op): WriteOutcome {
+      if (b.op === 'bad') throw new ServiceFailure(-8, 'bad quick write');
+      log.push(`now ${String(b.n)}`);
+      return { result: `now ${String(b.n)}`, notices: [{ type: 'quick', n: b.n }] };
+    },
+    summary: () => ({ applied: log.length }),
+    async close() {},
+  };
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const seen: string[] = [];
+  actor.on('reply', (r) => seen.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
+  actor.on('quick', (e) => seen.push(`notice ${String((e as unknown as { n: number }).n)}`));
+  actor.start();
+  const svc = new Asker('now', actor, 2000);
+  await svc.ask({ op: 'get' });
+  // Idle: applied synchronously inside send(), its reply before its notice, the summary refreshed.
+  seen.length = 0;
+  const first = svc.ask({ op: 'quick', n: 1 });
+  assert.deepEqual(log, ['now 1']);
+  assert.deepEqual(seen, ['reply now 1', 'notice 1']);
+  assert.deepEqual(actor.getSnapshot().context.summary, { applied: 1 });
+  assert.equal(await first, 'now 1');
+  // Behind a running write it waits its turn (through write(), as any write).
+  const slow = svc.ask({ op: 'slow', n: 2 });
+  const quick = svc.ask({ op: 'quick', n: 3 });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(log, ['now 1']);
+  release();
+  assert.equal(await slow, 'write 2');
+  assert.equal(await quick, 'write 3');
+  assert.deepEqual(log, ['now 1', 'write 2', 'write 3']);
+  // A failing one is an error reply; the actor goes on.
+  await assert.rejects(svc.ask({ op: 'bad' }), (e: unknown) => e instanceof ServiceFailure && e.code === -8);
+  assert.equal(await svc.ask({ op: 'quick', n: 4 }), 'now 4');
+  assert.equal(actor.getSnapshot().status, 'active');
+  actor.stop();
+});
+
+test('service machine: a batch its sender gathered starts at once; a lone batchable write waits a turn for company', async () => {
+  const batches: string[][] = [];
+  const logic: ServiceLogic = {
+    name: 'gather',
+    async load() {},
+    isWrite: () => true,
+    read: () => null,
+    async write(): Promise<WriteOutcome> {
+      return { result: null };
+    },
+    batchable: () => true,
+    gathered: (b: Op) => b.op === 'many',
+    async writeBatch(bodies, report) {
+      batches.push(bodies.map((b) => b.op));
+      report(bodies.map(() => ({ ok: true as const, result: null })), []);
+    },
+    summary: () => ({}),
+    async close() {},
+  };
+  const actor = createActor(serviceMachine, { input: { logic } }).start();
+  const svc = new Asker('gather', actor, 2000);
+  await new Promise((r) => setTimeout(r, 5));
+  const many = svc.ask({ op: 'many' });
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'working' });
+  const late = svc.ask({ op: 'one' });
+  await Promise.all([many, late]);
+  assert.deepEqual(batches, [['many'], ['one']], 'the gathered batch did not wait for the next request');
+  batches.length = 0;
+  const one = svc.ask({ op: 'one' });
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'gathering' });
+  const two = svc.ask({ op: 'one' });
+  await Promise.all([one, two]);
+  assert.deepEqual(batches, [['one', 'one']]);
+  actor.stop();
+});

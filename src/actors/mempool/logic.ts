@@ -265,6 +265,11 @@ export class MempoolLogic implements ServiceLogic {
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
+  /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
+  gathered(body: Op): boolean {
+    return body.op === 'acceptMany';
+  }
+
   /**
    * A run of `accept` and `acceptMany` requests, accepted as one burst. An `acceptMany` (the
    * sendrawtransaction calls of one JSON-RPC batch, sent as one message) is answered once all its

@@ -282,6 +282,16 @@ export class P2PLogic implements ServiceLogic {
     return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local'].includes(body.op);
   }
 
+  /** The mempool's accepted transactions are announced at once, in the step that brings them (ServiceLogic.writesNow). */
+  writesNow(body: Op): boolean {
+    return body.op === 'txsAccepted';
+  }
+
+  writeNow(body: Op): WriteOutcome {
+    for (const { txid, raw } of body.items as { txid: string; raw: Uint8Array }[]) this.onTxAccepted(txid, raw);
+    return { result: null };
+  }
+
   read(body: Op): unknown {
     switch (body.op) {
       case 'peerinfo':
@@ -305,8 +315,7 @@ export class P2PLogic implements ServiceLogic {
     const notices: Notice[] = [];
     switch (body.op) {
       case 'txsAccepted':
-        for (const { txid, raw } of body.items as { txid: string; raw: Uint8Array }[]) this.onTxAccepted(txid, raw);
-        return { result: null };
+        return this.writeNow(body);
       case 'tipChanged':
         await this.onTipChanged(body.hash as string | undefined, body.connected === true);
         return { result: null };

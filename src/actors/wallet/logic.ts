@@ -262,6 +262,31 @@ export class WalletLogic implements ServiceLogic {
     return true;
   }
 
+  /**
+   * Applied at once when nothing is queued before them (ServiceLogic.writesNow): reads, the
+   * mempool's removals, and accepted transactions none of which concerns the wallet (most of them,
+   * on a busy node).
+   */
+  writesNow(body: Op): boolean {
+    if (!WRITE_OPS.has(body.op) || body.op === 'txsRemoved') return true;
+    return body.op === 'txsAccepted' && !(body.items as { tx: Transaction }[]).some(({ tx }) => this.concerns(tx));
+  }
+
+  writeNow(body: Op): WriteOutcome {
+    switch (body.op) {
+      case 'txsAccepted':
+        // writesNow found none that concerns the wallet: nothing to record.
+        return { result: null };
+      case 'txsRemoved':
+        // Transactions that left the mempool (mined, conflicting, expired), in order.
+        this.spendableCache = undefined;
+        for (const txid of body.txids as string[]) this.txRemoved(txid);
+        return { result: null };
+      default:
+        return { result: this.read(body) };
+    }
+  }
+
   read(body: Op): unknown {
     switch (body.op) {
       case 'coins':
@@ -315,9 +340,7 @@ export class WalletLogic implements ServiceLogic {
         return { result: null, notices };
       }
       case 'txsRemoved':
-        // Transactions that left the mempool (mined, conflicting, expired), in order.
-        for (const txid of body.txids as string[]) this.txRemoved(txid);
-        return { result: null };
+        return this.writeNow(body);
       case 'newAddress': {
         const k = await this.keys.takePoolKey(body.account as string);
         this.refreshScripts();
@@ -377,8 +400,13 @@ export class WalletLogic implements ServiceLogic {
     return touched;
   }
 
+  /** A mempool transaction the wallet records: it touches the wallet or spends a wallet output still in the mempool. */
+  private concerns(tx: Transaction): boolean {
+    return this.touches(tx) || tx.vin.some((i) => this.memCoins.has(i.prevout.key()));
+  }
+
   private async txAccepted(txid: string, tx: Transaction): Promise<boolean> {
-    if (!this.touches(tx) && !tx.vin.some((i) => this.memCoins.has(i.prevout.key()))) return false;
+    if (!this.concerns(tx)) return false;
     await this.record(txid, tx);
     const keys = { coins: [] as string[], spent: tx.vin.map((i) => i.prevout.key()) };
     for (const k of keys.spent) this.memSpent.set(k, txid);
