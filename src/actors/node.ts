@@ -98,6 +98,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const mempoolLogic = new MempoolLogic({
     chain,
     dataCarrierSize: config.datacarriersize,
+    addressIndex: config.addressindex,
     sigCache,
     scriptCache,
     verifyPool,

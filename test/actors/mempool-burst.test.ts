@@ -13,7 +13,7 @@ import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { SignatureCache, type Coin } from '../../src/chain/validation/index.js';
-import { MempoolLogic } from '../../src/actors/mempool/logic.js';
+import { MempoolLogic, mempoolAddressKeys } from '../../src/actors/mempool/logic.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { serviceMachine, type Notice } from '../../src/machines/service.js';
 import { Asker } from '../../src/actors/ask.js';
@@ -273,4 +273,29 @@ test('acceptMany (a JSON-RPC batch as one message) among accepts: one outcome pe
   assert.deepEqual(m[5], { ok: true, result: txs[4]!.txid() });
   assert.deepEqual(accepted, [0, 1, 2, 4, 5].map((i) => txs[i]!.txid()));
   actor.stop();
+});
+
+test('-addressindex off: the mempool keeps no address index (komodod adds it only under fAddressIndex); on: it does', async () => {
+  const { coins, confirmed, raws } = scenario(3, 20);
+  const deltas = async (addressIndex: boolean | undefined) => {
+    const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, ...(addressIndex === undefined ? {} : { addressIndex }) });
+    let accepted = 0;
+    for (const raw of raws) {
+      try {
+        await logic.accept(raw, false, []);
+        accepted++;
+      } catch {
+        // Scenarios mix in refused transactions.
+      }
+    }
+    assert.ok(accepted > 0);
+    const [key] = mempoolAddressKeys(P2PKH, true);
+    return { accepted, deltas: logic.read({ op: 'addressDeltas', addresses: [key!] }) as unknown[] };
+  };
+  const on = await deltas(undefined);
+  assert.ok(on.deltas.length >= on.accepted, 'every accepted transaction pays and spends the indexed key');
+  assert.deepEqual((await deltas(true)).deltas, on.deltas);
+  const off = await deltas(false);
+  assert.equal(off.accepted, on.accepted);
+  assert.deepEqual(off.deltas, []);
 });

@@ -123,6 +123,8 @@ export interface MempoolOptions {
   now?: () => number;
   /** The node's script-check workers: a burst of accepts has its signatures verified there. */
   verifyPool?: VerifyPool;
+  /** -addressindex: keep the mempool's address index (komodod's addAddressIndex runs only then). Default on. */
+  addressIndex?: boolean;
 }
 
 const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected']);
@@ -697,13 +699,16 @@ export class MempoolLogic implements ServiceLogic {
 
   private add(e: MempoolEntry): void {
     this.entries.set(e.txid, e);
-    const addresses = this.addressesOf(e);
-    // Kept to unindex it when it leaves (solving its scripts again would cost a block's connection).
-    this.indexedAddresses.set(e.txid, addresses);
-    for (const a of addresses) {
-      let s = this.byAddress.get(a);
-      if (!s) this.byAddress.set(a, (s = new Set()));
-      s.add(e.txid);
+    // AcceptToMemoryPool: `if (fAddressIndex) pool.addAddressIndex(entry, view)`.
+    if (this.opts.addressIndex !== false) {
+      const addresses = this.addressesOf(e);
+      // Kept to unindex it when it leaves (solving its scripts again would cost a block's connection).
+      this.indexedAddresses.set(e.txid, addresses);
+      for (const a of addresses) {
+        let s = this.byAddress.get(a);
+        if (!s) this.byAddress.set(a, (s = new Set()));
+        s.add(e.txid);
+      }
     }
     for (const k of e.spends) this.spentBy.set(k, e.txid);
     this.bytes += e.size;

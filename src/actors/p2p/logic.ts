@@ -641,14 +641,15 @@ export class P2PLogic implements ServiceLogic {
     if (this.relayCache.size > MAX_RELAY_CACHE) this.relayCache.delete(this.relayCache.keys().next().value as string);
     this.recentRejects.delete(txid);
     const k = hashKey(MSG_TX, txid);
-    for (const p of this.connected()) {
-      if (!p.successfullyConnected || !p.relayTxes || p.known.has(k)) continue;
+    for (const p of this.peers.values()) {
+      if (p.disconnected || !p.successfullyConnected || !p.relayTxes || p.known.has(k)) continue;
       p.known.add(k);
       // Trickled: the invs of one turn of the event loop go out together (komodod batches tx invs too).
       p.pendingTxInv.push({ type: MSG_TX, hash: fromHexReversed(txid) });
       if (p.pendingTxInv.length === 1) setImmediate(() => this.flushTxInv(p));
     }
-    this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
+    // Called for every accepted transaction: no promise when there is no orphan to look at.
+    if (this.orphanTxs.size > 0) this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
   }
 
   private flushTxInv(p: Peer): void {
