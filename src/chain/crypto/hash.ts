@@ -1,20 +1,14 @@
-import { hash } from 'node:crypto';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { blake2b } from './blake2b.js';
 
-/**
- * SHA-256 by Node's OpenSSL (one-shot crypto.hash, Node ≥ 20.12): about 2.5× @noble/hashes on a
- * transaction's 200 bytes, and a txid is hashed on the thread that serves every request. A plain
- * Uint8Array, as every other hash here returns.
- */
 export function sha256(data: Uint8Array): Uint8Array {
-  const b = hash('sha256', data, 'buffer');
-  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+  return nobleSha256(data);
 }
 
 /** Double SHA-256: txids, block hashes, Base58Check and P2P checksums. */
 export function sha256d(data: Uint8Array): Uint8Array {
-  return sha256(hash('sha256', data, 'buffer'));
+  return nobleSha256(nobleSha256(data));
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {
@@ -23,7 +17,7 @@ export function ripemd160(data: Uint8Array): Uint8Array {
 
 /** RIPEMD160(SHA256(x)): the key and script hashes behind addresses. */
 export function hash160(data: Uint8Array): Uint8Array {
-  return nobleRipemd160(hash('sha256', data, 'buffer'));
+  return nobleRipemd160(nobleSha256(data));
 }
 
 const encoder = new TextEncoder();
