@@ -267,9 +267,12 @@ export class MempoolLogic implements ServiceLogic {
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
-  /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
+  /**
+   * Gathered by its sender (the RPC layer's sendrawtransaction calls of one turn, as an acceptMany, or
+   * a lone accept it marks `gathered`): no turn to wait for company.
+   */
   gathered(body: Op): boolean {
-    return body.op === 'acceptMany';
+    return body.op === 'acceptMany' || body.gathered === true;
   }
 
   /**

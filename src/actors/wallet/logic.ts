@@ -366,7 +366,7 @@ export class WalletLogic implements ServiceLogic {
         return { result: null };
       default:
         if (WRITE_OPS.has(body.op)) throw new ServiceFailure(-32601, `wallet has no operation ${body.op}`);
-        return { result: this.read(body) };
+        return this.writeNow(body);
     }
   }
 
