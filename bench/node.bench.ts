@@ -159,7 +159,6 @@ function connection() {
       waiting = { resolve, reject };
       socket.write(HEAD + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
     }),
-    close: () => socket?.destroy(),
   };
 }
 const connections = Array.from({ length: workerData.sockets }, connection);
@@ -411,9 +410,11 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
     for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, P2PKH));
     sign(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2);
+    // Its txid once: a fan-out is ~100 kB to serialise and hash.
+    const fanId = fan.txid();
 
     const sample = newTx(2);
-    sample.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), 0)));
+    sample.vin.push(new TxIn(new Outpoint(fromHexReversed(fanId), 0)));
     sample.vout.push(new TxOut(each - 10_000n, P2PKH));
     sign(sample, P2PKH, each, 2);
     const decodeBody = JSON.stringify({ jsonrpc: '1.0', id: 'bench', method: 'decoderawtransaction', params: [toHex(sample.toRaw())] });
@@ -446,24 +447,22 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     const accept = viaRpc ? (raw: Uint8Array) => n.rpc('sendrawtransaction', toHex(raw)) : viaActor;
     if (!viaRpc) await viaActor(fan.toRaw());
     await n.rpc('generate', 1);
-    // Two more fan-outs from the first one's last two lanes: more independent coins than one standard
-    // tx holds, enough to warm every path as well as measure it.
+    // More fan-outs from the first one's last lanes: more independent coins than one standard tx
+    // holds, enough to warm every path as well as measure it.
+    const more = 4;
     const each2 = (each - 1_000_000n) / BigInt(lanes);
     const fanOut = async (lane: number, height: number) => {
       const f = newTx(height);
-      f.vin.push(new TxIn(new Outpoint(fromHexReversed(fan.txid()), lane)));
+      f.vin.push(new TxIn(new Outpoint(fromHexReversed(fanId), lane)));
       for (let i = 0; i < lanes; i++) f.vout.push(new TxOut(each2, P2PKH));
       sign(f, P2PKH, each, height);
       await accept(f.toRaw());
       await n.rpc('generate', 1);
       return f;
     };
-    const more = 4;
     const fans: Transaction[] = [];
     for (let k = 1; k <= more; k++) fans.push(await fanOut(lanes - k, 2 + k));
     const height = 3 + more;
-    // Each txid once: a fan-out is ~100 kB to serialise and hash.
-    const fanId = fan.txid();
     const coins = [
       ...Array.from({ length: lanes - more }, (_, i) => ({ txid: fanId, n: i, value: each })),
       ...fans.map((f) => f.txid()).flatMap((txid) => Array.from({ length: lanes }, (_, i) => ({ txid, n: i, value: each2 }))),
