@@ -267,12 +267,9 @@ export class MempoolLogic implements ServiceLogic {
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
-  /**
-   * Gathered by its sender (the RPC layer's sendrawtransaction calls of one turn, as an acceptMany, or
-   * a lone accept it marks `gathered`): no turn to wait for company.
-   */
+  /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
   gathered(body: Op): boolean {
-    return body.op === 'acceptMany' || body.gathered === true;
+    return body.op === 'acceptMany';
   }
 
   /**
