@@ -583,7 +583,12 @@ export class P2PLogic implements ServiceLogic {
       }
     }
     this.sendPings();
-    for (const [k, v] of this.relayCache) if (now - v.at > RELAY_CACHE_MS) this.relayCache.delete(k);
+    // Oldest first (onTxAccepted keeps the map in time order): stop at the first one still fresh, so
+    // the sweep costs what expired, not the 20,000 the cache may hold.
+    for (const [k, v] of this.relayCache) {
+      if (now - v.at <= RELAY_CACHE_MS) break;
+      this.relayCache.delete(k);
+    }
     this.background(this.scheduleAll(), 'download scheduling');
   }
 
@@ -637,6 +642,8 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private onTxAccepted(txid: string, raw: Uint8Array): void {
+    // Re-set at the end, so the map stays in time order for housekeeping's sweep.
+    this.relayCache.delete(txid);
     this.relayCache.set(txid, { raw, at: Date.now() });
     if (this.relayCache.size > MAX_RELAY_CACHE) this.relayCache.delete(this.relayCache.keys().next().value as string);
     this.recentRejects.delete(txid);
