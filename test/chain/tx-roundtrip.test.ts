@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint } from '../../src/chain/tx/input.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
 import { needVectors, loadVector, listVectors } from '../helpers/vectors.js';
 
@@ -70,4 +71,17 @@ test('a transaction built from fields serialises as komodod would (rawtx.md §2.
   assert.equal(tx.expiryHeight, 300);
   assert.equal(tx.vout[0]!.value, 100000000n);
   assert.equal(toHex(tx.vout[0]!.script), '76a914f1dce4182fce875748c4986b240ff7d7bc3fffb088ac');
+});
+
+test('Outpoint.txid: the display txid, made once and made again when the hash is replaced', () => {
+  const a = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const o = new Outpoint(a, 3);
+  assert.equal(o.txid(), Buffer.from(a).reverse().toString('hex'));
+  assert.equal(o.txid(), o.txid());
+  assert.equal(o.key(), `${Buffer.from(a).reverse().toString('hex')}:3`);
+  const b = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
+  o.hash = b;
+  assert.equal(o.txid(), Buffer.from(b).reverse().toString('hex'));
+  // The memo is no part of the object's value: a copy compares equal before and after it is made.
+  assert.deepEqual(new Outpoint(b.slice(), 3), o);
 });

@@ -16,14 +16,16 @@ export function toHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-/** Two hex digits per byte value, for the short reversed strings below. */
-const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Scratch space for toHexReversed: one flat string from Buffer's native hex encoder. */
+const REVERSED = Buffer.alloc(64);
 
 /** uint256::GetHex(): internal byte order shown reversed (every txid and block hash shown goes through here). */
 export function toHexReversed(b: Uint8Array): string {
-  let s = '';
-  for (let i = b.length - 1; i >= 0; i--) s += HEX_BYTE[b[i]!]!;
-  return s;
+  const n = b.length;
+  // A hash (32 bytes) is reversed into the scratch buffer; anything longer gets its own.
+  const out = n <= REVERSED.length ? REVERSED : Buffer.alloc(n);
+  for (let i = 0; i < n; i++) out[i] = b[n - 1 - i]!;
+  return out.toString('hex', 0, n);
 }
 
 export function fromHexReversed(s: string): Uint8Array {

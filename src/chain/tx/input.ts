@@ -17,8 +17,13 @@ export class Outpoint {
     return this.index === 0xffffffff && this.hash.every((b) => b === 0);
   }
 
+  /** The display txid of `hash`, kept once made: validation asks it of every input several times. */
+  #shown?: { of: Uint8Array; txid: string };
+
   txid(): string {
-    return toHexReversed(this.hash);
+    // Computed again if `hash` was replaced (nothing writes into a hash array in place).
+    if (this.#shown?.of !== this.hash) this.#shown = { of: this.hash, txid: toHexReversed(this.hash) };
+    return this.#shown.txid;
   }
 
   /** A map key for this outpoint: display txid and index. */
