@@ -318,3 +318,20 @@ test('isFinalTx: lock time by height and by time, nSequence rules', () => {
   assert.equal(isFinalTx(tx, 10, 1_400_000_000), true);
   assert.equal(isFinalTx(tx, 50, 1_400_000_000), false);
 });
+
+test('validationContext: derived once per params object, again for params that changed', () => {
+  assert.equal(validationContext(plain), ctx);
+  // afterTip's automatic Sapling activation makes new params: their context says so.
+  const activated = plain.withSaplingActivation(77);
+  const after = validationContext(activated);
+  assert.notEqual(after, ctx);
+  assert.equal(after.activation.sapling, 77);
+  assert.notEqual(ctx.activation.sapling, 77);
+  assert.equal(validationContext(activated), after);
+  // A context with a condition filter is the caller's own.
+  const only = () => true;
+  const filtered = validationContext(plain, { isSupportedCondition: only });
+  assert.notEqual(filtered, ctx);
+  assert.equal(filtered.isSupportedCondition, only);
+  assert.equal(ctx.isSupportedCondition, undefined);
+});

@@ -73,8 +73,18 @@ export interface ValidationContextOptions {
   isSupportedCondition?: (condition: Uint8Array) => boolean;
 }
 
-/** The ValidationContext of an asset chain. */
+/** Contexts already derived, per params object (params never change in place: afterTip makes new ones). */
+const derived = new WeakMap<ChainParams, ValidationContext>();
+
+/** The ValidationContext of an asset chain (the mempool asks one per transaction: derived once per params). */
 export function validationContext(params: ChainParams, opts: ValidationContextOptions = {}): ValidationContext {
+  if (opts.isSupportedCondition) return deriveContext(params, opts);
+  let ctx = derived.get(params);
+  if (!ctx) derived.set(params, (ctx = deriveContext(params, opts)));
+  return ctx;
+}
+
+function deriveContext(params: ChainParams, opts: ValidationContextOptions): ValidationContext {
   const ac = params.ac;
   return {
     maxMoney: params.maxMoney,
