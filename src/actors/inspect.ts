@@ -5,6 +5,7 @@ import { WebSocketServer, WebSocket } from 'ws';
 import type { RpcMethod } from '../rpc/table.js';
 import type { JsonValue } from '../rpc/json-value.js';
 import { writeJson } from '../rpc/json-write.js';
+import { serviceSummary, type ServiceLogic } from '../machines/service.js';
 
 /**
  * The inspection hub of `acnoded -inspect`: an XState `inspect` observer given to every actor, a
@@ -111,9 +112,10 @@ export function sanitize(v: unknown, depth = 0): unknown {
 /** A service machine's context holds the ServiceLogic (and its indexes): show only sizes and the summary. */
 function sanitizeContext(ctx: unknown, value: unknown): unknown {
   if (ctx && typeof ctx === 'object' && 'logic' in ctx && 'queue' in ctx) {
-    const c = ctx as { summary?: unknown; queue?: unknown[]; inflight?: unknown[]; error?: string; stopRequested?: boolean };
+    const c = ctx as { logic: ServiceLogic; queue?: unknown[]; inflight?: unknown[]; error?: string; stopRequested?: boolean };
     return {
-      summary: sanitize(c.summary ?? {}),
+      // Read now from the logic: the machine does not copy it into context on every write.
+      summary: sanitize(serviceSummary(c.logic)),
       queued: c.queue?.length ?? 0,
       // The machine keeps its last batch in `inflight` after it is done: it counts only while working.
       inflight: stateText(value).endsWith('working') ? (c.inflight?.length ?? 0) : 0,

@@ -51,7 +51,10 @@ export interface ServiceLogic {
   writesNow?(body: Op): boolean;
   /** Applies a write writesNow answered true for, synchronously, as write would have. */
   writeNow?(body: Op): WriteOutcome;
-  /** A small summary (counts, tip) for inspection: never whole indexes. */
+  /**
+   * A small summary (counts, tip) for inspection: never whole indexes. Read when the node is inspected
+   * (serviceSummary), not kept in context: an assign per write would copy the snapshot for nothing.
+   */
   summary(): Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -62,7 +65,6 @@ interface Context {
   queue: RequestEvent[];
   /** The batch being written now. */
   inflight: RequestEvent[];
-  summary: Record<string, unknown>;
   error?: string;
   /** A stop that arrived while a batch was being written: close once the batch is done. */
   stopRequested: boolean;
@@ -88,7 +90,8 @@ function replyTo(req: RequestEvent, run: () => unknown): Reply {
   }
 }
 
-function summarise(logic: ServiceLogic): Record<string, unknown> {
+/** A service's summary as inspection shows it (a failing summary() is shown, not thrown). */
+export function serviceSummary(logic: ServiceLogic): Record<string, unknown> {
   try {
     return logic.summary();
   } catch (e) {
@@ -204,7 +207,6 @@ export const serviceMachine = setup({
       );
       // As `publish`: the caller's reply first, then the notices.
       for (const n of notices) enqueue.emit(n);
-      enqueue.assign({ summary: summarise(context.logic) });
     }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
     takeBatch: assign({ inflight: ({ context }) => context.queue, queue: () => [] }),
@@ -235,7 +237,6 @@ export const serviceMachine = setup({
       enqueue.emit({ type: 'reply', reqId: req.reqId, ok: false, error: { code: -32603, message } });
     }),
     requestStop: assign({ stopRequested: true }),
-    refreshSummary: assign({ summary: ({ context }) => summarise(context.logic) }),
     recordError: assign({ error: ({ event }) => String((event as { error?: unknown }).error) }),
   },
   guards: {
@@ -273,7 +274,7 @@ export const serviceMachine = setup({
   },
 }).createMachine({
   id: 'service',
-  context: ({ input }) => ({ logic: input.logic, queue: [], inflight: [], summary: {}, stopRequested: false }),
+  context: ({ input }) => ({ logic: input.logic, queue: [], inflight: [], stopRequested: false }),
   initial: 'loading',
   // The writer lives as long as the service: a batch's outcomes may be reported after its drain ended,
   // up to the close (which waits for them).
@@ -289,7 +290,7 @@ export const serviceMachine = setup({
       invoke: {
         src: 'load',
         input: ({ context }) => ({ logic: context.logic }),
-        onDone: { target: 'ready', actions: 'refreshSummary' },
+        onDone: { target: 'ready' },
         onError: { target: 'failed', actions: ['recordError', 'failQueued'] },
       },
     },
@@ -328,7 +329,7 @@ export const serviceMachine = setup({
             request: [{ guard: 'isWrite', actions: 'enqueue' }, { actions: 'answerRead' }],
             // A write in progress finishes (and is flushed) before the service closes.
             stop: { actions: 'requestStop' },
-            drained: { target: 'idle', actions: ['publish', 'refreshSummary'] },
+            drained: { target: 'idle', actions: 'publish' },
             drainFailed: { target: 'idle', actions: ['recordError', 'failInflight'] },
           },
         },
