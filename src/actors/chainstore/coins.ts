@@ -1,5 +1,5 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
-import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { toHex } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
@@ -216,7 +216,7 @@ export class ChainIndexes {
       const outs: [string, AddressDelta][] = [];
       if (!tx.isCoinbase()) {
         tx.vin.forEach((input, n) => {
-          const key = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
+          const key = outpointKey(input.prevout.txid(), input.prevout.index);
           const coin = this.coins.get(key);
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
           // The script's address keys, solved once for both address indexes.

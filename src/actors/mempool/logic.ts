@@ -193,7 +193,7 @@ function parseTx(raw: Uint8Array): Transaction {
 }
 
 function outpointsOf(tx: Transaction): [string, number][] {
-  return tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index]);
+  return tx.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
 }
 
 /** One transaction's outcome in an acceptMany answer: plain data, as a reply carries it. */
@@ -322,7 +322,7 @@ export class MempoolLogic implements ServiceLogic {
           const by = this.spentBy.get(outpointKey(t, n));
           const spender = by ? this.entries.get(by) : undefined;
           if (!by || !spender) return null;
-          const vin = spender.tx.vin.findIndex((i) => i.prevout.index === n && toHexReversed(i.prevout.hash) === t);
+          const vin = spender.tx.vin.findIndex((i) => i.prevout.index === n && i.prevout.txid() === t);
           return { txid: by, vin };
         });
       default:
@@ -362,7 +362,7 @@ export class MempoolLogic implements ServiceLogic {
       if (seen.has(e.txid)) return;
       seen.add(e.txid);
       for (const input of e.tx.vin) {
-        const parent = this.entries.get(toHexReversed(input.prevout.hash));
+        const parent = this.entries.get(input.prevout.txid());
         if (parent) visit(parent);
       }
       out.push(e);
@@ -674,7 +674,7 @@ export class MempoolLogic implements ServiceLogic {
         e.tx.vin.forEach((input, j) => {
           const p = e.prevouts?.[j];
           if (p && mempoolAddressKeys(p.script, false).includes(a)) {
-            mine.push({ address: a, txid, index: j, spending: true, satoshis: -p.value, time: e.time, prevtxid: toHexReversed(input.prevout.hash), prevout: input.prevout.index });
+            mine.push({ address: a, txid, index: j, spending: true, satoshis: -p.value, time: e.time, prevtxid: input.prevout.txid(), prevout: input.prevout.index });
           }
         });
         e.tx.vout.forEach((o, k) => {
@@ -744,7 +744,7 @@ export class MempoolLogic implements ServiceLogic {
       }
       if (tx.isCoinbase()) return;
       for (const input of tx.vin) {
-        const k = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
+        const k = outpointKey(input.prevout.txid(), input.prevout.index);
         const other = this.spentBy.get(k);
         if (other && other !== txid) this.remove(other, 'conflict', notices);
       }

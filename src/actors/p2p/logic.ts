@@ -1231,7 +1231,7 @@ export class P2PLogic implements ServiceLogic {
       if (f.code === -25 && f.message === 'Missing inputs') {
         // Missing inputs: an orphan (transparent only), bounded by -maxorphantx.
         if (tx.joinSplits.length === 0 && tx.shieldedSpends.length === 0 && tx.shieldedOutputs.length === 0) {
-          this.orphanTxs.set(txid, { tx, raw, txid, fromPeer: p?.id ?? -1, prevs: tx.vin.map((i) => toHexReversed(i.prevout.hash)) });
+          this.orphanTxs.set(txid, { tx, raw, txid, fromPeer: p?.id ?? -1, prevs: tx.vin.map((i) => i.prevout.txid()) });
           while (this.orphanTxs.size > DEFAULT_MAX_ORPHAN_TRANSACTIONS) {
             const keys = [...this.orphanTxs.keys()];
             this.orphanTxs.delete(keys[Math.floor(Math.random() * keys.length)]!);

@@ -290,7 +290,7 @@ export class TokenRegistryLogic implements ServiceLogic {
       local.set(txid, tx);
       if (!tx.isCoinbase()) {
         for (const input of tx.vin) {
-          const key = outpointKey(toHexReversed(input.prevout.hash), input.prevout.index);
+          const key = outpointKey(input.prevout.txid(), input.prevout.index);
           const entry = this.dropTracked(key);
           if (entry) undo.log.push({ remove: key, entry });
         }

@@ -51,7 +51,7 @@ export function decodeScriptToJSON(script: Uint8Array, opts: RenderOptions): Jso
 export function vinToJSON(tx: Transaction, input: TxIn): JsonObj {
   if (tx.isCoinbase()) return { coinbase: toHex(input.scriptSig), sequence: input.sequence };
   return {
-    txid: toHexReversed(input.prevout.hash),
+    txid: input.prevout.txid(),
     vout: input.prevout.index,
     scriptSig: { asm: scriptToAsm(input.scriptSig, true), hex: toHex(input.scriptSig) },
     sequence: input.sequence,

@@ -118,7 +118,7 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
 
   const outpoints = new Set<string>();
   for (const input of tx.vin) {
-    const key = `${toHex(input.prevout.hash)}:${input.prevout.index}`;
+    const key = input.prevout.key();
     if (outpoints.has(key)) reject(I, 'bad-txns-inputs-duplicate', 100);
     outpoints.add(key);
   }

@@ -363,7 +363,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         const tip = await chainTip(node);
         const inMempool = new Set(entries.map((e) => e.txid));
         const outpoints: [string, number][] = [];
-        for (const e of entries) for (const i of e.tx.vin) outpoints.push([toHexReversed(i.prevout.hash), i.prevout.index]);
+        for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
         const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
         let k = 0;
         const out = new Map<string, JsonOut>();
@@ -380,7 +380,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
           // CTxMemPoolEntry::GetPriority: unsigned height difference times the value in, over the modified size.
           const valueIn = e.tx.vout.reduce((s, o) => s + o.value, 0n) + e.fee;
           const delta = modSize === 0 ? 0 : (((tip.height - e.height) >>> 0) * Number(valueIn)) / modSize;
-          const depends = [...new Set(e.tx.vin.map((i) => toHexReversed(i.prevout.hash)).filter((t) => inMempool.has(t)))].sort();
+          const depends = [...new Set(e.tx.vin.map((i) => i.prevout.txid()).filter((t) => inMempool.has(t)))].sort();
           out.set(e.txid, {
             size: e.size,
             fee: new Amount(e.fee),

@@ -145,7 +145,7 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
   const txid = tx.txid();
   // komodod's komodo_notarized_height: a chain that was never notarised reports 0.
   const out: JsonObj = { hex, ...txHeaderToJSON(tx, txid, 0) };
-  const prevs: [string, number][] = tx.isCoinbase() ? [] : tx.vin.map((i) => [toHexReversed(i.prevout.hash), i.prevout.index]);
+  const prevs: [string, number][] = tx.isCoinbase() ? [] : tx.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
   const owns: [string, number][] = tx.vout.map((_, n) => [txid, n]);
   const prevOuts = await prevOutputs(node, prevs);
   const spent = await getSpentIndex(node, [...prevs, ...owns], [...prevOuts, ...tx.vout.map((o) => ({ value: o.value, script: o.script }))]);
