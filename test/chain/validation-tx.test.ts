@@ -100,6 +100,10 @@ test('checkTransaction: empty vin/vout and size', () => {
   const big = v1();
   big.vin[0]!.scriptSig = new Uint8Array(200_001 - 60);
   rejects(() => checkTransaction(big, ctx), 'bad-txns-oversize', 100);
+  // The caller's byte count, when given, is the size checked (the mempool holds the bytes it parsed).
+  rejects(() => checkTransaction(big, ctx, { size: big.toRaw().length }), 'bad-txns-oversize', 100);
+  checkTransaction(v1(), ctx, { size: v1().toRaw().length });
+  rejects(() => checkTransaction(v1(), ctx, { size: 200_001 }), 'bad-txns-oversize', 100);
 });
 
 test('checkTransaction: output values and script size', () => {

@@ -46,6 +46,8 @@ export interface CheckTransactionOptions {
    * mempool). Only the JoinSplit deadline reads it; omitted, the tip is taken to be past 2019-02-15.
    */
   tipTime?: number;
+  /** The transaction's serialised size when the caller holds its bytes (else it is serialised again). */
+  size?: number;
 }
 
 const moneyRange = (v: bigint, ctx: ValidationContext): boolean => v >= 0n && v <= ctx.maxMoney;
@@ -65,7 +67,7 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
 
   if (tx.vin.length === 0 && tx.joinSplits.length === 0 && tx.shieldedSpends.length === 0) reject(I, 'bad-txns-vin-empty', 10);
   if (tx.vout.length === 0 && tx.joinSplits.length === 0 && tx.shieldedOutputs.length === 0) reject(I, 'bad-txns-vout-empty', 10);
-  if (txSize(tx) > MAX_TX_SIZE_AFTER_SAPLING) reject(I, 'bad-txns-oversize', 100);
+  if ((opts.size ?? txSize(tx)) > MAX_TX_SIZE_AFTER_SAPLING) reject(I, 'bad-txns-oversize', 100);
 
   let nValueOut = 0n;
   for (const out of tx.vout) {
