@@ -222,6 +222,40 @@ test('every batch posted is answered exactly once, by a worker or by the waiting
   assert.ok(pool.stats.local - local < batches.length, 'the workers answered some');
 });
 
+test('waitAsync: a backlog posted while it waits wakes the waiting thread, which helps with it', async () => {
+  const one = await VerifyPool.start({ threads: 2 });
+  try {
+    const sb = sampleBlock({ params, height: HEIGHT, txCount: 203, inputs: () => 1, seed: 12 });
+    const view = sb.view();
+    const batchOf = (txs: typeof sb.block.txs) => {
+      const w = new BufferWriter();
+      for (const tx of txs) {
+        const coin = view.coin(tx.vin[0]!.prevout.txid(), tx.vin[0]!.prevout.index)!;
+        writeBatchTx(w, tx, [{ n: 0, value: coin.value, script: coin.script }]);
+      }
+      return { flags: BLOCK_SCRIPT_FLAGS, branchId: BRANCH, ccEnabled: false, collectKeys: false, data: w.finish().slice() };
+    };
+    const txs = sb.block.txs.slice(1);
+    // A long batch keeps the one worker busy; the waiter sleeps until something changes.
+    const batches = [batchOf(txs.slice(0, 200)), batchOf(txs.slice(200, 201)), batchOf(txs.slice(201, 202)), batchOf(txs.slice(202))];
+    const answers = new Map<number, BatchResult>();
+    const post = (i: number) => one.post(batches[i]!, 1, (r) => answers.set(i, r));
+    const long = post(0);
+    const waiting = one.waitAsync([long]);
+    // Posted while it waits: the first is the worker's next batch, left to it; the later ones are a
+    // backlog the waiting thread wakes for and helps with.
+    const ids = [long, post(1), post(2), post(3)];
+    await waiting;
+    const byHere = one.stats.local;
+    assert.ok(byHere >= 1, 'the waiting thread verified some of the backlog itself');
+    await one.waitAsync(ids);
+    assert.equal(answers.size, 4);
+    batches.forEach((b, i) => assert.deepEqual(answers.get(i), runBatch({ ...b, id: ids[i]! }), `batch ${i}`));
+  } finally {
+    await one.stop();
+  }
+});
+
 test('inputs that may reach a crypto-condition stay on the main thread', () => {
   const cc = concatScript(pushData(new Uint8Array(40).fill(1)), OP_CHECKCRYPTOCONDITION);
   const sig = pushData(new Uint8Array(71).fill(0xcc)); // 0xcc bytes inside a push are data, not the opcode

@@ -184,6 +184,15 @@ export class VerifyPool {
     }
   }
 
+  /** Callers inside waitAsync: post() wakes them. */
+  private asyncWaiters = 0;
+
+  /** Tells whoever waits on the signal that something changed (as a worker does after each answer). */
+  private bump(): void {
+    Atomics.add(this.signal, 0, 1);
+    Atomics.notify(this.signal, 0);
+  }
+
   /** Workers are up and answering: batches go to them. */
   get parallel(): boolean {
     return this.up && !this.broken && !this.stopped;
@@ -226,6 +235,8 @@ export class VerifyPool {
       w.load += inputs;
       w.worker.postMessage(f.batch);
     }
+    // A waitAsync parked until an answer arrives wakes to see the new batch too (it may take it).
+    if (this.asyncWaiters > 0) this.bump();
     this.pump();
     return id;
   }
@@ -310,10 +321,13 @@ export class VerifyPool {
     if (Date.now() - lastProgress > this.stallTimeoutMs) this.fail(`no script-check result for ${this.stallTimeoutMs} ms`);
   }
 
-  /** More queued batches no thread has started than the workers will soon take (two each). */
+  /**
+   * More queued batches no thread has started than the workers take next (one each): this thread may
+   * take one without leaving a worker idle while it verifies.
+   */
   private backlogged(): boolean {
     let n = 0;
-    for (const id of this.queue) if (!isClaimed(this.claims, id) && ++n > 2 * this.size) return true;
+    for (const id of this.queue) if (!isClaimed(this.claims, id) && ++n > this.size) return true;
     return false;
   }
 
@@ -344,6 +358,7 @@ export class VerifyPool {
     if (pending.size === 0) return;
     // A pending Atomics.waitAsync does not keep the event loop alive (and the workers are unref'd).
     const keepAlive = setInterval(() => {}, 1000);
+    this.asyncWaiters++;
     try {
       let lastProgress = Date.now();
       while (pending.size > 0) {
@@ -357,10 +372,12 @@ export class VerifyPool {
         }
         if (this.backlogged()) {
           // A backlog: once the event loop has read what arrived (new requests come first), this
-          // thread claims a batch itself, as wait() does. Without one it leaves the batches to the
-          // workers: claiming them would idle a worker while this thread, which also serves every
-          // request, falls behind (measured: 16 single calls in flight ran with the worker idle 2/3
-          // of the time and this thread verifying 40% of the inputs).
+          // thread claims a batch itself, as wait() does, but never a worker's next one: that worker
+          // would idle while this thread, which also serves every request, falls behind (measured:
+          // claiming every batch ran 16 single calls in flight with the worker idle 2/3 of the time).
+          // A batch posted while this waits wakes it (post), so an idle thread does not leave a
+          // backlog alone (measured on a timeline of both threads: leaving two batches to the worker
+          // and sleeping through new ones idled this thread a third of the time while it verified).
           await new Promise((r) => setImmediate(r));
           if (this.backlogged() && this.verifyOneHere()) lastProgress = Date.now();
           continue;
@@ -369,6 +386,7 @@ export class VerifyPool {
         if ((w.async ? await w.value : w.value) === 'timed-out') this.checkStall(lastProgress);
       }
     } finally {
+      this.asyncWaiters--;
       clearInterval(keepAlive);
     }
   }
@@ -416,7 +434,8 @@ interface DeferredTx {
  */
 export class ScriptChecks {
   private readonly txs = new Map<number, DeferredTx>();
-  private batch = new BufferWriter(4096);
+  // Sized for a mempool burst's small batches (a block's grow once, then reset() keeps the room).
+  private batch = new BufferWriter(1024);
   private batchRefs: [number, number][][] = [];
   private batchInputs = 0;
   private readonly posted: number[] = [];
