@@ -222,6 +222,23 @@ test('every batch posted is answered exactly once, by a worker or by the waiting
   assert.ok(pool.stats.local - local < batches.length, 'the workers answered some');
 });
 
+test('two sets of checks filled at once keep their own batches (the pool lends its writer to one at a time)', () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 9, seed: 13 });
+  const view = sb.view();
+  const txs = sb.block.txs.slice(1);
+  sb.breakSignature(2, 0);
+  const opts = { flags: STANDARD_SCRIPT_VERIFY_FLAGS, branchId: BRANCH, ccEnabled: false, batchInputs: 100 };
+  const first = pool.checks(opts);
+  const second = pool.checks(opts);
+  // Interleaved, nothing posted until the flushes: each set's bytes must stay its own.
+  txs.forEach((tx, i) => assert.ok((i % 2 === 0 ? second : first).defer(i, tx, view)));
+  second.flush();
+  first.flush();
+  // Block transaction 2 (txs[1], an odd one) has the bad signature: only `first` holds it.
+  assert.throws(() => first.settle(), (e: unknown) => e instanceof ValidationError && /mandatory-script-verify-flag-failed/.test(e.reason));
+  second.settle();
+});
+
 test('waitAsync: a backlog posted while it waits wakes the waiting thread, which helps with it', async () => {
   const one = await VerifyPool.start({ threads: 2 });
   try {
