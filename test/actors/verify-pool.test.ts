@@ -242,7 +242,8 @@ test('two sets of checks filled at once keep their own batches (the pool lends i
 test('waitAsync: a backlog posted while it waits wakes the waiting thread, which helps with it', async () => {
   const one = await VerifyPool.start({ threads: 2 });
   try {
-    const sb = sampleBlock({ params, height: HEIGHT, txCount: 203, inputs: () => 1, seed: 12 });
+    const small = 10;
+    const sb = sampleBlock({ params, height: HEIGHT, txCount: 201 + small, inputs: () => 1, seed: 12 });
     const view = sb.view();
     const batchOf = (txs: typeof sb.block.txs) => {
       const w = new BufferWriter();
@@ -254,19 +255,20 @@ test('waitAsync: a backlog posted while it waits wakes the waiting thread, which
     };
     const txs = sb.block.txs.slice(1);
     // A long batch keeps the one worker busy; the waiter sleeps until something changes.
-    const batches = [batchOf(txs.slice(0, 200)), batchOf(txs.slice(200, 201)), batchOf(txs.slice(201, 202)), batchOf(txs.slice(202))];
+    const batches = [batchOf(txs.slice(0, 200)), ...Array.from({ length: small }, (_, k) => batchOf(txs.slice(200 + k, 201 + k)))];
     const answers = new Map<number, BatchResult>();
-    const post = (i: number) => one.post(batches[i]!, 1, (r) => answers.set(i, r));
+    const post = (i: number) => one.post(batches[i]!, i === 0 ? 200 : 1, (r) => answers.set(i, r));
     const long = post(0);
     const waiting = one.waitAsync([long]);
-    // Posted while it waits: the first is the worker's next batch, left to it; the later ones are a
-    // backlog the waiting thread wakes for and helps with.
-    const ids = [long, post(1), post(2), post(3)];
+    // Posted while it waits: more than the worker is left (a few inputs), a backlog the waiting thread
+    // wakes for and helps with.
+    const ids = [long, ...Array.from({ length: small }, (_, k) => post(k + 1))];
     await waiting;
     const byHere = one.stats.local;
     assert.ok(byHere >= 1, 'the waiting thread verified some of the backlog itself');
+    assert.ok(byHere < small, 'and left the workers their share');
     await one.waitAsync(ids);
-    assert.equal(answers.size, 4);
+    assert.equal(answers.size, batches.length);
     batches.forEach((b, i) => assert.deepEqual(answers.get(i), runBatch({ ...b, id: ids[i]! }), `batch ${i}`));
   } finally {
     await one.stop();

@@ -24,6 +24,12 @@ import {
   type SpentOutput,
 } from './jobs.js';
 
+/**
+ * Queued inputs per worker that an asynchronous waiter leaves to the workers (see backlogged): about
+ * what a worker verifies while the mempool's thread serves a burst of sendrawtransaction calls.
+ */
+const BACKLOG_INPUTS = 6;
+
 /** komodod's MAX_SCRIPTCHECK_THREADS. */
 export const MAX_SCRIPTCHECK_THREADS = 16;
 
@@ -336,12 +342,19 @@ export class VerifyPool {
   }
 
   /**
-   * More queued batches no thread has started than the workers take next (one each): this thread may
-   * take one without leaving a worker idle while it verifies.
+   * More inputs queued in batches no thread has started than the workers verify while this thread
+   * serves a burst of requests (BACKLOG_INPUTS each): this thread may take one without leaving a
+   * worker idle later. Measured with 16 single calls in flight: taking any batch beyond each worker's
+   * next one, this thread verified ~40% of the inputs and the worker ran dry while it prepared the
+   * next burst; with this margin both stay busy (0.80 of bare verify against 0.76, alternated runs).
    */
   private backlogged(): boolean {
     let n = 0;
-    for (const id of this.queue) if (!isClaimed(this.claims, id) && ++n > this.size) return true;
+    for (const id of this.queue) {
+      if (isClaimed(this.claims, id)) continue;
+      n += this.inflight.get(id)?.inputs ?? 0;
+      if (n > BACKLOG_INPUTS * this.size) return true;
+    }
     return false;
   }
 
