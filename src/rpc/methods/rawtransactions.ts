@@ -42,7 +42,10 @@ import {
 export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Array } | null {
   if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
   try {
-    const r = new BufferReader(Uint8Array.from(Buffer.from(hex, 'hex')));
+    // Decoded straight into bytes of its own (the mempool keeps them; no view into Buffer's shared pool).
+    const bytes = new Uint8Array(hex.length >>> 1);
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(hex, 'hex');
+    const r = new BufferReader(bytes);
     const tx = Transaction.read(r);
     return { tx, raw: r.data.subarray(0, r.offset) };
   } catch {
