@@ -1,5 +1,6 @@
 import { RpcError, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR } from './errors.js';
 import { JsonNumber, JsonObject, jsonTypeOf, type JsonTypeName, type JsonValue } from './json-value.js';
+import { hexBytes } from '../chain/encoding/hex.js';
 
 /**
  * Parameter readers with komodod's byte-exact failures. The UniValue accessors (get_str, get_int, ...)
@@ -132,7 +133,7 @@ export function parseHashO(o: JsonValue, key: string): Uint8Array {
 
 /** ParseHexV: the bytes of a non-empty even-length hex string. */
 export function parseHexV(v: JsonValue, name: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(hexOrThrow(v, name), 'hex'));
+  return hexBytes(hexOrThrow(v, name));
 }
 
 /** ParseHexO: ParseHexV of find_value(o, key), named by the key. */

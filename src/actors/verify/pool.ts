@@ -197,7 +197,7 @@ export class VerifyPool {
   borrowWriter(): BufferWriter {
     const w = this.spareWriter ?? new BufferWriter(4096);
     this.spareWriter = undefined;
-    return w.reset();
+    return w;
   }
 
   returnWriter(w: BufferWriter): void {
@@ -398,13 +398,10 @@ export class VerifyPool {
           continue;
         }
         if (this.backlogged()) {
-          // A backlog: once the event loop has read what arrived (new requests come first), this
-          // thread claims a batch itself, as wait() does, but never a worker's next one: that worker
-          // would idle while this thread, which also serves every request, falls behind (measured:
-          // claiming every batch ran 16 single calls in flight with the worker idle 2/3 of the time).
-          // A batch posted while this waits wakes it (post), so an idle thread does not leave a
-          // backlog alone (measured on a timeline of both threads: leaving two batches to the worker
-          // and sleeping through new ones idled this thread a third of the time while it verified).
+          // A backlog (see backlogged): once the event loop has read what arrived (new requests come
+          // first), this thread claims a batch itself, as wait() does. A batch posted while this waits
+          // wakes it (post): sleeping through new ones idled this thread a third of the time while
+          // the worker verified (measured on a timeline of both threads).
           await new Promise((r) => setImmediate(r));
           if (this.backlogged() && this.verifyOneHere()) lastProgress = Date.now();
           continue;

@@ -9,7 +9,17 @@ export function isHex(s: string): boolean {
 
 export function fromHex(s: string): Uint8Array {
   if (!isHex(s)) throw new DecodeError('invalid hex string');
-  return Uint8Array.from(Buffer.from(s, 'hex'));
+  return hexBytes(s);
+}
+
+/**
+ * The bytes of a string already checked to be hex, decoded straight into memory of their own (one
+ * allocation, no view into Buffer's shared pool: callers keep them, e.g. the mempool).
+ */
+export function hexBytes(s: string): Uint8Array {
+  const bytes = new Uint8Array(s.length >>> 1);
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(s, 'hex');
+  return bytes;
 }
 
 export function toHex(b: Uint8Array): string {

@@ -2,6 +2,7 @@ import type { NodeServices } from '../../actors/services.js';
 import type { SubmitResult } from '../../actors/chainstore/logic.js';
 import { Block } from '../../chain/block/block.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
+import { hexBytes, isHex } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR } from '../errors.js';
 import type { JsonOut } from '../json-value.js';
 import { getStr } from '../params.js';
@@ -18,9 +19,9 @@ interface MinerStatus {
 
 /** DecodeHexBlk: IsHex, then one block read from the front (trailing bytes are not rejected). */
 export function decodeHexBlock(hex: string): Block | null {
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  if (hex === '' || !isHex(hex)) return null;
   try {
-    return Block.read(new BufferReader(Uint8Array.from(Buffer.from(hex, 'hex'))));
+    return Block.read(new BufferReader(hexBytes(hex)));
   } catch {
     return null;
   }

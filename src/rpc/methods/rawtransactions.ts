@@ -3,7 +3,7 @@ import type { AcceptItem, MempoolEntry } from '../../actors/mempool/logic.js';
 import type { Asker } from '../../actors/ask.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
-import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { hexBytes, isHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import {
   decodeScriptToJSON,
@@ -40,12 +40,9 @@ import {
  * bytes the transaction was read from, its serialisation (the trailing bytes left out).
  */
 export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Array } | null {
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  if (hex === '' || !isHex(hex)) return null;
   try {
-    // Decoded straight into bytes of its own (the mempool keeps them; no view into Buffer's shared pool).
-    const bytes = new Uint8Array(hex.length >>> 1);
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(hex, 'hex');
-    const r = new BufferReader(bytes);
+    const r = new BufferReader(hexBytes(hex));
     const tx = Transaction.read(r);
     return { tx, raw: r.data.subarray(0, r.offset) };
   } catch {
