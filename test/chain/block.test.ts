@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Block } from '../../src/chain/block/block.js';
+import { Block, txHashesOf, txSizesOf } from '../../src/chain/block/block.js';
 import { BlockHeader, HEADER_SIZE } from '../../src/chain/block/header.js';
 import { buildMerkleTree, merkleBranch, merkleRoot, merkleRootFromBranch } from '../../src/chain/block/merkle.js';
 import { kmdGenesisBlock, regtestGenesisBlock, KMD_GENESIS_HASH, REGTEST_GENESIS_HASH } from '../../src/chain/block/genesis.js';
@@ -83,6 +83,25 @@ test('komodo-blocks: all 19 blocks parse, re-serialise byte for byte and match i
     const headerBytes = fromHex(hex).subarray(0, HEADER_SIZE + 3 + 1344);
     assert.equal(BlockHeader.fromRaw(headerBytes).toHex(), toHex(headerBytes));
   }
+});
+
+test('txHashesOf/txSizesOf: each transaction hashed and sized from the block\'s own bytes, as komodod reports them', needVectors, () => {
+  for (const { entry, hex } of vectorBlocks()) {
+    const raw = fromHex(hex);
+    const starts: number[] = [];
+    Block.fromRaw(raw, starts);
+    assert.equal(starts.length, entry.txs.length + 1, entry.file);
+    assert.deepEqual(txHashesOf(raw, starts).map(toHexReversed), entry.txs.map((t) => t.txid), entry.file);
+    assert.deepEqual(txSizesOf(starts), entry.txs.map((t) => t.size), entry.file);
+  }
+  // A block of one transaction: one hash, one size; no starts, nothing.
+  const genesis = regtestGenesisBlock();
+  const raw = genesis.toRaw();
+  const starts: number[] = [];
+  Block.fromRaw(raw, starts);
+  assert.deepEqual(txHashesOf(raw, starts), [genesis.txs[0]!.hash()]);
+  assert.deepEqual(txSizesOf(starts), [genesis.txs[0]!.toRaw().length]);
+  assert.deepEqual(txHashesOf(raw, []), []);
 });
 
 test('KMD genesis rebuilt from its fields (p2p-blocks.md §4.1) equals the real block', needVectors, () => {

@@ -1,4 +1,4 @@
-import { Block } from '../../chain/block/block.js';
+import { Block, txHashesOf, txSizesOf } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
@@ -187,7 +187,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   private hold(hash: string, raw: Uint8Array, block: Block, txStarts: readonly number[], hashes?: readonly Uint8Array[]): Held {
-    const txids = (hashes ?? block.txs.map((tx) => tx.hash())).map((h) => toHexReversed(h));
+    const txids = (hashes ?? txHashesOf(raw, txStarts)).map((h) => toHexReversed(h));
     const h: Held = { raw, txids, txStarts: Uint32Array.from(txStarts) };
     this.held.set(hash, h);
     this.keepParsed(hash, block);
@@ -698,10 +698,10 @@ export class ChainStoreLogic implements ServiceLogic {
     // An orphan: komodod's submitblock answers "inconclusive" when the block is not connected.
     if (!prev) return { status: 'inconclusive', hash };
     const height = prev.height + 1;
-    // Each transaction is hashed once, here: the merkle check and the indexes reuse it.
-    const txHashes = block.txs.map((tx) => tx.hash());
+    // Each transaction is hashed once, here, from the block's bytes: the merkle check and the indexes reuse it.
+    const txHashes = txHashesOf(raw, txStarts);
     try {
-      this.opts.rules.checkBlock(block, height, { size: raw.length, txHashes });
+      this.opts.rules.checkBlock(block, height, { size: raw.length, txHashes, txSizes: txSizesOf(txStarts) });
       this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
     } catch (e) {
       return this.rejection(e, hash);

@@ -34,8 +34,8 @@ export interface ChainRules {
   genesis: Block;
   /** nBits for the block after the given ancestors (newest last). */
   nextBits(ancestors: readonly { time: number; bits: number }[]): number;
-  /** `known`: the block's serialised size and transaction hashes, when the caller has them already. */
-  checkBlock(block: Block, height: number, known?: { size: number; txHashes: readonly Uint8Array[] }): void;
+  /** `known`: the block's serialised size, transaction hashes and sizes, when the caller has them already. */
+  checkBlock(block: Block, height: number, known?: { size: number; txHashes: readonly Uint8Array[]; txSizes: readonly number[] }): void;
   checkHeader(header: BlockHeader, prev: PrevContext, now: number): void;
   /** Contextual block checks, every transaction's inputs and scripts, and the coinbase value. */
   connect(block: Block, height: number, view: ConnectView, txids?: readonly string[]): { fees: bigint };

@@ -2,12 +2,31 @@ import { BufferReader } from '../encoding/reader.js';
 import { BufferWriter } from '../encoding/writer.js';
 import { DecodeError } from '../encoding/errors.js';
 import { fromHex, toHex } from '../encoding/hex.js';
+import { sha256d } from '../crypto/hash.js';
 import { Transaction } from '../tx/transaction.js';
 import { BlockHeader } from './header.js';
 import { buildMerkleTree, type MerkleTree } from './merkle.js';
 
 /** The smallest serialised transaction (v1, no inputs, no outputs): bounds a hostile tx count. */
 const MIN_TX_SIZE = 4 + 1 + 1 + 4;
+
+/**
+ * Each transaction's hash straight from the block's bytes, given where each one starts (`read`'s
+ * txStarts): what `tx.hash()` gives without serialising it again. The reader takes only canonical
+ * encodings (ReadCompactSize's rule), so a transaction's bytes are exactly its serialisation.
+ */
+export function txHashesOf(raw: Uint8Array, txStarts: readonly number[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i + 1 < txStarts.length; i++) out.push(sha256d(raw.subarray(txStarts[i], txStarts[i + 1])));
+  return out;
+}
+
+/** Each transaction's serialised size, from the same starts. */
+export function txSizesOf(txStarts: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < txStarts.length; i++) out.push(txStarts[i + 1]! - txStarts[i]!);
+  return out;
+}
 
 /** CBlock: header, then a CompactSize count and the transactions. */
 export class Block {

@@ -72,9 +72,10 @@ export interface BlockCheckOptions {
   now?: number;
   /** The previous block's time (CheckTransaction's tiptime); defaults to this block's time, as komodod without pindex. */
   tipTime?: number;
-  /** The serialised size and transaction hashes when the caller already has them (spares re-serialising). */
+  /** The serialised size, transaction hashes and sizes when the caller already has them (spares re-serialising). */
   size?: number;
   txHashes?: readonly Uint8Array[];
+  txSizes?: readonly number[];
 }
 
 /**
@@ -113,7 +114,7 @@ export function checkBlock(block: Block, ctx: ValidationContext & BlockCheckOpti
   }
 
   const tipTime = ctx.tipTime ?? header.time;
-  for (const tx of block.txs) checkTransaction(tx, ctx, { tipTime });
+  block.txs.forEach((tx, i) => checkTransaction(tx, ctx, { tipTime, size: ctx.txSizes?.[i] }));
 
   let sigops = 0;
   for (const tx of block.txs) sigops += legacySigOpCount(tx);
