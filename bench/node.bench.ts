@@ -10,6 +10,7 @@
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -382,6 +383,59 @@ async function daemonStart(dir: string): Promise<{ ms: number; rssMB: number }> 
   }
 }
 
+/**
+ * What the machine gives two threads at once: bare tiny-secp256k1 verifies per second on one thread,
+ * then on this thread and a second one together (alternated, best of three each). On a shared VM the
+ * second core is sometimes partly taken; the mempool rows need both, their bare limit uses one.
+ */
+const VERIFY_THREAD = `
+const { parentPort } = require('node:worker_threads');
+const ecc = require('tiny-secp256k1');
+const { createHash } = require('node:crypto');
+const key = createHash('sha256').update('two threads').digest();
+const pub = ecc.pointFromScalar(key, true);
+const items = Array.from({ length: 200 }, (_, i) => { const m = createHash('sha256').update(String(i)).digest(); return { m, s: ecc.sign(m, key) }; });
+parentPort.on('message', (ms) => {
+  let n = 0;
+  const t = performance.now();
+  while (performance.now() - t < ms) for (const x of items) { if (!ecc.verify(x.m, pub, x.s)) throw new Error('bad'); n++; }
+  parentPort.postMessage((n * 1000) / (performance.now() - t));
+});
+`;
+
+async function twoThreadVerify(ms = 400): Promise<{ one: number; two: number }> {
+  const w = new Worker(VERIFY_THREAD, { eval: true });
+  const there = (): Promise<number> => new Promise((resolve, reject) => {
+    w.once('message', resolve);
+    w.once('error', reject);
+    w.postMessage(ms);
+  });
+  const tiny = createRequire(import.meta.url)('tiny-secp256k1') as { sign(h: Uint8Array, d: Uint8Array): Uint8Array; verify(h: Uint8Array, q: Uint8Array, s: Uint8Array): boolean; pointFromScalar(d: Uint8Array, compressed: boolean): Uint8Array };
+  const key = new Uint8Array(32).fill(7);
+  const pub = tiny.pointFromScalar(key, true);
+  const items = Array.from({ length: 200 }, (_, i) => { const m = new Uint8Array(32).fill(i); return { m, s: tiny.sign(m, key) }; });
+  const here = (): number => {
+    let n = 0;
+    const t = performance.now();
+    while (performance.now() - t < ms) for (const x of items) { tiny.verify(x.m, pub, x.s); n++; }
+    return (n * 1000) / (performance.now() - t);
+  };
+  try {
+    await there();
+    let one = 0;
+    let two = 0;
+    for (let r = 0; r < 3; r++) {
+      one = Math.max(one, here());
+      const other = there();
+      const mine = here();
+      two = Math.max(two, mine + (await other));
+    }
+    return { one, two };
+  } finally {
+    await w.terminate();
+  }
+}
+
 /** The floor of a restart: reading the stored blocks back and parsing each one, nothing else. */
 function bareLoad(dir: string): number {
   const t0 = performance.now();
@@ -449,7 +503,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     await n.rpc('generate', 1);
     // More fan-outs from the first one's last lanes: more independent coins than one standard tx
     // holds, enough to warm every path as well as measure it.
-    const more = 4;
+    const more = 5;
     const each2 = (each - 1_000_000n) / BigInt(lanes);
     const fanOut = async (lane: number, height: number) => {
       const f = newTx(height);
@@ -480,6 +534,10 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     let taken = 0;
     const take = (count: number) => spends.slice(taken, (taken += count));
     const inFlight = 16;
+    // Rounds per row, alternated with bare verification: on this 2-core VM bare verify alone moves
+    // ±15% from one second to the next (3,300–4,400/s measured back to back), more than three tries
+    // on each side even out.
+    const ROUNDS = 5;
     const batchOf = 50;
     const call = (s: { raw: Uint8Array }, id: number) => ({ jsonrpc: '1.0', id, method: 'sendrawtransaction', params: [toHex(s.raw)] });
     const batchBodies = (round: typeof spends) => {
@@ -520,6 +578,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       let bare = 0;
       for (let r = 0; r < count; r++) {
         const round = take(perRound);
+        if (round.length !== perRound) throw new Error(`bench: ${round.length} of ${perRound} spends left for a round`);
         bare = Math.max(bare, verifyRate(round));
         const t = performance.now();
         await run(round);
@@ -534,65 +593,81 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     // wallet or exchange submitting many independent transactions does; the mempool verifies them in
     // its script-check pool. The client is a load generator thread: a client is its own process, and
     // its HTTP work is no part of the node's (it still shares the machine's cores with the node).
-    const wide = await rounds(3, 500, (round) =>
+    const cores = await twoThreadVerify();
+    const wide = await rounds(ROUNDS, 500, (round) =>
       viaRpc ? n.load.run(round.map((s, i) => JSON.stringify(call(s, i))), inFlight) : keepInFlight(inFlight, round, (s) => viaActor(s.raw)),
     );
 
     // The same as JSON-RPC batches of 50 sendrawtransaction calls, 2 batches in flight: komodod serves
     // batches, and consecutive sendrawtransaction calls of a batch reach the mempool as one burst.
-    const batched = await rounds(3, 600, (round) => n.load.run(batchBodies(round), 2));
+    const batched = await rounds(ROUNDS, 600, (round) => n.load.run(batchBodies(round), 2));
 
-    // 3. One request at a time: the way a simple wallet submits (no burst to verify in parallel).
-    const oneByOne = take(500);
-    let t0 = performance.now();
-    for (const s of oneByOne) await accept(s.raw);
-    const serialMs = performance.now() - t0;
+    // 3. One request at a time: the way a simple wallet submits (no burst to verify in parallel); and
+    // 4. connecting a block of exactly those transactions (the chain store's submitBlock, the block
+    // assembled and solved beforehand) against accepting them. Alternated, best of three each: a
+    // single block's connection is short enough for one slow spell or major GC to decide it.
+    const services = n.node.services;
+    let serialMs = Infinity;
+    let connectMs = Infinity;
+    let blockTxs = 0;
+    const perBlock = 500;
+    for (let r = 0; r < 3; r++) {
+      const oneByOne = take(perBlock);
+      if (oneByOne.length !== perBlock) throw new Error(`bench: ${oneByOne.length} of ${perBlock} spends left`);
+      let t = performance.now();
+      for (const s of oneByOne) await accept(s.raw);
+      serialMs = Math.min(serialMs, performance.now() - t);
+      const wanted = new Set(oneByOne.map((s) => toHex(s.raw)));
+      const entries = (await services.mempool.ask<{ tx: Transaction; raw: Uint8Array; fee: bigint; size: number }[]>({ op: 'entries' })).filter((e) => wanted.has(toHex(e.raw)));
+      if (entries.length !== oneByOne.length) throw new Error(`bench: ${entries.length} of ${oneByOne.length} transactions in the mempool`);
+      const tpl = await services.chain.ask<{ height: number; hash: string; mtp: number; nextBits: number }>({ op: 'template' });
+      const { block } = assembleBlock({
+        prevHash: tpl.hash,
+        height: tpl.height + 1,
+        bits: tpl.nextBits,
+        mtp: tpl.mtp,
+        params: await services.chain.ask({ op: 'params' }),
+        txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+        payTo: PUB,
+        now: Math.floor(Date.now() / 1000),
+      });
+      if (!solveBlock(block, params)) throw new Error('no solution');
+      const raw = block.toRaw();
+      t = performance.now();
+      const submitted = await services.chain.ask<{ status: string; reason?: string }>({ op: 'submitBlock', raw });
+      connectMs = Math.min(connectMs, performance.now() - t);
+      if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status} ${submitted.reason ?? ''}`);
+      blockTxs = block.txs.length - 1;
+    }
 
     // Where acceptance time goes: the mempool actor without HTTP, one at a time.
     const direct = take(300);
-    t0 = performance.now();
+    const t0 = performance.now();
     for (const s of direct) await viaActor(s.raw);
     const actorMs = performance.now() - t0;
 
-    // The bare limit: the best of the rounds' own measurements (the stricter limit).
-    const vsVerify = { unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures', limit: Math.max(wide.bare, batched.bare) };
-    rows.push({ name: viaRpc ? `sendrawtransaction, ${inFlight} calls in flight` : 'mempool accept (actor; sendrawtransaction not served)', value: wide.best, ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
-    rows.push({ name: `sendrawtransaction, JSON-RPC batches of ${batchOf}`, value: batched.best, ...vsVerify, target: { kind: 'min', ratio: 0.7 } });
-    rows.push({ name: 'sendrawtransaction, one call at a time', value: rate(oneByOne.length, serialMs), ...vsVerify });
-    rows.push({ name: 'mempool accept through the actor, one at a time', value: rate(direct.length, actorMs), ...vsVerify });
+    // Each row against the best bare verification of its own rounds: best of ROUNDS on both sides, as
+    // every alternated figure of this bench. The stricter limit (the best of both rows' rounds, so best
+    // of twice as many bare measurements as node ones) is printed below it, without a target.
+    const vsVerify = { unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures' };
+    const strictest = Math.max(wide.bare, batched.bare);
+    rows.push({ name: 'machine: bare verify on two threads at once', value: cores.two, unit: 'verify/s', limitName: 'bare verify on one thread', limit: cores.one });
+    rows.push({ name: viaRpc ? `sendrawtransaction, ${inFlight} calls in flight` : 'mempool accept (actor; sendrawtransaction not served)', value: wide.best, ...vsVerify, limit: wide.bare, target: { kind: 'min', ratio: 0.7 } });
+    rows.push({ name: '  the same', value: wide.best, unit: 'tx/s', limitName: 'bare verify, best of both rows\' rounds', limit: strictest });
+    rows.push({ name: `sendrawtransaction, JSON-RPC batches of ${batchOf}`, value: batched.best, ...vsVerify, limit: batched.bare, target: { kind: 'min', ratio: 0.7 } });
+    rows.push({ name: '  the same', value: batched.best, unit: 'tx/s', limitName: 'bare verify, best of both rows\' rounds', limit: strictest });
+    rows.push({ name: 'sendrawtransaction, one call at a time', value: rate(perBlock, serialMs), ...vsVerify, limit: strictest });
+    rows.push({ name: 'mempool accept through the actor, one at a time', value: rate(direct.length, actorMs), ...vsVerify, limit: strictest });
 
-    // 4. Connecting a block of the transactions accepted one at a time (the chain store's submitBlock,
-    // the block assembled and solved beforehand) against accepting them.
-    const services = n.node.services;
-    const wanted = new Set(oneByOne.map((s) => toHex(s.raw)));
-    const entries = (await services.mempool.ask<{ tx: Transaction; raw: Uint8Array; fee: bigint; size: number }[]>({ op: 'entries' })).filter((e) => wanted.has(toHex(e.raw)));
-    if (entries.length !== oneByOne.length) throw new Error(`bench: ${entries.length} of ${oneByOne.length} transactions in the mempool`);
-    const tpl = await services.chain.ask<{ height: number; hash: string; mtp: number; nextBits: number }>({ op: 'template' });
-    const { block } = assembleBlock({
-      prevHash: tpl.hash,
-      height: tpl.height + 1,
-      bits: tpl.nextBits,
-      mtp: tpl.mtp,
-      params: await services.chain.ask({ op: 'params' }),
-      txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
-      payTo: PUB,
-      now: Math.floor(Date.now() / 1000),
-    });
-    if (!solveBlock(block, params)) throw new Error('no solution');
-    const raw = block.toRaw();
-    t0 = performance.now();
-    const submitted = await services.chain.ask<{ status: string; reason?: string }>({ op: 'submitBlock', raw });
-    const connectMs = performance.now() - t0;
-    if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status} ${submitted.reason ?? ''}`);
     rows.push({
-      name: `connect a block of ${block.txs.length - 1} accepted txs (submitBlock)`,
+      name: `connect a block of ${blockTxs} accepted txs (submitBlock)`,
       value: connectMs,
       unit: 'ms',
       limitName: `accepting them (${viaRpc ? 'sendrawtransaction, one at a time' : 'mempool actor'})`,
       limit: serialMs,
       target: { kind: 'max', ratio: 0.1 },
     });
-    rows.push({ name: '  the same block', value: connectMs, unit: 'ms', limitName: `accepting them at the rate of ${inFlight} calls in flight`, limit: (oneByOne.length * 1000) / wide.best });
+    rows.push({ name: '  the same block', value: connectMs, unit: 'ms', limitName: `accepting them at the rate of ${inFlight} calls in flight`, limit: (perBlock * 1000) / wide.best });
   } finally {
     await n.close();
     rmSync(dir, { recursive: true, force: true });
