@@ -5,7 +5,7 @@ import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
 import { VerifyPool, checkInputScriptsInPool, scriptCheckThreads } from '../../src/actors/verify/pool.js';
 import { needsMainThread, runBatch, writeBatchTx, type BatchResult } from '../../src/actors/verify/jobs.js';
-import { CLAIM_SLOTS, claimBatch, newClaims } from '../../src/actors/verify/claims.js';
+import { CLAIM_SLOTS, claimBatch, isClaimed, newClaims } from '../../src/actors/verify/claims.js';
 import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock, type SampleBlock } from '../../src/actors/verify/sample-block.js';
 import { SignatureCache, ValidationError, checkInputScripts } from '../../src/chain/validation/index.js';
@@ -254,11 +254,20 @@ test('waitAsync: a backlog posted while it waits wakes the waiting thread, which
       return { flags: BLOCK_SCRIPT_FLAGS, branchId: BRANCH, ccEnabled: false, collectKeys: false, data: w.finish().slice() };
     };
     const txs = sb.block.txs.slice(1);
-    // A long batch keeps the one worker busy; the waiter sleeps until something changes.
-    const batches = [batchOf(txs.slice(0, 200)), ...Array.from({ length: small }, (_, k) => batchOf(txs.slice(200 + k, 201 + k)))];
+    // A long batch keeps the one worker busy (its first 200 inputs three times over: 150-200 ms, long
+    // enough for this thread to post the rest and wake on a loaded machine, and still shorter than the
+    // waiter's 250 ms stall check, which would otherwise wake it without post()); the waiter sleeps
+    // until something changes.
+    const longTxs = Array.from({ length: 3 }, () => txs.slice(0, 200)).flat();
+    const batches = [batchOf(longTxs), ...Array.from({ length: small }, (_, k) => batchOf(txs.slice(200 + k, 201 + k)))];
     const answers = new Map<number, BatchResult>();
-    const post = (i: number) => one.post(batches[i]!, i === 0 ? 200 : 1, (r) => answers.set(i, r));
+    const post = (i: number) => one.post(batches[i]!, i === 0 ? longTxs.length : 1, (r) => answers.set(i, r));
     const long = post(0);
+    // The worker has started it: otherwise the waiter may take the long batch itself, which it does
+    // with or without being woken.
+    const claims = (one as unknown as { claims: Int32Array }).claims;
+    for (const end = Date.now() + 5000; !isClaimed(claims, long) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
+    assert.ok(isClaimed(claims, long), 'the worker took the long batch');
     const waiting = one.waitAsync([long]);
     // Posted while it waits: more than the worker is left (a few inputs), a backlog the waiting thread
     // wakes for and helps with.
