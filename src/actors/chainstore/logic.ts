@@ -127,13 +127,16 @@ export class ChainStoreLogic implements ServiceLogic {
     const genesisHash = genesis.hashHex();
     const genesisStarts: number[] = [];
     Block.fromRaw(genesisRaw, genesisStarts);
-    this.hold(genesisHash, genesisRaw, genesis, genesisStarts);
+    this.hold(genesisHash, genesisRaw, genesisStarts, genesis);
     const g = this.index.add(genesis.header, genesisRaw.length, genesis.txs.length);
     this.index.setActiveTip(g);
 
     // Every stored block joins the index; a block whose parent is missing (a torn write) is skipped.
+    // Each is read whole here (so an unreadable one is skipped) but only its header and where its
+    // transactions start are kept: every parsed transaction of a long chain at once was the peak of a
+    // restart's memory.
     const stored = await this.disk.allBlocks();
-    const byPrev = new Map<string, { hash: string; raw: Uint8Array; block: Block; txStarts: number[] }[]>();
+    const byPrev = new Map<string, { hash: string; raw: Uint8Array; header: BlockHeader; txCount: number; txStarts: number[] }[]>();
     for (const { hash, raw } of stored) {
       if (hash === genesisHash) continue;
       let block: Block;
@@ -151,19 +154,16 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       const prev = Buffer.from(block.header.prevHash).reverse().toString('hex');
       const list = byPrev.get(prev) ?? [];
-      list.push({ hash, raw, block, txStarts });
+      list.push({ hash, raw, header: block.header, txCount: block.txs.length, txStarts });
       byPrev.set(prev, list);
     }
     const failed = new Set(await this.disk.getState<string[]>('failed') ?? []);
-    // Parsed once for the replay below, then let go (held blocks keep their bytes).
-    const parsed = new Map<string, Block>([[genesisHash, genesis]]);
     const queue = [genesisHash];
     while (queue.length) {
       const parent = queue.shift()!;
       for (const child of byPrev.get(parent) ?? []) {
-        this.hold(child.hash, child.raw, child.block, child.txStarts);
-        parsed.set(child.hash, child.block);
-        this.index.add(child.block.header, child.raw.length, child.block.txs.length, failed.has(child.hash));
+        this.hold(child.hash, child.raw, child.txStarts);
+        this.index.add(child.header, child.raw.length, child.txCount, failed.has(child.hash));
         queue.push(child.hash);
       }
     }
@@ -173,12 +173,12 @@ export class ChainStoreLogic implements ServiceLogic {
     const tipHash = (await this.disk.getState<string>('tip')) ?? genesisHash;
     const tip = this.index.get(tipHash);
     if (!tip) throw new Error(`chain tip ${tipHash} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
+    // Parsed again one block at a time, and let go.
     for (const entry of this.index.path(g, tip)) {
       const h = this.held.get(entry.hash)!;
-      h.undo = this.indexes.connect(parsed.get(entry.hash)!.txs, h.txids, entry.hash, entry.height);
+      h.undo = this.indexes.connect(this.peekBlock(entry.hash, h).txs, h.txids, entry.hash, entry.height);
       this.index.setActiveTip(entry);
     }
-    parsed.clear();
     this.trackParams();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a crash between its write and the tip
@@ -186,11 +186,12 @@ export class ChainStoreLogic implements ServiceLogic {
     await this.activateBestChain([]);
   }
 
-  private hold(hash: string, raw: Uint8Array, block: Block, txStarts: readonly number[], hashes?: readonly Uint8Array[]): Held {
+  /** Holds a block's bytes; its parsed form, when given, joins the recent ones. */
+  private hold(hash: string, raw: Uint8Array, txStarts: readonly number[], block?: Block, hashes?: readonly Uint8Array[]): Held {
     const txids = (hashes ?? txHashesOf(raw, txStarts)).map((h) => toHexReversed(h));
     const h: Held = { raw, txids, txStarts: Uint32Array.from(txStarts) };
     this.held.set(hash, h);
-    this.keepParsed(hash, block);
+    if (block) this.keepParsed(hash, block);
     return h;
   }
 
@@ -709,7 +710,7 @@ export class ChainStoreLogic implements ServiceLogic {
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
 
     await this.disk.putBlock(hash, raw);
-    this.hold(hash, raw, block, txStarts, txHashes);
+    this.hold(hash, raw, txStarts, block, txHashes);
     const entry = this.index.add(block.header, raw.length, block.txs.length);
     const failure = await this.activateBestChain(notices);
     if (entry.failed) {
