@@ -354,8 +354,7 @@ async function lookupLatency(dir: string, sample: string[]): Promise<{ us: numbe
 /** Starts acnoded on `dir` as a child process: ms until its readiness line, and its resident memory then. */
 async function daemonStart(dir: string): Promise<{ ms: number; rssMB: number }> {
   const t0 = performance.now();
-  // Node's flags as bin/acnoded.mjs and `npm start` give them.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

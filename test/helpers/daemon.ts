@@ -49,8 +49,7 @@ export class Daemon {
   /** Starts acnoded and waits for its "RPC server listening" line. */
   async start(timeoutMs = 60_000): Promise<this> {
     this.log.length = 0;
-    // Node's flags as bin/acnoded.mjs and `npm start` give them.
-    const proc = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${this.datadir}`, '-rpcport=0', '-port=0', ...this.args], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${this.datadir}`, '-rpcport=0', '-port=0', ...this.args], {
       cwd: root,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
