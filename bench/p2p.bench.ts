@@ -101,12 +101,17 @@ export async function p2pBenchmarks(): Promise<Row[]> {
       return { raw: tx.toRaw(), txid: tx.txid() };
     });
 
+    // Each acceptance yields to the event loop afterwards, as requests arriving over RPC or P2P would:
+    // an in-process loop of pure promise continuations would otherwise starve A's sockets.
+    const acceptOnA = async (list: typeof spends) => {
+      for (const s of list) {
+        await a.services.mempool.ask({ op: 'accept', raw: s.raw, allowHighFees: false });
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+
     // Warm-up: WARM transactions through A to B, then mined into block 3 (on C too).
-    const warm = spends.slice(0, WARM);
-    for (const s of warm) {
-      await a.services.mempool.ask({ op: 'accept', raw: s.raw, allowHighFees: false });
-      await new Promise((r) => setImmediate(r));
-    }
+    await acceptOnA(spends.slice(0, WARM));
     await until(async () => (await bMempool()).size >= WARM, 100);
     const hWarm = await mineOnA();
     await until(async () => (await heightOf(bPort, magic)) === 3, 10);
@@ -128,12 +133,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
     // 2. Relay throughput: TXS transactions accepted on A, counted when all are in B's mempool.
     const rest = spends.slice(WARM + 1);
     const t1 = performance.now();
-    // Each acceptance yields to the event loop afterwards, as requests arriving over RPC or P2P would:
-    // an in-process loop of pure promise continuations would otherwise starve A's sockets.
-    for (const s of rest) {
-      await a.services.mempool.ask({ op: 'accept', raw: s.raw, allowHighFees: false });
-      await new Promise((r) => setImmediate(r));
-    }
+    await acceptOnA(rest);
     const localRate = (rest.length * 1000) / (performance.now() - t1);
     await until(async () => (await bMempool()).size >= TXS + 1, 100);
     const relayRate = (rest.length * 1000) / (performance.now() - t1);
