@@ -164,6 +164,49 @@ function leaveOverlay(overlay: Overlay, p: Prepared): void {
   for (const k of p.spends) if (overlay.spentBy.get(k) === p.txid) overlay.spentBy.delete(k);
 }
 
+/**
+ * The coins a transaction of a burst spends: the chain's (looked up beforehand), else outputs of
+ * mempool entries or of the burst's earlier transactions. A class, not an object literal with a
+ * closure: one is made per transaction, and tsx names every closure it creates.
+ */
+class MempoolCoinView implements CoinView {
+  constructor(
+    private readonly chainCoins: Map<string, Coin>,
+    private readonly entries: Map<string, MempoolEntry>,
+    private readonly overlay: Overlay | undefined,
+  ) {}
+
+  coin(txid: string, n: number): Coin | undefined {
+    const c = this.chainCoins.get(outpointKey(txid, n));
+    if (c) return c;
+    const parent = this.entries.get(txid) ?? this.overlay?.entries.get(txid);
+    const out = parent?.tx.vout[n];
+    if (!parent || !out) return undefined;
+    return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };
+  }
+}
+
+function leaveOverlayAll(overlay: Overlay, ps: readonly Prepared[]): void {
+  for (const p of ps) leaveOverlay(overlay, p);
+}
+
+/** A burst's outcomes and notices not reported yet; send() reports them (nothing when there are none). */
+class BurstReport {
+  outcomes: BatchOutcome[] = [];
+  notices: Notice[] = [];
+  reported = 0;
+
+  constructor(private readonly report: (outcomes: BatchOutcome[], notices: Notice[]) => void) {}
+
+  send(): void {
+    if (this.outcomes.length === 0) return;
+    this.reported += this.outcomes.length;
+    this.report(this.outcomes, this.notices);
+    this.outcomes = [];
+    this.notices = [];
+  }
+}
+
 /** Where a burst's transaction stands once checked up to its scripts. */
 type BurstStage =
   | { kind: 'failed'; error: unknown }
@@ -490,38 +533,26 @@ export class MempoolLogic implements ServiceLogic {
     await before;
     // A signature failed in a burst before this one after this one was checked: check it again.
     let redo = this.failures !== epoch;
-    let outcomes: BatchOutcome[] = [];
-    let notices: Notice[] = [];
-    let reported = 0;
-    const send = () => {
-      if (outcomes.length === 0) return;
-      reported += outcomes.length;
-      report(outcomes, notices);
-      outcomes = [];
-      notices = [];
-    };
-    const leaveAll = () => {
-      for (const p of mine) leaveOverlay(this.pending, p);
-    };
+    const out = new BurstReport(report);
     try {
       for (let i = 0; i < items.length; i++) {
         // A signature failed before this transaction, which was checked as if that one had entered
         // the mempool: it is checked again, one by one, with the rest.
         if (redo) {
-          leaveAll();
-          send();
-          outcomes.push(...(await this.acceptEach(items.slice(i), notices)));
+          leaveOverlayAll(this.pending, mine);
+          out.send();
+          out.outcomes.push(...(await this.acceptEach(items.slice(i), out.notices)));
           break;
         }
         const stage = stages[i]!;
         let error: unknown;
         if (stage.kind === 'failed') error = stage.error;
         else if (stage.kind === 'deferred') {
-          if (!checks!.ready(i)) send();
+          if (!checks!.ready(i)) out.send();
           error = await checks!.result(i);
         }
         if (error !== undefined) {
-          outcomes.push({ ok: false, error: toFailure(error) });
+          out.outcomes.push({ ok: false, error: toFailure(error) });
           if (stage.kind === 'deferred') {
             this.failures++;
             this.redoFrom = this.tail;
@@ -530,20 +561,20 @@ export class MempoolLogic implements ServiceLogic {
           continue;
         }
         if (stage.kind === 'present') {
-          outcomes.push({ ok: true, result: stage.txid });
+          out.outcomes.push({ ok: true, result: stage.txid });
           continue;
         }
         const p = (stage as { p: Prepared }).p;
         leaveOverlay(this.pending, p);
-        this.commit(p, notices);
-        outcomes.push({ ok: true, result: p.txid });
+        this.commit(p, out.notices);
+        out.outcomes.push({ ok: true, result: p.txid });
       }
     } catch (e) {
       // Nothing above should throw; if it does, the rest of the burst is refused, not lost.
-      for (let k = reported + outcomes.length; k < items.length; k++) outcomes.push({ ok: false, error: e });
+      for (let k = out.reported + out.outcomes.length; k < items.length; k++) out.outcomes.push({ ok: false, error: e });
     } finally {
-      leaveAll();
-      send();
+      leaveOverlayAll(this.pending, mine);
+      out.send();
       // The last burst in flight is done: what follows is checked against the mempool alone again.
       if (this.redoFrom !== undefined && this.tail === this.redoFrom) this.redoFrom = undefined;
     }
@@ -636,20 +667,11 @@ export class MempoolLogic implements ServiceLogic {
   /** Chain coins from the view, then outputs of mempool transactions (and of a burst's earlier ones). */
   private coinView(outpoints: [string, number][], view: ChainView, overlay?: Overlay): CoinView {
     const chainCoins = new Map<string, Coin>();
-    outpoints.forEach(([t, n], i) => {
+    for (let i = 0; i < outpoints.length; i++) {
       const c = view.coins[i];
-      if (c) chainCoins.set(outpointKey(t, n), c);
-    });
-    return {
-      coin: (txid: string, n: number) => {
-        const c = chainCoins.get(outpointKey(txid, n));
-        if (c) return c;
-        const parent = this.entries.get(txid) ?? overlay?.entries.get(txid);
-        const out = parent?.tx.vout[n];
-        if (!parent || !out) return undefined;
-        return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };
-      },
-    };
+      if (c) chainCoins.set(outpointKey(outpoints[i]![0], outpoints[i]![1]), c);
+    }
+    return new MempoolCoinView(chainCoins, this.entries, overlay);
   }
 
   /** The address keys an entry's outputs and spent outputs name. */

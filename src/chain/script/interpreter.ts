@@ -103,29 +103,37 @@ export function evalScript(
   }
 }
 
+/** stacktop(i) is stack.at(size + i): out of range throws, caught as UNKNOWN_ERROR. */
+function top(stack: Uint8Array[], i: number): Uint8Array {
+  const v = stack[stack.length + i];
+  if (v === undefined) throw new RangeError('stack index out of range');
+  return v;
+}
+
+function need(stack: Uint8Array[], n: number): void {
+  if (stack.length < n) throw new Fail('SCRIPT_ERR_INVALID_STACK_OPERATION');
+}
+
+function pushNum(stack: Uint8Array[], n: bigint): void {
+  stack.push(encodeScriptNum(n));
+}
+
+function pushBool(stack: Uint8Array[], b: boolean): void {
+  stack.push(b ? VCH_TRUE : VCH_FALSE);
+}
+
+function bool01(x: boolean): bigint {
+  return x ? 1n : 0n;
+}
+
+// The helpers are module functions, not closures in run(): tsx (esbuild keepNames) names every
+// closure it creates, a defineProperty per closure per script run.
 function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: SignatureChecker, ccEnabled: boolean): ScriptResult {
   const vfExec: boolean[] = [];
   const altstack: Uint8Array[] = [];
   const requireMinimal = (flags & SCRIPT_VERIFY_MINIMALDATA) !== 0;
   let nOpCount = 0;
   let pc = 0;
-
-  const top = (i: number): Uint8Array => {
-    // stacktop(i) is stack.at(size + i): out of range throws, caught as UNKNOWN_ERROR.
-    const v = stack[stack.length + i];
-    if (v === undefined) throw new RangeError('stack index out of range');
-    return v;
-  };
-  const need = (n: number): void => {
-    if (stack.length < n) throw new Fail('SCRIPT_ERR_INVALID_STACK_OPERATION');
-  };
-  const num = (v: Uint8Array, maxSize?: number): bigint => decodeScriptNum(v, requireMinimal, maxSize);
-  const pushNum = (n: bigint): void => {
-    stack.push(encodeScriptNum(n));
-  };
-  const pushBool = (b: boolean): void => {
-    stack.push(b ? VCH_TRUE : VCH_FALSE);
-  };
 
   while (pc < script.length) {
     const fExec = !vfExec.includes(false);
@@ -176,7 +184,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_14:
       case op.OP_15:
       case op.OP_16:
-        pushNum(BigInt(opcode - (op.OP_1 - 1)));
+        pushNum(stack, BigInt(opcode - (op.OP_1 - 1)));
         return null;
 
       case op.OP_NOP:
@@ -190,7 +198,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         }
         if (stack.length < 1) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
         // 5-byte numbers, so times past 2038 fit.
-        const lockTime = num(top(-1), 5);
+        const lockTime = decodeScriptNum(top(stack, -1), requireMinimal, 5);
         if (lockTime < 0n) return 'SCRIPT_ERR_NEGATIVE_LOCKTIME';
         if (!checker.checkLockTime(lockTime)) return 'SCRIPT_ERR_UNSATISFIED_LOCKTIME';
         return null;
@@ -213,7 +221,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         let value = false;
         if (fExec) {
           if (stack.length < 1) return 'SCRIPT_ERR_UNBALANCED_CONDITIONAL';
-          value = castToBool(top(-1));
+          value = castToBool(top(stack, -1));
           if (opcode === op.OP_NOTIF) value = !value;
           stack.pop();
         }
@@ -232,8 +240,8 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         return null;
 
       case op.OP_VERIFY:
-        need(1);
-        if (!castToBool(top(-1))) return 'SCRIPT_ERR_VERIFY';
+        need(stack, 1);
+        if (!castToBool(top(stack, -1))) return 'SCRIPT_ERR_VERIFY';
         stack.pop();
         return null;
 
@@ -241,7 +249,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         return 'SCRIPT_ERR_OP_RETURN';
 
       case op.OP_TOALTSTACK:
-        need(1);
+        need(stack, 1);
         altstack.push(stack.pop()!);
         return null;
 
@@ -251,44 +259,44 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         return null;
 
       case op.OP_2DROP:
-        need(2);
+        need(stack, 2);
         stack.length -= 2;
         return null;
 
       case op.OP_2DUP: {
-        need(2);
-        const a = top(-2);
-        const b = top(-1);
+        need(stack, 2);
+        const a = top(stack, -2);
+        const b = top(stack, -1);
         stack.push(a, b);
         return null;
       }
 
       case op.OP_3DUP: {
-        need(3);
-        const a = top(-3);
-        const b = top(-2);
-        const c = top(-1);
+        need(stack, 3);
+        const a = top(stack, -3);
+        const b = top(stack, -2);
+        const c = top(stack, -1);
         stack.push(a, b, c);
         return null;
       }
 
       case op.OP_2OVER: {
-        need(4);
-        const a = top(-4);
-        const b = top(-3);
+        need(stack, 4);
+        const a = top(stack, -4);
+        const b = top(stack, -3);
         stack.push(a, b);
         return null;
       }
 
       case op.OP_2ROT: {
-        need(6);
+        need(stack, 6);
         const [a, b] = stack.splice(stack.length - 6, 2);
         stack.push(a!, b!);
         return null;
       }
 
       case op.OP_2SWAP: {
-        need(4);
+        need(stack, 4);
         const n = stack.length;
         [stack[n - 4], stack[n - 2]] = [stack[n - 2]!, stack[n - 4]!];
         [stack[n - 3], stack[n - 1]] = [stack[n - 1]!, stack[n - 3]!];
@@ -296,79 +304,79 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       }
 
       case op.OP_IFDUP: {
-        need(1);
-        const v = top(-1);
+        need(stack, 1);
+        const v = top(stack, -1);
         if (castToBool(v)) stack.push(v);
         return null;
       }
 
       case op.OP_DEPTH:
-        pushNum(BigInt(stack.length));
+        pushNum(stack, BigInt(stack.length));
         return null;
 
       case op.OP_DROP:
-        need(1);
+        need(stack, 1);
         stack.pop();
         return null;
 
       case op.OP_DUP:
-        need(1);
-        stack.push(top(-1));
+        need(stack, 1);
+        stack.push(top(stack, -1));
         return null;
 
       case op.OP_NIP:
-        need(2);
+        need(stack, 2);
         stack.splice(stack.length - 2, 1);
         return null;
 
       case op.OP_OVER:
-        need(2);
-        stack.push(top(-2));
+        need(stack, 2);
+        stack.push(top(stack, -2));
         return null;
 
       case op.OP_PICK:
       case op.OP_ROLL: {
-        need(2);
-        const n = scriptNumToInt(num(top(-1)));
+        need(stack, 2);
+        const n = scriptNumToInt(decodeScriptNum(top(stack, -1), requireMinimal));
         stack.pop();
         if (n < 0 || n >= stack.length) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
-        const v = top(-n - 1);
+        const v = top(stack, -n - 1);
         if (opcode === op.OP_ROLL) stack.splice(stack.length - n - 1, 1);
         stack.push(v);
         return null;
       }
 
       case op.OP_ROT: {
-        need(3);
+        need(stack, 3);
         const [a] = stack.splice(stack.length - 3, 1);
         stack.push(a!);
         return null;
       }
 
       case op.OP_SWAP: {
-        need(2);
+        need(stack, 2);
         const n = stack.length;
         [stack[n - 2], stack[n - 1]] = [stack[n - 1]!, stack[n - 2]!];
         return null;
       }
 
       case op.OP_TUCK: {
-        need(2);
-        stack.splice(stack.length - 2, 0, top(-1));
+        need(stack, 2);
+        stack.splice(stack.length - 2, 0, top(stack, -1));
         return null;
       }
 
       case op.OP_SIZE:
-        need(1);
-        pushNum(BigInt(top(-1).length));
+        need(stack, 1);
+        pushNum(stack, BigInt(top(stack, -1).length));
         return null;
 
       case op.OP_EQUAL:
       case op.OP_EQUALVERIFY: {
-        need(2);
-        const equal = equalBytes(top(-2), top(-1));
+        need(stack, 2);
+        const equal = equalBytes(top(stack, -2), top(stack, -1));
         stack.length -= 2;
-        pushBool(equal);
+        pushBool(stack, equal);
         if (opcode === op.OP_EQUALVERIFY) {
           if (!equal) return 'SCRIPT_ERR_EQUALVERIFY';
           stack.pop();
@@ -382,8 +390,8 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_ABS:
       case op.OP_NOT:
       case op.OP_0NOTEQUAL: {
-        need(1);
-        let bn = num(top(-1));
+        need(stack, 1);
+        let bn = decodeScriptNum(top(stack, -1), requireMinimal);
         switch (opcode) {
           case op.OP_1ADD:
             bn += 1n;
@@ -404,7 +412,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
             bn = bn !== 0n ? 1n : 0n;
         }
         stack.pop();
-        pushNum(bn);
+        pushNum(stack, bn);
         return null;
       }
 
@@ -421,10 +429,9 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_GREATERTHANOREQUAL:
       case op.OP_MIN:
       case op.OP_MAX: {
-        need(2);
-        const a = num(top(-2));
-        const b = num(top(-1));
-        const B = (x: boolean): bigint => (x ? 1n : 0n);
+        need(stack, 2);
+        const a = decodeScriptNum(top(stack, -2), requireMinimal);
+        const b = decodeScriptNum(top(stack, -1), requireMinimal);
         let bn: bigint;
         switch (opcode) {
           case op.OP_ADD:
@@ -434,29 +441,29 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
             bn = a - b;
             break;
           case op.OP_BOOLAND:
-            bn = B(a !== 0n && b !== 0n);
+            bn = bool01(a !== 0n && b !== 0n);
             break;
           case op.OP_BOOLOR:
-            bn = B(a !== 0n || b !== 0n);
+            bn = bool01(a !== 0n || b !== 0n);
             break;
           case op.OP_NUMEQUAL:
           case op.OP_NUMEQUALVERIFY:
-            bn = B(a === b);
+            bn = bool01(a === b);
             break;
           case op.OP_NUMNOTEQUAL:
-            bn = B(a !== b);
+            bn = bool01(a !== b);
             break;
           case op.OP_LESSTHAN:
-            bn = B(a < b);
+            bn = bool01(a < b);
             break;
           case op.OP_GREATERTHAN:
-            bn = B(a > b);
+            bn = bool01(a > b);
             break;
           case op.OP_LESSTHANOREQUAL:
-            bn = B(a <= b);
+            bn = bool01(a <= b);
             break;
           case op.OP_GREATERTHANOREQUAL:
-            bn = B(a >= b);
+            bn = bool01(a >= b);
             break;
           case op.OP_MIN:
             bn = a < b ? a : b;
@@ -465,21 +472,21 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
             bn = a > b ? a : b;
         }
         stack.length -= 2;
-        pushNum(bn);
+        pushNum(stack, bn);
         if (opcode === op.OP_NUMEQUALVERIFY) {
-          if (!castToBool(top(-1))) return 'SCRIPT_ERR_NUMEQUALVERIFY';
+          if (!castToBool(top(stack, -1))) return 'SCRIPT_ERR_NUMEQUALVERIFY';
           stack.pop();
         }
         return null;
       }
 
       case op.OP_WITHIN: {
-        need(3);
-        const x = num(top(-3));
-        const min = num(top(-2));
-        const max = num(top(-1));
+        need(stack, 3);
+        const x = decodeScriptNum(top(stack, -3), requireMinimal);
+        const min = decodeScriptNum(top(stack, -2), requireMinimal);
+        const max = decodeScriptNum(top(stack, -1), requireMinimal);
         stack.length -= 3;
-        pushBool(min <= x && x < max);
+        pushBool(stack, min <= x && x < max);
         return null;
       }
 
@@ -488,7 +495,7 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_SHA256:
       case op.OP_HASH160:
       case op.OP_HASH256: {
-        need(1);
+        need(stack, 1);
         const v = stack.pop()!;
         const h =
           opcode === op.OP_RIPEMD160
@@ -506,15 +513,15 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
 
       case op.OP_CHECKSIG:
       case op.OP_CHECKSIGVERIFY: {
-        need(2);
-        const sig = top(-2);
-        const pubkey = top(-1);
+        need(stack, 2);
+        const sig = top(stack, -2);
+        const pubkey = top(stack, -1);
         const encErr = checkSignatureEncoding(sig, flags) ?? checkPubKeyEncoding(pubkey, flags);
         if (encErr) return encErr;
         // scriptCode is the whole script: no OP_CODESEPARATOR (disabled), no FindAndDelete.
         const ok = checker.checkSig(sig, pubkey, script);
         stack.length -= 2;
-        pushBool(ok);
+        pushBool(stack, ok);
         if (opcode === op.OP_CHECKSIGVERIFY) {
           if (!ok) return 'SCRIPT_ERR_CHECKSIGVERIFY';
           stack.pop();
@@ -525,24 +532,24 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_CHECKMULTISIG:
       case op.OP_CHECKMULTISIGVERIFY: {
         let i = 1;
-        need(i);
-        let nKeys = scriptNumToInt(num(top(-i)));
+        need(stack, i);
+        let nKeys = scriptNumToInt(decodeScriptNum(top(stack, -i), requireMinimal));
         if (nKeys < 0 || nKeys > MAX_PUBKEYS_PER_MULTISIG) return 'SCRIPT_ERR_PUBKEY_COUNT';
         nOpCount += nKeys;
         if (nOpCount > MAX_OPS_PER_SCRIPT) return 'SCRIPT_ERR_OP_COUNT';
         let ikey = ++i;
         i += nKeys;
-        need(i);
-        let nSigs = scriptNumToInt(num(top(-i)));
+        need(stack, i);
+        let nSigs = scriptNumToInt(decodeScriptNum(top(stack, -i), requireMinimal));
         if (nSigs < 0 || nSigs > nKeys) return 'SCRIPT_ERR_SIG_COUNT';
         let isig = ++i;
         i += nSigs;
-        need(i);
+        need(stack, i);
 
         let success = true;
         while (success && nSigs > 0) {
-          const sig = top(-isig);
-          const pubkey = top(-ikey);
+          const sig = top(stack, -isig);
+          const pubkey = top(stack, -ikey);
           // The order of encoding checks makes signature/key order observable under STRICTENC, as komodod.
           const encErr = checkSignatureEncoding(sig, flags) ?? checkPubKeyEncoding(pubkey, flags);
           if (encErr) return encErr;
@@ -559,9 +566,9 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
         while (i-- > 1) stack.pop();
         // The extra argument CHECKMULTISIG consumes; NULLDUMMY requires it empty.
         if (stack.length < 1) return 'SCRIPT_ERR_INVALID_STACK_OPERATION';
-        if (flags & SCRIPT_VERIFY_NULLDUMMY && top(-1).length) return 'SCRIPT_ERR_SIG_NULLDUMMY';
+        if (flags & SCRIPT_VERIFY_NULLDUMMY && top(stack, -1).length) return 'SCRIPT_ERR_SIG_NULLDUMMY';
         stack.pop();
-        pushBool(success);
+        pushBool(stack, success);
         if (opcode === op.OP_CHECKMULTISIGVERIFY) {
           if (!success) return 'SCRIPT_ERR_CHECKMULTISIGVERIFY';
           stack.pop();
@@ -572,11 +579,11 @@ function run(stack: Uint8Array[], script: Uint8Array, flags: number, checker: Si
       case op.OP_CHECKCRYPTOCONDITION:
       case op.OP_CHECKCRYPTOCONDITIONVERIFY: {
         if (!ccEnabled) return 'SCRIPT_ERR_BAD_OPCODE';
-        need(2);
-        const result = checker.checkCryptoCondition(top(-2), top(-1), script);
+        need(stack, 2);
+        const result = checker.checkCryptoCondition(top(stack, -2), top(stack, -1), script);
         if (result === -1) return 'SCRIPT_ERR_CRYPTOCONDITION_INVALID_FULFILLMENT';
         stack.length -= 2;
-        pushBool(result === true);
+        pushBool(stack, result === true);
         if (opcode === op.OP_CHECKCRYPTOCONDITIONVERIFY) {
           if (result !== true) return 'SCRIPT_ERR_CRYPTOCONDITION_VERIFY';
           stack.pop();

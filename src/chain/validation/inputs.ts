@@ -15,6 +15,11 @@ import { isMint, shieldedValueIn, valueOut } from './tx-values.js';
  * (JoinSplits never pass checkTransaction), fCoinbaseMustBeProtected (false on asset chains and regtest)
  * and KMD's interest.
  */
+/** MoneyRange. */
+function inRange(v: bigint, ctx: ValidationContext): boolean {
+  return v >= 0n && v <= ctx.maxMoney;
+}
+
 export function checkTxInputs(tx: Transaction, view: CoinView, spendHeight: number, ctx: ValidationContext): bigint {
   if (isMint(tx)) return 0n;
   const coins = tx.vin.map((input) => view.coin(input.prevout.txid(), input.prevout.index));
@@ -22,7 +27,6 @@ export function checkTxInputs(tx: Transaction, view: CoinView, spendHeight: numb
   const missing = tx.vin.filter((_, i) => coins[i] === undefined).map((input) => input.prevout.key());
   if (missing.length > 0) throw new MissingInputsError(missing);
 
-  const inRange = (v: bigint): boolean => v >= 0n && v <= ctx.maxMoney;
   let nValueIn = 0n;
   for (const coin of coins) {
     if (coin!.coinbase && spendHeight - coin!.height < ctx.coinbaseMaturity) {
@@ -32,17 +36,17 @@ export function checkTxInputs(tx: Transaction, view: CoinView, spendHeight: numb
       });
     }
     nValueIn += coin!.value;
-    if (!inRange(coin!.value) || !inRange(nValueIn)) reject(REJECT_INVALID, 'bad-txns-inputvalues-outofrange', 100);
+    if (!inRange(coin!.value, ctx) || !inRange(nValueIn, ctx)) reject(REJECT_INVALID, 'bad-txns-inputvalues-outofrange', 100);
   }
 
   nValueIn += shieldedValueIn(tx);
-  if (!inRange(nValueIn)) reject(REJECT_INVALID, 'bad-txns-inputvalues-outofrange', 100);
+  if (!inRange(nValueIn, ctx)) reject(REJECT_INVALID, 'bad-txns-inputvalues-outofrange', 100);
 
   const out = valueOut(tx);
   if (nValueIn < out) reject(REJECT_INVALID, 'bad-txns-in-belowout', 100);
   const fee = nValueIn - out;
   // Unreachable after the test above, kept as komodod has it.
   if (fee < 0n) reject(REJECT_INVALID, 'bad-txns-fee-negative', 100);
-  if (!inRange(fee)) reject(REJECT_INVALID, 'bad-txns-fee-outofrange', 100);
+  if (!inRange(fee, ctx)) reject(REJECT_INVALID, 'bad-txns-fee-outofrange', 100);
   return fee;
 }
