@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { Secp256k1BackendChoice } from '../../chain/crypto/secp256k1.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { TransactionSignatureChecker } from '../../chain/script/checker.js';
@@ -11,6 +11,8 @@ import { checkInputScripts, type InputScriptOptions, type SignatureCache } from 
 import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
 import { claimBatch, isClaimed, newClaims } from './claims.js';
+import { SharedRing } from './ring.js';
+import { batchHeader, decodeResult, newBatchHeader } from './wire.js';
 import {
   CacheOnlySignatureChecker,
   checkInputOutcome,
@@ -29,6 +31,13 @@ import {
  * what a worker verifies while the mempool's thread serves a burst of sendrawtransaction calls.
  */
 const BACKLOG_INPUTS = 6;
+
+/**
+ * Each worker's two rings (ring.ts): batches posted and not yet read, results not yet read. Far more
+ * than a block's batches; SharedArrayBuffer pages are only committed as they are touched.
+ */
+const JOBS_RING_BYTES = 4 << 20;
+const RESULTS_RING_BYTES = 4 << 20;
 
 /** komodod's MAX_SCRIPTCHECK_THREADS. */
 export const MAX_SCRIPTCHECK_THREADS = 16;
@@ -59,11 +68,14 @@ export interface VerifyPoolOptions {
   stallTimeoutMs?: number;
   /** How long start() waits for the workers to load. */
   startTimeoutMs?: number;
+  /** Bytes of each worker's jobs ring and results ring (tests make them small to fill them). */
+  ringBytes?: number;
 }
 
 interface PoolWorker {
   worker: Worker;
-  results: MessagePort;
+  jobs: SharedRing;
+  results: SharedRing;
   /** Inputs posted to it and not answered (by it or by the calling thread). */
   load: number;
 }
@@ -92,7 +104,7 @@ function workerEntry(): { entry: URL | string; eval: boolean } {
  * The script-verification pool: worker threads that verify transaction inputs in parallel, started
  * and stopped with the node. The caller (the chain store, connecting a block) stays on its thread and
  * the single writer: it posts batches as it walks the block, then waits for them synchronously
- * (Atomics.wait, results read with receiveMessageOnPort), claiming batches no worker has started and
+ * (Atomics.wait, results read from the workers' rings), claiming batches no worker has started and
  * verifying them itself meanwhile, as komodod's master thread joins its CCheckQueue; block connection
  * keeps its synchronous rules interface.
  * Whatever goes wrong with the workers (not started yet, crashed, stalled), the batches are verified on
@@ -152,14 +164,14 @@ export class VerifyPool {
     const { entry, eval: isEval } = workerEntry();
     const ready: Promise<void>[] = [];
     for (let i = 0; i < this.size; i++) {
-      const { port1, port2 } = new MessageChannel();
+      const jobs = SharedRing.create(this.opts.ringBytes ?? JOBS_RING_BYTES);
+      const results = SharedRing.create(this.opts.ringBytes ?? RESULTS_RING_BYTES);
       const worker = new Worker(entry, {
         eval: isEval,
-        workerData: { results: port2, signal: this.signal.buffer, claims: this.claims.buffer, backend: this.opts.backend ?? 'auto' },
-        transferList: [port2],
+        workerData: { jobs: jobs.buffer, results: results.buffer, signal: this.signal.buffer, claims: this.claims.buffer, backend: this.opts.backend ?? 'auto' },
       });
       worker.unref();
-      this.workers.push({ worker, results: port1, load: 0 });
+      this.workers.push({ worker, jobs, results, load: 0 });
       ready.push(
         new Promise<void>((resolve, reject) => {
           worker.once('message', () => resolve());
@@ -189,6 +201,9 @@ export class VerifyPool {
       clearTimeout(timer);
     }
   }
+
+  /** The header of the batch being posted (post() writes it before the batch's data). */
+  private readonly header = newBatchHeader();
 
   /** A batch writer kept between bursts (a new one per burst measured ~3% of the mempool thread). */
   private spareWriter: BufferWriter | undefined = new BufferWriter(4096);
@@ -232,8 +247,9 @@ export class VerifyPool {
     for (const [, f] of this.inflight) f.done(runBatch(f.batch));
     this.inflight.clear();
     this.queue.length = 0;
+    // A worker asleep on its empty ring wakes and returns to its event loop, where terminate ends it.
+    for (const w of this.workers) w.jobs.close();
     await Promise.all(this.workers.map((w) => w.worker.terminate().catch(() => 0)));
-    for (const w of this.workers) w.results.close();
   }
 
   /**
@@ -247,14 +263,21 @@ export class VerifyPool {
     this.stats.inputs += inputs;
     const f: Inflight = { batch: { ...batch, id }, worker: undefined, inputs, done };
     this.inflight.set(id, f);
-    this.queue.push(id);
     if (this.parallel) {
       let w = this.workers[0]!;
       for (const o of this.workers) if (o.load < w.load) w = o;
+      if (!w.jobs.push(batchHeader(f.batch, this.header), f.batch.data)) {
+        // Its ring is full (or the batch is larger than the ring): verified here, now.
+        claimBatch(this.claims, id);
+        this.settleOne(id, runBatch(f.batch));
+        this.stats.local++;
+        this.pump();
+        return id;
+      }
       f.worker = w;
       w.load += inputs;
-      w.worker.postMessage(f.batch);
     }
+    this.queue.push(id);
     // A waitAsync parked until an answer arrives wakes to see the new batch too (it may take it).
     if (this.asyncWaiters > 0) this.bump();
     this.pump();
@@ -271,8 +294,8 @@ export class VerifyPool {
     if (!this.parallel) return false;
     let progress = false;
     for (const w of this.workers) {
-      for (let m = receiveMessageOnPort(w.results); m; m = receiveMessageOnPort(w.results)) {
-        const r = m.message as BatchResult;
+      for (let record = w.results.shift(); record; record = w.results.shift()) {
+        const r = decodeResult(record);
         this.settleOne(r.id, r);
         progress = true;
       }

@@ -1,16 +1,21 @@
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { selectSecp256k1Backend, type Secp256k1BackendChoice } from '../../chain/crypto/secp256k1.js';
-import { runBatch, type BatchResult, type ScriptBatch } from './jobs.js';
+import { BufferWriter } from '../../chain/encoding/writer.js';
+import { runBatch, type BatchResult } from './jobs.js';
 import { claimBatch } from './claims.js';
+import { SharedRing } from './ring.js';
+import { decodeBatch, encodeResult } from './wire.js';
 
 /**
- * A script-check worker: receives batches of inputs on its parent port, verifies them, and posts the
- * results on its own result port, then bumps the shared counter and wakes the main thread, which may be
- * waiting synchronously (Atomics.wait) inside a block connection. A batch the main thread claimed first
- * (it verifies batches itself while it waits) is skipped.
+ * A script-check worker: takes batches of inputs from its jobs ring, verifies them, and puts the
+ * results in its results ring, then bumps the shared counter and wakes the main thread, which may be
+ * waiting (Atomics.wait inside a block connection, Atomics.waitAsync in the mempool). A batch the main
+ * thread claimed first (it verifies batches itself while it waits) is skipped. The worker sleeps in
+ * Atomics.wait while its ring is empty and returns to its event loop when the ring is closed.
  */
 interface WorkerInit {
-  results: MessagePort;
+  jobs: SharedArrayBuffer;
+  results: SharedArrayBuffer;
   signal: SharedArrayBuffer;
   claims: SharedArrayBuffer;
   backend: Secp256k1BackendChoice;
@@ -19,20 +24,39 @@ interface WorkerInit {
 const init = workerData as WorkerInit;
 const signal = new Int32Array(init.signal);
 const claims = new Int32Array(init.claims);
+const jobs = new SharedRing(init.jobs);
+const results = new SharedRing(init.results);
+const writer = new BufferWriter(4096);
 selectSecp256k1Backend(init.backend);
 
 function reply(r: BatchResult): void {
-  init.results.postMessage(r);
+  let bytes = encodeResult(r, writer);
+  // A result too big for the ring (thousands of signatures in one batch): the calling thread verifies
+  // that batch itself, as for any worker error.
+  if (!results.fits(bytes.length)) bytes = encodeResult({ id: r.id, error: `result of ${bytes.length} bytes does not fit its ring` }, writer);
+  // A full ring waits for the calling thread to read (it does whenever it waits for results).
+  while (!results.push(bytes)) results.waitForSpace(1);
   Atomics.add(signal, 0, 1);
   Atomics.notify(signal, 0);
 }
 
-parentPort!.on('message', (batch: ScriptBatch) => {
-  if (!claimBatch(claims, batch.id)) return;
-  try {
-    reply(runBatch(batch));
-  } catch (e) {
-    reply({ id: batch.id, error: e instanceof Error ? e.message : String(e) });
+function serve(): void {
+  // Woken by a push or the close; the timeout only bounds a sleep should a wake-up be missed.
+  while (jobs.waitForRecord(1000)) {
+    for (let record = jobs.shift(); record; record = jobs.shift()) {
+      const batch = decodeBatch(record);
+      if (!claimBatch(claims, batch.id)) continue;
+      let r: BatchResult;
+      try {
+        r = runBatch(batch);
+      } catch (e) {
+        r = { id: batch.id, error: e instanceof Error ? e.message : String(e) };
+      }
+      reply(r);
+    }
   }
-});
+}
+
 parentPort!.postMessage({ ready: true });
+// After the ready message is on its way: from here the thread blocks between batches.
+setImmediate(serve);

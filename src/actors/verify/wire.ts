@@ -1,0 +1,123 @@
+import { BufferReader } from '../../chain/encoding/reader.js';
+import { BufferWriter } from '../../chain/encoding/writer.js';
+import type { ScriptError } from '../../chain/script/script-error.js';
+import type { BatchResult, InputOutcome, ScriptBatch } from './jobs.js';
+
+/**
+ * The bytes script-check batches and their results travel as between the calling thread and a worker
+ * (records of a SharedRing, ring.ts).
+ *
+ * A batch: a 16-byte header (id, flags, branchId as u32; ccEnabled, collectKeys as u8; 2 spare), then
+ * its data as is.
+ * A result: the batch id (u32), then 1 and the error text, or 0 and per transaction its inputs' codes
+ * (OK, CC: left to the calling thread, FAILED or FAILED_POLICY_ONLY followed by the script error's
+ * name), then 1 and per transaction its verified signatures' cache keys, or 0 when none were asked for.
+ */
+
+const BATCH_HEADER = 16;
+const OK = 0;
+const CC = 1;
+const FAILED = 2;
+const FAILED_POLICY_ONLY = 3;
+
+/** A batch's header, written into `out` (16 bytes, reused from call to call). */
+export function batchHeader(b: Omit<ScriptBatch, 'data'>, out: Uint8Array): Uint8Array {
+  const v = new DataView(out.buffer, out.byteOffset, BATCH_HEADER);
+  v.setUint32(0, b.id, true);
+  v.setUint32(4, b.flags >>> 0, true);
+  v.setUint32(8, b.branchId >>> 0, true);
+  v.setUint8(12, b.ccEnabled ? 1 : 0);
+  v.setUint8(13, b.collectKeys ? 1 : 0);
+  return out.subarray(0, BATCH_HEADER);
+}
+
+export function newBatchHeader(): Uint8Array {
+  return new Uint8Array(BATCH_HEADER);
+}
+
+/** A batch from its record: the data is a view into `record`. */
+export function decodeBatch(record: Uint8Array): ScriptBatch {
+  const v = new DataView(record.buffer, record.byteOffset, record.byteLength);
+  return {
+    id: v.getUint32(0, true),
+    flags: v.getUint32(4, true) | 0,
+    branchId: v.getUint32(8, true),
+    ccEnabled: v.getUint8(12) === 1,
+    collectKeys: v.getUint8(13) === 1,
+    data: record.subarray(BATCH_HEADER),
+  };
+}
+
+function writeText(w: BufferWriter, text: string): void {
+  w.varBytes(Buffer.from(text, 'utf8'));
+}
+
+function readText(r: BufferReader): string {
+  const b = r.varBytes();
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+}
+
+/** A result as its record's bytes, written with `w` (reset first; a view valid until its next use). */
+export function encodeResult(res: BatchResult, w: BufferWriter): Uint8Array {
+  w.reset();
+  w.u32(res.id);
+  if ('error' in res) {
+    w.u8(1);
+    writeText(w, res.error);
+    return w.written();
+  }
+  w.u8(0);
+  w.compactSize(res.outcomes.length);
+  for (const tx of res.outcomes) {
+    w.compactSize(tx.length);
+    for (const o of tx) {
+      if (o === null) w.u8(CC);
+      else if (o.ok) w.u8(OK);
+      else {
+        w.u8(o.policyOnly ? FAILED_POLICY_ONLY : FAILED);
+        writeText(w, o.error);
+      }
+    }
+  }
+  if (!res.keys) {
+    w.u8(0);
+    return w.written();
+  }
+  w.u8(1);
+  for (const keys of res.keys) {
+    w.compactSize(keys.length);
+    for (const k of keys) writeText(w, k);
+  }
+  return w.written();
+}
+
+const OK_OUTCOME: InputOutcome = Object.freeze({ ok: true });
+
+export function decodeResult(record: Uint8Array): BatchResult {
+  const r = new BufferReader(record);
+  const id = r.u32();
+  if (r.u8() === 1) return { id, error: readText(r) };
+  const outcomes: (InputOutcome | null)[][] = [];
+  const txs = r.compactSize();
+  for (let t = 0; t < txs; t++) {
+    const inputs = r.compactSize();
+    const tx: (InputOutcome | null)[] = [];
+    for (let i = 0; i < inputs; i++) {
+      const code = r.u8();
+      if (code === OK) tx.push(OK_OUTCOME);
+      else if (code === CC) tx.push(null);
+      else if (code === FAILED || code === FAILED_POLICY_ONLY) tx.push({ ok: false, error: readText(r) as ScriptError, policyOnly: code === FAILED_POLICY_ONLY });
+      else throw new Error(`script-check result: unknown input code ${code}`);
+    }
+    outcomes.push(tx);
+  }
+  if (r.u8() === 0) return { id, outcomes, keys: null };
+  const keys: string[][] = [];
+  for (let t = 0; t < txs; t++) {
+    const n = r.compactSize();
+    const txKeys: string[] = [];
+    for (let k = 0; k < n; k++) txKeys.push(readText(r));
+    keys.push(txKeys);
+  }
+  return { id, outcomes, keys };
+}
