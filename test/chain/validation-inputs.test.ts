@@ -256,3 +256,17 @@ test('a coin import (prevout index 10^9) is refused without a VerifyCoinImport: 
   rejects(() => checkInputScripts(tx, view({}), MANDATORY_SCRIPT_VERIFY_FLAGS, SAPLING_BRANCH_ID), 0, 'invalid-coin-import', 0);
   checkInputScripts(tx, view({}), MANDATORY_SCRIPT_VERIFY_FLAGS, SAPLING_BRANCH_ID, { verifyCoinImport: () => true });
 });
+
+test('signature cache keys: one per (sighash, signature, pubkey); the same bytes split differently between pubkey and signature are another key', () => {
+  const sighash = new Uint8Array(32).fill(1);
+  const pub33 = new Uint8Array(33).fill(2);
+  const sig = new Uint8Array(70).fill(3);
+  // The concatenation of pubkey and signature is the same; the triple is not.
+  const pub65 = new Uint8Array([...pub33, ...sig.subarray(0, 32)]);
+  assert.notEqual(SignatureCache.key(sighash, sig, pub33), SignatureCache.key(sighash, sig.subarray(32), pub65));
+  assert.equal(SignatureCache.key(sighash, sig, pub33), SignatureCache.key(sighash.slice(), sig.slice(), pub33.slice()));
+  assert.notEqual(SignatureCache.key(sighash, sig, pub33), SignatureCache.key(new Uint8Array(32), sig, pub33));
+  const cache = new SignatureCache();
+  cache.add(SignatureCache.key(sighash, sig, pub33));
+  assert.equal(cache.has(SignatureCache.key(sighash, sig.subarray(32), pub65)), false);
+});

@@ -11,7 +11,7 @@ import type { BatchResult, InputOutcome, ScriptBatch } from './jobs.js';
  * its data as is.
  * A result: the batch id (u32), then 1 and the error text, or 0 and per transaction its inputs' codes
  * (OK, CC: left to the calling thread, FAILED or FAILED_POLICY_ONLY followed by the script error's
- * name), then 1 and per transaction its verified signatures' cache keys, or 0 when none were asked for.
+ * name), then 1 and per transaction its verified signatures' cache keys (Latin-1), or 0 when none were asked for.
  */
 
 const BATCH_HEADER = 16;
@@ -52,6 +52,16 @@ function writeText(w: BufferWriter, text: string): void {
   w.varBytes(Buffer.from(text, 'utf8'));
 }
 
+/** A cache key (SignatureCache.key: a Latin-1 string) as its bytes, and back. */
+function writeKey(w: BufferWriter, key: string): void {
+  w.varBytes(Buffer.from(key, 'latin1'));
+}
+
+function readKey(r: BufferReader): string {
+  const b = r.varBytes();
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+}
+
 function readText(r: BufferReader): string {
   const b = r.varBytes();
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
@@ -86,7 +96,7 @@ export function encodeResult(res: BatchResult, w: BufferWriter): Uint8Array {
   w.u8(1);
   for (const keys of res.keys) {
     w.compactSize(keys.length);
-    for (const k of keys) writeText(w, k);
+    for (const k of keys) writeKey(w, k);
   }
   return w.written();
 }
@@ -116,7 +126,7 @@ export function decodeResult(record: Uint8Array): BatchResult {
   for (let t = 0; t < txs; t++) {
     const n = r.compactSize();
     const txKeys: string[] = [];
-    for (let k = 0; k < n; k++) txKeys.push(readText(r));
+    for (let k = 0; k < n; k++) txKeys.push(readKey(r));
     keys.push(txKeys);
   }
   return { id, outcomes, keys };

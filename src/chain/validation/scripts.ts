@@ -1,5 +1,4 @@
 import { verifyDER } from '../crypto/secp256k1.js';
-import { toHex } from '../encoding/hex.js';
 import { type CryptoConditionChecker, TransactionSignatureChecker } from '../script/checker.js';
 import { STANDARD_NOT_MANDATORY_VERIFY_FLAGS } from '../script/flags.js';
 import { verifyScript } from '../script/interpreter.js';
@@ -22,8 +21,17 @@ export class SignatureCache {
 
   constructor(readonly maxEntries = 100_000) {}
 
+  /**
+   * The entry for a verified signature: its bytes as a Latin-1 string (half the length of hex, one
+   * copy, no encoding work), the pubkey's length before it so that no two triples share an entry.
+   */
   static key(sighash: Uint8Array, sig: Uint8Array, pubkey: Uint8Array): string {
-    return `${toHex(sighash)}${toHex(pubkey)}${toHex(sig)}`;
+    const b = Buffer.allocUnsafe(sighash.length + 1 + pubkey.length + sig.length);
+    b.set(sighash, 0);
+    b[sighash.length] = pubkey.length;
+    b.set(pubkey, sighash.length + 1);
+    b.set(sig, sighash.length + 1 + pubkey.length);
+    return b.toString('latin1');
   }
 
   has(key: string): boolean {
