@@ -33,11 +33,12 @@ import {
 const BACKLOG_INPUTS = 6;
 
 /**
- * Each worker's two rings (ring.ts): batches posted and not yet read, results not yet read. Far more
- * than a block's batches; SharedArrayBuffer pages are only committed as they are touched.
+ * Each worker's two rings (ring.ts): batches posted and not yet read, results not yet read. A 1,000-
+ * transaction block's batches are ~300 kB in all; what does not fit is verified on the calling thread.
+ * The pages are committed as the rings go round: 2 MiB a worker.
  */
-const JOBS_RING_BYTES = 4 << 20;
-const RESULTS_RING_BYTES = 4 << 20;
+const JOBS_RING_BYTES = 1 << 20;
+const RESULTS_RING_BYTES = 1 << 20;
 
 /** komodod's MAX_SCRIPTCHECK_THREADS. */
 export const MAX_SCRIPTCHECK_THREADS = 16;
