@@ -80,7 +80,7 @@ function echoWorker(jobs: SharedRing, results: SharedRing): Worker {
     let n = 0;
     while (jobs.waitForRecord(60_000)) {
       for (let r = jobs.shift(); r; r = jobs.shift()) {
-        while (!results.push(r)) results.waitForSpace(1);
+        for (let tail = results.tailSeen(); !results.push(r); tail = results.tailSeen()) results.waitForSpace(tail, 60_000);
         n++;
       }
     }
@@ -89,7 +89,8 @@ function echoWorker(jobs: SharedRing, results: SharedRing): Worker {
   return new Worker(code, { eval: true, type: 'module', workerData: { jobs: jobs.buffer, results: results.buffer } } as never);
 }
 
-test('ring across threads: a worker asleep on an empty ring wakes for each push, echoes 5,000 records in order through small rings, and returns when closed', async () => {
+// Each side waits up to 60 s for a wake-up: a lost one fails the test at its timeout instead of slowing it.
+test('ring across threads: a worker asleep on an empty ring wakes for each push, echoes 5,000 records in order through small rings, and returns when closed', { timeout: 30_000 }, async () => {
   const jobs = SharedRing.create(512);
   const results = SharedRing.create(300);
   const w = echoWorker(jobs, results);

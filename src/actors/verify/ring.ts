@@ -4,7 +4,7 @@
  * MessagePort (whose postMessage cost ~27 µs a batch on the mempool thread, plus the worker's message
  * event, measured with 16 sendrawtransaction calls in flight).
  *
- * Layout: four Int32 control words, then the data area. A record is a u32 length and its bytes, padded
+ * Layout: eight Int32 control words (five used), then the data area. A record is a u32 length and its bytes, padded
  * to 4; a length of WRAP says the rest of the area is unused and the next record starts at 0. The
  * producer publishes a record with an Atomics store of `head` after writing it, the consumer frees it
  * with an Atomics store of `tail` after copying it out (JavaScript's memory model orders the plain
@@ -17,7 +17,9 @@ const TAIL = 1;
 const SLEEPING = 2;
 /** Set by the producer to ask the consumer to stop (closed). */
 const CLOSED = 3;
-const CONTROL_WORDS = 4;
+/** Set by the producer while it waits in waitForSpace (the consumer then wakes it). */
+const PRODUCER_WAITING = 4;
+const CONTROL_WORDS = 8;
 const CONTROL_BYTES = CONTROL_WORDS * 4;
 const WRAP = 0xffffffff;
 
@@ -93,6 +95,7 @@ export class SharedRing {
     const length = this.view.getUint32(tail, true);
     const record = this.data.slice(tail + 4, tail + 4 + length);
     Atomics.store(this.ctrl, TAIL, (tail + SharedRing.size(length)) % this.capacity);
+    if (Atomics.load(this.ctrl, PRODUCER_WAITING) === 1) Atomics.notify(this.ctrl, TAIL);
     return record;
   }
 
@@ -117,9 +120,19 @@ export class SharedRing {
     Atomics.notify(this.ctrl, HEAD);
   }
 
-  /** Producer side: sleeps up to `timeoutMs` for the consumer to free space (a full ring). */
-  waitForSpace(timeoutMs: number): void {
-    const tail = Atomics.load(this.ctrl, TAIL);
-    Atomics.wait(this.ctrl, TAIL, tail, timeoutMs);
+  /**
+   * Producer side, after a push that did not fit: sleeps until the consumer frees space or `timeoutMs`
+   * passes. `tail` is the consumer's position the push saw (tailSeen()).
+   */
+  waitForSpace(tail: number, timeoutMs: number): void {
+    Atomics.store(this.ctrl, PRODUCER_WAITING, 1);
+    // Seen again after announcing the wait: a shift in between either saw the flag or moved tail.
+    if (Atomics.load(this.ctrl, TAIL) === tail) Atomics.wait(this.ctrl, TAIL, tail, timeoutMs);
+    Atomics.store(this.ctrl, PRODUCER_WAITING, 0);
+  }
+
+  /** The consumer's position now (for waitForSpace). */
+  tailSeen(): number {
+    return Atomics.load(this.ctrl, TAIL);
   }
 }
