@@ -50,9 +50,13 @@ export class SharedRing {
     return 4 + padded(length);
   }
 
-  /** Whether a record of `length` bytes can ever fit (a larger one must go another way). */
+  /**
+   * Whether a record of `length` bytes always fits once the ring is empty (a larger one must go another
+   * way): at most half the area, since an empty ring may stand anywhere and a record never straddles
+   * the end.
+   */
   fits(length: number): boolean {
-    return SharedRing.size(length) < this.capacity;
+    return SharedRing.size(length) <= this.capacity / 2;
   }
 
   /**
