@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { SharedRing } from '../../src/actors/verify/ring.js';
-import { batchHeader, decodeBatch, decodeResult, encodeResult, newBatchHeader } from '../../src/actors/verify/wire.js';
+import { batchHeader, decodeBatch, decodeResult, encodeResult } from '../../src/actors/verify/wire.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { runBatch, writeBatchTx, type BatchResult } from '../../src/actors/verify/jobs.js';
 import { BufferWriter } from '../../src/chain/encoding/writer.js';
@@ -98,7 +98,7 @@ function echoWorker(jobs: SharedRing, results: SharedRing): Worker {
     let n = 0;
     while (jobs.waitForRecord(60_000)) {
       for (let r = jobs.shift(); r; r = jobs.shift()) {
-        for (let tail = results.tailSeen(); !results.push(r); tail = results.tailSeen()) results.waitForSpace(tail, 60_000);
+        results.pushWaiting(r);
         n++;
       }
     }
@@ -107,7 +107,8 @@ function echoWorker(jobs: SharedRing, results: SharedRing): Worker {
   return new Worker(code, { eval: true, type: 'module', workerData: { jobs: jobs.buffer, results: results.buffer } } as never);
 }
 
-// Each side waits up to 60 s for a wake-up: a lost one fails the test at its timeout instead of slowing it.
+// The worker sleeps up to 60 s for a job and the ring's producer up to 1 s at a time for space: a lost
+// wake-up fails the test at its timeout or slows it past it.
 test('ring across threads: a worker asleep on an empty ring wakes for each push, echoes 5,000 records in order through small rings, and returns when closed', { timeout: 30_000 }, async () => {
   const jobs = SharedRing.create(512);
   const results = SharedRing.create(300);
@@ -153,12 +154,11 @@ test('ring across threads: a worker asleep on an empty ring wakes for each push,
 });
 
 test('wire: a batch header round-trips (flags and branch ids with the top bit set); results round-trip, every kind of outcome and cache keys', () => {
-  const header = newBatchHeader();
   const data = Uint8Array.of(9, 8, 7);
   const b = { id: 0x7ffffff0, flags: 0x7fffffff, branchId: 0xf5b9230b, ccEnabled: true, collectKeys: false };
-  const rec = new Uint8Array([...batchHeader(b, header), ...data]);
+  const rec = new Uint8Array([...batchHeader(b), ...data]);
   assert.deepEqual(decodeBatch(rec), { ...b, data });
-  assert.deepEqual(decodeBatch(new Uint8Array([...batchHeader({ ...b, ccEnabled: false, collectKeys: true }, header)])).collectKeys, true);
+  assert.deepEqual(decodeBatch(new Uint8Array([...batchHeader({ ...b, ccEnabled: false, collectKeys: true })])).collectKeys, true);
 
   const w = new BufferWriter(8);
   const results: BatchResult[] = [

@@ -12,7 +12,7 @@ import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
 import { claimBatch, isClaimed, newClaims } from './claims.js';
 import { SharedRing } from './ring.js';
-import { batchHeader, decodeResult, newBatchHeader } from './wire.js';
+import { batchHeader, decodeResult } from './wire.js';
 import {
   CacheOnlySignatureChecker,
   checkInputOutcome,
@@ -203,9 +203,6 @@ export class VerifyPool {
     }
   }
 
-  /** The header of the batch being posted (post() writes it before the batch's data). */
-  private readonly header = newBatchHeader();
-
   /** A batch writer kept between bursts (a new one per burst measured ~3% of the mempool thread). */
   private spareWriter: BufferWriter | undefined = new BufferWriter(4096);
 
@@ -267,11 +264,10 @@ export class VerifyPool {
     if (this.parallel) {
       let w = this.workers[0]!;
       for (const o of this.workers) if (o.load < w.load) w = o;
-      if (!w.jobs.push(batchHeader(f.batch, this.header), f.batch.data)) {
+      if (!w.jobs.push(batchHeader(f.batch), f.batch.data)) {
         // Its ring is full (or the batch is larger than the ring): verified here, now.
         claimBatch(this.claims, id);
-        this.settleOne(id, runBatch(f.batch));
-        this.stats.local++;
+        this.verifyHere(id, f);
         this.pump();
         return id;
       }
@@ -390,11 +386,16 @@ export class VerifyPool {
     for (let id = this.queue.pop(); id !== undefined; id = this.queue.pop()) {
       const f = this.inflight.get(id);
       if (!f || !claimBatch(this.claims, id)) continue;
-      this.settleOne(id, runBatch(f.batch));
-      this.stats.local++;
+      this.verifyHere(id, f);
       return true;
     }
     return false;
+  }
+
+  /** A batch this thread claimed, verified here. */
+  private verifyHere(id: number, f: Inflight): void {
+    this.settleOne(id, runBatch(f.batch));
+    this.stats.local++;
   }
 
   /**

@@ -17,7 +17,7 @@ const TAIL = 1;
 const SLEEPING = 2;
 /** Set by the producer to ask the consumer to stop (closed). */
 const CLOSED = 3;
-/** Set by the producer while it waits in waitForSpace (the consumer then wakes it). */
+/** Set by the producer while it waits in pushWaiting (the consumer then wakes it). */
 const PRODUCER_WAITING = 4;
 const CONTROL_WORDS = 8;
 const CONTROL_BYTES = CONTROL_WORDS * 4;
@@ -76,7 +76,8 @@ export class SharedRing {
     const wasted = need > toEnd ? toEnd : 0;
     if (need + wasted > free) return false;
     if (wasted > 0) {
-      if (toEnd >= 4) this.view.setUint32(head, WRAP, true);
+      // Records are padded to 4 and the area is a multiple of 4: there is room for the marker.
+      this.view.setUint32(head, WRAP, true);
       head = 0;
     }
     this.view.setUint32(head, length, true);
@@ -95,7 +96,7 @@ export class SharedRing {
     let tail = Atomics.load(this.ctrl, TAIL);
     const head = Atomics.load(this.ctrl, HEAD);
     if (tail === head) return undefined;
-    if (this.capacity - tail < 4 || this.view.getUint32(tail, true) === WRAP) tail = 0;
+    if (this.view.getUint32(tail, true) === WRAP) tail = 0;
     const length = this.view.getUint32(tail, true);
     const record = this.data.slice(tail + 4, tail + 4 + length);
     Atomics.store(this.ctrl, TAIL, (tail + SharedRing.size(length)) % this.capacity);
@@ -125,18 +126,21 @@ export class SharedRing {
   }
 
   /**
-   * Producer side, after a push that did not fit: sleeps until the consumer frees space or `timeoutMs`
-   * passes. `tail` is the consumer's position the push saw (tailSeen()).
+   * Producer side: push(), sleeping while the ring is full until the consumer frees space. Only for a
+   * record that fits() (any other would wait forever).
    */
-  waitForSpace(tail: number, timeoutMs: number): void {
-    Atomics.store(this.ctrl, PRODUCER_WAITING, 1);
-    // Seen again after announcing the wait: a shift in between either saw the flag or moved tail.
-    if (Atomics.load(this.ctrl, TAIL) === tail) Atomics.wait(this.ctrl, TAIL, tail, timeoutMs);
-    Atomics.store(this.ctrl, PRODUCER_WAITING, 0);
-  }
-
-  /** The consumer's position now (for waitForSpace). */
-  tailSeen(): number {
-    return Atomics.load(this.ctrl, TAIL);
+  pushWaiting(...parts: Uint8Array[]): void {
+    let length = 0;
+    for (const p of parts) length += p.length;
+    if (!this.fits(length)) throw new RangeError(`a ${length}-byte record never fits a ${this.capacity}-byte ring`);
+    for (;;) {
+      const tail = Atomics.load(this.ctrl, TAIL);
+      if (this.push(...parts)) return;
+      Atomics.store(this.ctrl, PRODUCER_WAITING, 1);
+      // Seen again after announcing the wait: a shift in between either saw the flag or moved tail.
+      // The timeout only bounds a sleep should a wake-up be missed.
+      if (Atomics.load(this.ctrl, TAIL) === tail) Atomics.wait(this.ctrl, TAIL, tail, 1000);
+      Atomics.store(this.ctrl, PRODUCER_WAITING, 0);
+    }
   }
 }

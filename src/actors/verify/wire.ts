@@ -20,19 +20,16 @@ const CC = 1;
 const FAILED = 2;
 const FAILED_POLICY_ONLY = 3;
 
-/** A batch's header, written into `out` (16 bytes, reused from call to call). */
-export function batchHeader(b: Omit<ScriptBatch, 'data'>, out: Uint8Array): Uint8Array {
-  const v = new DataView(out.buffer, out.byteOffset, BATCH_HEADER);
+/** A batch's header (its record is the header, then the batch's data). */
+export function batchHeader(b: Omit<ScriptBatch, 'data'>): Uint8Array {
+  const out = new Uint8Array(BATCH_HEADER);
+  const v = new DataView(out.buffer);
   v.setUint32(0, b.id, true);
   v.setUint32(4, b.flags >>> 0, true);
   v.setUint32(8, b.branchId >>> 0, true);
   v.setUint8(12, b.ccEnabled ? 1 : 0);
   v.setUint8(13, b.collectKeys ? 1 : 0);
-  return out.subarray(0, BATCH_HEADER);
-}
-
-export function newBatchHeader(): Uint8Array {
-  return new Uint8Array(BATCH_HEADER);
+  return out;
 }
 
 /** A batch from its record: the data is a view into `record`. */
@@ -48,23 +45,14 @@ export function decodeBatch(record: Uint8Array): ScriptBatch {
   };
 }
 
-function writeText(w: BufferWriter, text: string): void {
-  w.varBytes(Buffer.from(text, 'utf8'));
+/** Texts are UTF-8; cache keys (SignatureCache.key) are Latin-1 strings, one byte a character. */
+function writeText(w: BufferWriter, text: string, encoding: 'utf8' | 'latin1' = 'utf8'): void {
+  w.varBytes(Buffer.from(text, encoding));
 }
 
-/** A cache key (SignatureCache.key: a Latin-1 string) as its bytes, and back. */
-function writeKey(w: BufferWriter, key: string): void {
-  w.varBytes(Buffer.from(key, 'latin1'));
-}
-
-function readKey(r: BufferReader): string {
+function readText(r: BufferReader, encoding: 'utf8' | 'latin1' = 'utf8'): string {
   const b = r.varBytes();
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-}
-
-function readText(r: BufferReader): string {
-  const b = r.varBytes();
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString(encoding);
 }
 
 /** A result as its record's bytes, written with `w` (reset first; a view valid until its next use). */
@@ -96,7 +84,7 @@ export function encodeResult(res: BatchResult, w: BufferWriter): Uint8Array {
   w.u8(1);
   for (const keys of res.keys) {
     w.compactSize(keys.length);
-    for (const k of keys) writeKey(w, k);
+    for (const k of keys) writeText(w, k, 'latin1');
   }
   return w.written();
 }
@@ -126,7 +114,7 @@ export function decodeResult(record: Uint8Array): BatchResult {
   for (let t = 0; t < txs; t++) {
     const n = r.compactSize();
     const txKeys: string[] = [];
-    for (let k = 0; k < n; k++) txKeys.push(readKey(r));
+    for (let k = 0; k < n; k++) txKeys.push(readText(r, 'latin1'));
     keys.push(txKeys);
   }
   return { id, outcomes, keys };

@@ -35,7 +35,7 @@ function reply(r: BatchResult): void {
   // that batch itself, as for any worker error.
   if (!results.fits(bytes.length)) bytes = encodeResult({ id: r.id, error: `result of ${bytes.length} bytes does not fit its ring` }, writer);
   // A full ring waits for the calling thread to read (it does whenever it waits for results).
-  for (let tail = results.tailSeen(); !results.push(bytes); tail = results.tailSeen()) results.waitForSpace(tail, 1000);
+  results.pushWaiting(bytes);
   Atomics.add(signal, 0, 1);
   Atomics.notify(signal, 0);
 }
