@@ -68,8 +68,14 @@ export async function verifyBenchmarks(): Promise<Row[]> {
       f();
       return performance.now() - t;
     };
-    time(() => serial.connect(sb.block, height, sb.view()));
-    time(() => parallel.connect(sb.block, height, sb.view()));
+    // Warm both paths first: a running node has long compiled them. Measured: the worker's path tiers
+    // up over its first few blocks (parallel 262, 188, 190, 157, 149 ms, then 127–143 steady, against
+    // serial 250–260 from its third), so best of six after one warm-up round caught it half compiled
+    // (1.66 of serial where the steady rate is 1.96).
+    for (let r = 0; r < 5; r++) {
+      serial.connect(sb.block, height, sb.view());
+      parallel.connect(sb.block, height, sb.view());
+    }
     // Interleaved runs, the best of each: on a shared machine the best run is the one least disturbed.
     const ts: number[] = [];
     const tp: number[] = [];
@@ -82,7 +88,11 @@ export async function verifyBenchmarks(): Promise<Row[]> {
       const u = process.cpuUsage(c);
       return (u.user + u.system) / 1000;
     };
-    for (let r = 0; r < 6; r++) {
+    // Ten rounds each: this VM's single-thread speed moves by up to ±40% in spells of seconds (bare
+    // verify measured 2,500–4,400/s in consecutive quarter-seconds), and six rounds (~2.5 s) could fall
+    // with one side's best before a spell and the other's inside it.
+    const ROUNDS = 10;
+    for (let r = 0; r < ROUNDS; r++) {
       cpuSerial += cpu(() => ts.push(time(() => serial.connect(sb.block, height, sb.view()))));
       cpuParallel += cpu(() => tp.push(time(() => parallel.connect(sb.block, height, sb.view()))));
     }
@@ -97,7 +107,7 @@ export async function verifyBenchmarks(): Promise<Row[]> {
       target: { kind: 'min', ratio: 1.6 },
     });
 
-    rows.push({ name: 'its CPU time (all threads), pool', value: cpuParallel / 6, unit: 'ms', limitName: 'CPU time, serial', limit: cpuSerial / 6 });
+    rows.push({ name: 'its CPU time (all threads), pool', value: cpuParallel / ROUNDS, unit: 'ms', limitName: 'CPU time, serial', limit: cpuSerial / ROUNDS });
 
     // The same block with every signature cached (as after mempool acceptance) against the script
     // checks of acceptance that filled the cache: what the cache saves.
