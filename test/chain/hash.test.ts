@@ -19,3 +19,20 @@ test('hash160: RIPEMD-160 of SHA-256, as addresses use it (the secp256k1 generat
   const g = '0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
   assert.equal(toHex(hash160(Uint8Array.from(Buffer.from(g, 'hex')))), '751e76e8199196d454941c45d1b3a323f1433bd6');
 });
+
+test('sha256 and sha256d agree with @noble/hashes on every length 0..1100 (each padding case) and on the FIPS million-a vector', async () => {
+  const { sha256: nobleSha256 } = await import('@noble/hashes/sha2.js');
+  // A deterministic byte stream (xorshift), so that a failure names a reproducible input.
+  let x = 0x9e3779b9;
+  const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x & 0xff);
+  for (let n = 0; n <= 1100; n++) {
+    const data = Uint8Array.from({ length: n }, next);
+    assert.equal(toHex(sha256(data)), toHex(nobleSha256(data)), `sha256, length ${n}`);
+    assert.equal(toHex(sha256d(data)), toHex(nobleSha256(nobleSha256(data))), `sha256d, length ${n}`);
+  }
+  // A view into a larger buffer at an odd offset hashes its own bytes only.
+  const big = Uint8Array.from({ length: 300 }, next);
+  const view = big.subarray(7, 7 + 226);
+  assert.equal(toHex(sha256d(view)), toHex(nobleSha256(nobleSha256(big.slice(7, 233)))));
+  assert.equal(toHex(sha256(new Uint8Array(1_000_000).fill(0x61))), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+});

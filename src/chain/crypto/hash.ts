@@ -1,14 +1,15 @@
-import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { blake2b } from './blake2b.js';
+import { sha256 as ownSha256, sha256d as ownSha256d } from './sha256.js';
 
+/** SHA-256 (sha256.ts: why not @noble/hashes', which the tests compare it with). */
 export function sha256(data: Uint8Array): Uint8Array {
-  return nobleSha256(data);
+  return ownSha256(data);
 }
 
 /** Double SHA-256: txids, block hashes, Base58Check and P2P checksums. */
 export function sha256d(data: Uint8Array): Uint8Array {
-  return nobleSha256(nobleSha256(data));
+  return ownSha256d(data);
 }
 
 export function ripemd160(data: Uint8Array): Uint8Array {
@@ -17,7 +18,7 @@ export function ripemd160(data: Uint8Array): Uint8Array {
 
 /** RIPEMD160(SHA256(x)): the key and script hashes behind addresses. */
 export function hash160(data: Uint8Array): Uint8Array {
-  return nobleRipemd160(nobleSha256(data));
+  return nobleRipemd160(ownSha256(data));
 }
 
 const encoder = new TextEncoder();
