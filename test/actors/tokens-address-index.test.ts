@@ -42,6 +42,13 @@ test('address keys follow komodod GetAddressType: P2PK and P2PKH share type 1, P
   assert.deepEqual(addressKeysOf(cc), [addressKey(3, hash160(cc))]);
   assert.deepEqual(addressKeysOf(opReturnScript(Uint8Array.of(1, 2))), []);
   assert.deepEqual(addressKeysOf(Uint8Array.of(0x51)), []);
+  // 25-byte scripts one template byte away from P2PKH are not read as P2PKH (its fast path): nonstandard.
+  const p2pkh = p2pkhScript(hash160(PK_A));
+  for (const at of [0, 1, 2, 23, 24]) {
+    const near = p2pkh.slice();
+    near[at] = near[at]! ^ 0x01;
+    assert.deepEqual(addressKeysOf(near), [], `template byte ${at} changed`);
+  }
 });
 
 test('unspent entries are ordered as leveldb orders CAddressUnspentKey: txid internal bytes, then index little-endian', () => {

@@ -75,6 +75,10 @@ export const addressKey = (type: AddressType, hash: Uint8Array | string): string
  * -ac_cc on (the index serves CC chains).
  */
 export function addressKeysOf(script: Uint8Array): string[] {
+  // P2PKH, nearly every output, read off its template without the general solver.
+  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+    return [addressKey(1, script.subarray(3, 23))];
+  }
   const s = solver(script, { ccEnabled: true, isSupportedCondition: mayAcceptCryptoCondition });
   if (s.type === 'nonstandard') return [];
   const type: AddressType = s.type === 'scripthash' ? 2 : s.type === 'cryptocondition' ? 3 : 1;
@@ -178,10 +182,14 @@ export class ChainIndexes {
   }
 
   private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys = addressKeysOf(script)): void {
+    this.addUnspentAt(outpointKey(txid, index), txid, index, value, script, height, coinbase, keys);
+  }
+
+  private addUnspentAt(key: string, txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys: readonly string[]): void {
     for (const a of keys) {
       let m = this.addressUnspent.get(a);
       if (!m) this.addressUnspent.set(a, (m = new Map()));
-      m.set(outpointKey(txid, index), { txid, index, value, script, height, coinbase });
+      m.set(key, { txid, index, value, script, height, coinbase });
     }
   }
 
@@ -210,13 +218,17 @@ export class ChainIndexes {
   /** Applies a block's transactions; returns the undo data. Inputs must have been validated. */
   connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number): BlockUndo {
     const undo: BlockUndo = { spent: [] };
-    txs.forEach((tx, i) => {
+    // Plain loops and each key built once: this runs for every input and output of every block.
+    for (let i = 0; i < txs.length; i++) {
+      const tx = txs[i]!;
       const txid = txids[i]!;
+      const coinbase = tx.isCoinbase();
       const ins: [string, AddressDelta][] = [];
       const outs: [string, AddressDelta][] = [];
-      if (!tx.isCoinbase()) {
-        tx.vin.forEach((input, n) => {
-          const key = outpointKey(input.prevout.txid(), input.prevout.index);
+      if (!coinbase) {
+        for (let n = 0; n < tx.vin.length; n++) {
+          const prevout = tx.vin[n]!.prevout;
+          const key = outpointKey(prevout.txid(), prevout.index);
           const coin = this.coins.get(key);
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
           // The script's address keys, solved once for both address indexes.
@@ -228,26 +240,22 @@ export class ChainIndexes {
           this.coins.delete(key);
           this.removeUnspent(key, coin.script, keys);
           this.spent.set(key, { txid, vin: n, height });
-        });
+        }
       }
-      tx.vout.forEach((out, n) => {
+      for (let n = 0; n < tx.vout.length; n++) {
+        const out = tx.vout[n]!;
         const keys = addressKeysOf(out.script);
         if (this.addressIndex) {
           for (const a of keys) outs.push([a, { txid, index: n, blockindex: i, height, satoshis: out.value, spending: false }]);
         }
-        if (isUnspendableScript(out.script)) return;
-        this.addUnspent(txid, n, out.value, out.script, height, tx.isCoinbase(), keys);
-        this.coins.set(outpointKey(txid, n), {
-          value: out.value,
-          script: out.script,
-          height,
-          coinbase: tx.isCoinbase(),
-          txVersion: tx.version,
-        });
-      });
+        if (isUnspendableScript(out.script)) continue;
+        const key = outpointKey(txid, n);
+        this.addUnspentAt(key, txid, n, out.value, out.script, height, coinbase, keys);
+        this.coins.set(key, { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
+      }
       this.txIndex.set(txid, { blockHash, height, index: i });
       if (ins.length || outs.length) this.addHistory(ins, outs);
-    });
+    }
     return undo;
   }
 
