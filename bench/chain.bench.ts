@@ -7,7 +7,7 @@ import { Transaction } from '../src/chain/tx/transaction.js';
 import { fromHex } from '../src/chain/encoding/hex.js';
 import { signDER, verifyDER, publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
 import { BufferWriter } from '../src/chain/encoding/writer.js';
-import { blake2b256, personalization } from '../src/chain/crypto/hash.js';
+import { blake2b256, personalization, sha256d } from '../src/chain/crypto/hash.js';
 import { blake2b } from '../src/chain/crypto/blake2b.js';
 import { signatureHash, SIGHASH_ALL } from '../src/chain/script/sighash.js';
 import { SAPLING_BRANCH_ID } from '../src/chain/consensus.js';
@@ -82,7 +82,19 @@ export function sighashBenchmarks(): Row[] {
       for (const p of parts) nobleBlake2b(p, { dkLen: 32, personalization: pers });
     },
   ]) as [number, number];
+  // Our SHA-256 (sha256.ts) against @noble/hashes: a txid (sha256d of the sample transaction's bytes)
+  // and a merkle pair (sha256d of 64 bytes), the hashes a node computes for every transaction.
+  const raw = tx.toRaw();
+  const pair = new Uint8Array(64).fill(7);
+  const [txidOurs, txidNoble, pairOurs, pairNoble] = bestOfInterleaved([
+    () => sha256d(raw),
+    () => sha256(sha256(raw)),
+    () => sha256d(pair),
+    () => sha256(sha256(pair)),
+  ]) as [number, number, number, number];
   return [
+    { name: `txid: sha256d of a ${raw.length}-byte tx (src/chain/crypto/sha256.ts)`, value: txidOurs, unit: 'ops/s', limitName: 'bare @noble/hashes sha256 twice, same bytes', limit: txidNoble, target: { kind: 'min', ratio: 1.3 } },
+    { name: 'merkle pair: sha256d of 64 bytes', value: pairOurs, unit: 'ops/s', limitName: 'bare @noble/hashes sha256 twice, same bytes', limit: pairNoble },
     { name: `ZIP-243 sighash, 1 of ${tx.vin.length} inputs, no cache`, value: ours, unit: 'ops/s', limitName: 'bare BLAKE2b of the same byte strings', limit: bare, target: { kind: 'min', ratio: 0.8 } },
     { name: 'BLAKE2b-256 (src/chain/crypto/blake2b.ts)', value: blakeOurs, unit: 'ops/s', limitName: 'bare @noble/hashes blake2b, same byte strings', limit: blakeNoble, target: { kind: 'min', ratio: 2 } },
   ];
