@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
@@ -55,6 +57,23 @@ test('the pool starts its workers (with the node) and they answer', () => {
   assert.equal(pool.threads, 3);
   assert.equal(pool.size, 2);
   assert.equal(pool.parallel, true);
+});
+
+/** The nice value of each of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3, the state.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]);
+  });
+}
+
+test('workers run 10 nice steps below the main thread (Linux): their wake-ups do not preempt it', { skip: process.platform !== 'linux' }, () => {
+  const main = getPriority();
+  const lowered = threadNiceValues().filter((n) => n === Math.min(19, main + 10));
+  assert.ok(lowered.length >= pool.size, `${lowered.length} threads at nice ${main + 10}, ${pool.size} workers`);
+  // The main thread itself keeps its priority.
+  assert.equal(getPriority(), main);
 });
 
 test('serial and parallel block connection agree: valid blocks, one bad signature at every position', () => {
