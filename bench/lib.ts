@@ -39,6 +39,31 @@ export function bestOfInterleaved(fns: readonly (() => void)[], rounds = 3, ms =
   return best;
 }
 
+/**
+ * Runs alternated rounds (each measuring every side once and keeping each side's best) until no best
+ * has risen by more than 1% for `patience` rounds, at least `min` and at most `max` rounds; returns
+ * how many ran. On this shared VM the second core comes and goes in spells of seconds: a fixed count
+ * of rounds on a quiet machine finds both sides' undisturbed rates at once, while a noisy spell can
+ * hold down every round of the side that needs both cores; this keeps measuring, both sides alike,
+ * until the bests stop moving. `round` returns the bests after it ran.
+ */
+export async function roundsUntilSteady(
+  round: () => readonly number[] | Promise<readonly number[]>,
+  { min, max, patience = 4 }: { min: number; max: number; patience?: number },
+): Promise<number> {
+  let bests: readonly number[] = [];
+  let still = 0;
+  let r = 0;
+  while (r < max && (r < min || still < patience)) {
+    const now = [...(await round())];
+    const rose = now.some((b, i) => !(bests[i]! > 0) || b > bests[i]! * 1.01);
+    still = rose ? 0 : still + 1;
+    bests = now;
+    r++;
+  }
+  return r;
+}
+
 export async function opsPerSecondAsync(fn: () => Promise<void>, ms = 1000): Promise<number> {
   const warm = performance.now() + ms / 5;
   while (performance.now() < warm) await fn();
