@@ -30,38 +30,60 @@ export function opsPerSecond(fn: () => void, ms = 700): number {
 }
 
 /**
- * opsPerSecond for a figure and its limit, measured in alternation, `rounds` times each, the best
- * of each kept: on a shared machine a slow spell then cannot fall on one side only.
+ * When alternated rounds (each measuring every side once and keeping each side's best) have measured
+ * enough: once no best has risen by more than 1% for `patience` rounds, after at least `min` and at
+ * most `max` rounds. On this shared VM single-thread speed moves by up to 40% and the second core comes
+ * and goes, in spells of seconds: on a quiet machine the minimum finds every side's undisturbed rate,
+ * while a fixed count of rounds can fall entirely inside a spell that holds one side down more than
+ * the other (the side that needs both cores, or JS against WebAssembly); this measures on, both sides
+ * alike, until the bests stop moving.
+ */
+export interface Steadiness {
+  min: number;
+  max: number;
+  patience?: number;
+}
+
+function steadyRounds({ min, max, patience = 4 }: Steadiness) {
+  let bests: readonly number[] = [];
+  let still = 0;
+  let rounds = 0;
+  return {
+    more: () => rounds < max && (rounds < min || still < patience),
+    /** The bests after a round. */
+    record(now: readonly number[]) {
+      const rose = now.some((b, i) => !(bests[i]! > 0) || b > bests[i]! * 1.01);
+      still = rose ? 0 : still + 1;
+      bests = [...now];
+      rounds++;
+    },
+    rounds: () => rounds,
+  };
+}
+
+/**
+ * opsPerSecond for a figure and its limit, measured in alternation, the best of each kept: at least
+ * `rounds` rounds, then on until the bests hold (see Steadiness): on a shared machine a slow spell
+ * then cannot fall on one side only.
  */
 export function bestOfInterleaved(fns: readonly (() => void)[], rounds = 3, ms = 400): number[] {
   const best = fns.map(() => 0);
-  for (let r = 0; r < rounds; r++) fns.forEach((fn, i) => (best[i] = Math.max(best[i]!, opsPerSecond(fn, ms))));
+  const steady = steadyRounds({ min: rounds, max: rounds * 4, patience: 2 });
+  while (steady.more()) {
+    fns.forEach((fn, i) => (best[i] = Math.max(best[i]!, opsPerSecond(fn, ms))));
+    steady.record(best);
+  }
   return best;
 }
 
 /**
- * Runs alternated rounds (each measuring every side once and keeping each side's best) until no best
- * has risen by more than 1% for `patience` rounds, at least `min` and at most `max` rounds; returns
- * how many ran. On this shared VM the second core comes and goes in spells of seconds: a fixed count
- * of rounds on a quiet machine finds both sides' undisturbed rates at once, while a noisy spell can
- * hold down every round of the side that needs both cores; this keeps measuring, both sides alike,
- * until the bests stop moving. `round` returns the bests after it ran.
+ * Alternated rounds until the bests hold (see Steadiness); returns how many ran. `round` measures every
+ * side once and returns the bests after it.
  */
-export async function roundsUntilSteady(
-  round: () => readonly number[] | Promise<readonly number[]>,
-  { min, max, patience = 4 }: { min: number; max: number; patience?: number },
-): Promise<number> {
-  let bests: readonly number[] = [];
-  let still = 0;
-  let r = 0;
-  while (r < max && (r < min || still < patience)) {
-    const now = [...(await round())];
-    const rose = now.some((b, i) => !(bests[i]! > 0) || b > bests[i]! * 1.01);
-    still = rose ? 0 : still + 1;
-    bests = now;
-    r++;
-  }
-  return r;
+export async function roundsUntilSteady(round: () => readonly number[] | Promise<readonly number[]>, opts: Steadiness): Promise<number> {
+  const steady = steadyRounds(opts);
+  while (steady.more()) steady.record(await round());
+  return steady.rounds();
 }
 
 export async function opsPerSecondAsync(fn: () => Promise<void>, ms = 1000): Promise<number> {
