@@ -42,7 +42,7 @@ test('the address history (CAddressIndexKey) records every credit and debit in k
     [1, 0, cb1.txid(), 0, false, 5000n],
     [1, 0, cb1.txid(), 1, false, 7000n],
   ]);
-  const after1 = JSON.stringify([...ix.addressHistory].map(([k, l]) => [k, l.map(row)]), (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+  const after1 = JSON.stringify([...ix.addressHistory].map(([k, l]) => [k, l.slice().map(row)]), (_, v) => (typeof v === 'bigint' ? v.toString() : v));
 
   // Block 2: t1 spends cb1:0 (A) to B, P2SH and CC; t2 spends t1:0 (made in this block) and cb1:1 back to A.
   const cb2 = coinbase(2, [new TxOut(1n, Uint8Array.of(0x51))]);
@@ -71,7 +71,7 @@ test('the address history (CAddressIndexKey) records every credit and debit in k
   assert.equal(ix.historyAt(A, 0, 1).length, 5);
 
   ix.disconnect([cb2, t1, t2], [cb2.txid(), t1.txid(), t2.txid()], undo2);
-  const now = JSON.stringify([...ix.addressHistory].map(([k, l]) => [k, l.map(row)]), (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+  const now = JSON.stringify([...ix.addressHistory].map(([k, l]) => [k, l.slice().map(row)]), (_, v) => (typeof v === 'bigint' ? v.toString() : v));
   assert.equal(now, after1);
   ix.disconnect([cb1], [cb1.txid()], undo1);
   assert.equal(ix.addressHistory.size, 0);

@@ -3,6 +3,7 @@ import { toHex } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
+import { AddressHistoryList } from './address-history.js';
 
 /** An unspent output as the chain knows it (komodod's Coin): amount, script, height, coinbase flag. */
 export interface Coin {
@@ -119,35 +120,36 @@ export class ChainIndexes {
   readonly addressUnspent = new Map<string, Map<string, AddressUnspent>>();
   /**
    * komodod's address index (CAddressIndexKey): address key → every credit and debit, in leveldb key
-   * order (height, block position, txid, index, spending). Blocks connect and disconnect at the tip, so
-   * each list only ever grows or shrinks at its end. Off (-addressindex=0) when `addressIndex` is false.
+   * order. Off (-addressindex=0) when `addressIndex` is false.
    */
-  readonly addressHistory = new Map<string, AddressDelta[]>();
+  readonly addressHistory = new Map<string, AddressHistoryList>();
 
   constructor(readonly addressIndex = true) {}
 
-  private pushHistory(key: string, d: AddressDelta): void {
-    const l = this.addressHistory.get(key);
-    if (l) l.push(d);
-    else this.addressHistory.set(key, [d]);
+  private pushHistory(key: string, txid: string, index: number, blockindex: number, height: number, amount: bigint, spending: boolean): void {
+    let l = this.addressHistory.get(key);
+    if (!l) this.addressHistory.set(key, (l = new AddressHistoryList()));
+    l.push(txid, index, blockindex, height, amount, spending);
   }
 
+  // One transaction's debits (address key, input index, spent amount), buffered until its outputs
+  // interleave with them; reused from one transaction to the next.
+  private readonly debitKeys: string[] = [];
+  private readonly debitIndexes: number[] = [];
+  private readonly debitAmounts: bigint[] = [];
+  private debitCount = 0;
+  private debitsFlushed = 0;
+
   /**
-   * Appends one transaction's deltas in key order: by index, an output before the input of the same
-   * index. Both lists come in index order, so a merge suffices.
+   * Appends the buffered debits whose input index is below `index` (all of them when Infinity): the
+   * history's key order puts, at each index, the output's credit before the input's debit.
    */
-  private addHistory(ins: [string, AddressDelta][], outs: [string, AddressDelta][]): void {
-    let i = 0;
-    let o = 0;
-    while (i < ins.length || o < outs.length) {
-      if (o < outs.length && (i >= ins.length || outs[o]![1].index <= ins[i]![1].index)) {
-        this.pushHistory(outs[o]![0], outs[o]![1]);
-        o++;
-      } else {
-        this.pushHistory(ins[i]![0], ins[i]![1]);
-        i++;
-      }
+  private flushDebits(txid: string, blockindex: number, height: number, index: number): void {
+    let i = this.debitsFlushed;
+    for (; i < this.debitCount && this.debitIndexes[i]! < index; i++) {
+      this.pushHistory(this.debitKeys[i]!, txid, this.debitIndexes[i]!, blockindex, height, this.debitAmounts[i]!, true);
     }
+    this.debitsFlushed = i;
   }
 
   /** Removes the deltas of the block at `height` (the tip) from the addresses its scripts name. */
@@ -155,7 +157,7 @@ export class ChainIndexes {
     for (const k of keys) {
       const l = this.addressHistory.get(k);
       if (!l) continue;
-      while (l.length && l[l.length - 1]!.height === height) l.pop();
+      l.popHeight(height);
       if (l.length === 0) this.addressHistory.delete(k);
     }
   }
@@ -168,17 +170,7 @@ export class ChainIndexes {
     const l = this.addressHistory.get(address);
     if (!l) return [];
     if (!(start > 0 && end > 0)) return l.slice();
-    const lower = (h: number): number => {
-      let lo = 0;
-      let hi = l.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (l[mid]!.height < h) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    return l.slice(lower(start), end >= 0x7fffffff ? l.length : lower(end + 1));
+    return l.slice(l.lowerBound(start), end >= 0x7fffffff ? l.length : l.lowerBound(end + 1));
   }
 
   private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys = addressKeysOf(script)): void {
@@ -218,13 +210,13 @@ export class ChainIndexes {
   /** Applies a block's transactions; returns the undo data. Inputs must have been validated. */
   connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number): BlockUndo {
     const undo: BlockUndo = { spent: [] };
+    const history = this.addressIndex;
     // Plain loops and each key built once: this runs for every input and output of every block.
     for (let i = 0; i < txs.length; i++) {
       const tx = txs[i]!;
       const txid = txids[i]!;
       const coinbase = tx.isCoinbase();
-      const ins: [string, AddressDelta][] = [];
-      const outs: [string, AddressDelta][] = [];
+      if (history) this.debitCount = this.debitsFlushed = 0;
       if (!coinbase) {
         for (let n = 0; n < tx.vin.length; n++) {
           const prevout = tx.vin[n]!.prevout;
@@ -233,8 +225,13 @@ export class ChainIndexes {
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
           // The script's address keys, solved once for both address indexes.
           const keys = addressKeysOf(coin.script);
-          if (this.addressIndex) {
-            for (const a of keys) ins.push([a, { txid, index: n, blockindex: i, height, satoshis: -coin.value, spending: true }]);
+          if (history) {
+            for (let k = 0; k < keys.length; k++) {
+              const d = this.debitCount++;
+              this.debitKeys[d] = keys[k]!;
+              this.debitIndexes[d] = n;
+              this.debitAmounts[d] = coin.value;
+            }
           }
           undo.spent.push({ key, coin });
           this.coins.delete(key);
@@ -245,16 +242,17 @@ export class ChainIndexes {
       for (let n = 0; n < tx.vout.length; n++) {
         const out = tx.vout[n]!;
         const keys = addressKeysOf(out.script);
-        if (this.addressIndex) {
-          for (const a of keys) outs.push([a, { txid, index: n, blockindex: i, height, satoshis: out.value, spending: false }]);
+        if (history && keys.length) {
+          this.flushDebits(txid, i, height, n);
+          for (let k = 0; k < keys.length; k++) this.pushHistory(keys[k]!, txid, n, i, height, out.value, false);
         }
         if (isUnspendableScript(out.script)) continue;
         const key = outpointKey(txid, n);
         this.addUnspentAt(key, txid, n, out.value, out.script, height, coinbase, keys);
         this.coins.set(key, { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
       }
+      if (history) this.flushDebits(txid, i, height, Infinity);
       this.txIndex.set(txid, { blockHash, height, index: i });
-      if (ins.length || outs.length) this.addHistory(ins, outs);
     }
     return undo;
   }
