@@ -38,6 +38,7 @@ export {
   decodeTokenOpRet,
   decodeTokenOpRetPayload,
   tryDecodeTokenOpRet,
+  tryDecodeTokenCreateOpRet,
   getOpretBlob,
   nftDataOf,
   cpubkeyLength,

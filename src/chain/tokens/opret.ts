@@ -182,8 +182,19 @@ export function decodeTokenCreateOpRet(script: Uint8Array): TokenCreateOpRet {
   return decodeTokenCreatePayload(getOpReturnData(script));
 }
 
+/** decodeTokenCreateOpRet, or null where komodod's DecodeTokenCreateOpRet returns 0; another opret is turned away without an exception. */
+export function tryDecodeTokenCreateOpRet(script: Uint8Array): TokenCreateOpRet | null {
+  const p = getOpReturnData(script);
+  if (!isCreateHead(p)) return null;
+  return attempt(() => decodeTokenCreatePayload(p)) ?? null;
+}
+
+function isCreateHead(p: Uint8Array): boolean {
+  return p.length > 2 && p[0] === EVAL_TOKENS && p[1] === FUNCID_CREATE;
+}
+
 export function decodeTokenCreatePayload(p: Uint8Array): TokenCreateOpRet {
-  if (!(p.length > 2 && p[0] === EVAL_TOKENS && p[1] === FUNCID_CREATE)) {
+  if (!isCreateHead(p)) {
     throw new DecodeError('DecodeTokenCreateOpRet: incorrect token create opret');
   }
   const r = new BufferReader(p, 2);
@@ -236,8 +247,8 @@ function decodeTransferPayload(p: Uint8Array): TokenTransferOpRet {
     const r = new BufferReader(p);
     const head = readTransferHead(r);
     const blob = r.left > 0 ? r.varBytes().slice() : new Uint8Array(0);
-    if (r.left !== 0) throw new DecodeError('trailing bytes');
-    return { head, blob };
+    // Trailing bytes: not the old layout (answered without an exception, the new layout's common case).
+    return r.left === 0 ? { head, blob } : undefined;
   });
   let head: TransferHead;
   let blobs: OpretBlob[];
