@@ -8,13 +8,14 @@ import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, cc1Script, tokensCC1Script,
 import { EVAL_TOKENS, OPRETID_FIRSTNONCCDATA } from './constants.js';
 import {
   cpubkeyLength,
-  decodeTokenCreateOpRet,
   nftDataOf,
   tryDecodeTokenOpRet,
+  tryDecodeTokenCreateOpRet,
   type OpretBlob,
   type TokenOpRet,
 } from './opret.js';
-import { isCCInput, isTokensInput, tokensVinPubkeys } from './vins.js';
+import type { CCNode } from '../cc/types.js';
+import { hasTokensEval, tokensVinPubkeysOf, vinConditions } from './vins.js';
 
 /**
  * komodod's Tokens validator (TokensValidate and its helpers in CCtokens.cpp at 0adeeab) as a pure
@@ -99,22 +100,72 @@ function tokenEvals(nftData: Uint8Array, extra: Uint8Array): TokenEvals {
 const CONDITION_SCRIPTS = new Map<string, Uint8Array>();
 const MAX_CONDITION_SCRIPTS = 8192;
 
+/** What the validator reads off one transaction, decoded once per context. */
+interface TxFacts {
+  /** GetCryptoCondition of each input (null: not a CC input) */
+  conds: (CCNode | null)[];
+  /** ExtractTokensCCVinPubkeys */
+  vinPks?: Uint8Array[];
+  /** DecodeTokenOpRet of the last output (null: none) */
+  opret?: TokenOpRet | null;
+  /** IsTokensvout per "goDeeper:index:tokenid" */
+  vouts: Map<string, bigint>;
+  /** TokensExactAmounts per "goDeeper:tokenid" */
+  amounts: Map<string, { equal: boolean; inputs: bigint; outputs: bigint }>;
+}
+
 class TokensContext {
   readonly state = new EvalState();
   private readonly hashes = new WeakMap<Transaction, Uint8Array>();
   private readonly nftCache = new Map<string, Uint8Array>();
   /**
-   * Results already computed in this context: a transaction's token value per output and its balance
-   * are asked again for every output and every spender, and recomputing them went three levels deep
-   * each time. A context lives for one validation or one registry pass, over immutable transactions.
+   * Facts and results already computed in this context: a transaction's token value per output and
+   * its balance are asked again for every output and every spender, each reading its opret and its
+   * inputs' fulfillments; recomputing them went three levels deep each time. A context lives for one
+   * validation or one registry pass, over immutable transactions.
    */
-  private readonly voutMemo = new Map<string, bigint>();
-  private readonly amountsMemo = new Map<string, { equal: boolean; inputs: bigint; outputs: bigint }>();
+  private readonly facts = new WeakMap<Transaction, TxFacts>();
+  private readonly tokenHex = new WeakMap<Uint8Array, string>();
 
   constructor(private readonly lookup: TokensLookup) {}
 
-  private memoKey(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array, v = -1): string {
-    return `${goDeeper ? 1 : 0}:${toHex(this.hash(tx))}:${toHex(tokenid)}:${v}`;
+  private factsOf(tx: Transaction): TxFacts {
+    let f = this.facts.get(tx);
+    if (!f) this.facts.set(tx, (f = { conds: vinConditions(tx), vouts: new Map(), amounts: new Map() }));
+    return f;
+  }
+
+  private hexOf(tokenid: Uint8Array): string {
+    let h = this.tokenHex.get(tokenid);
+    if (h === undefined) this.tokenHex.set(tokenid, (h = toHex(tokenid)));
+    return h;
+  }
+
+  /** IsCCInput of input `i` */
+  private isCCInput(tx: Transaction, i: number): boolean {
+    return this.factsOf(tx).conds[i] !== null;
+  }
+
+  /** IsTokensInput (ismyvin) of input `i` */
+  private isTokensInput(tx: Transaction, i: number): boolean {
+    const cond = this.factsOf(tx).conds[i];
+    return cond != null && hasTokensEval(cond);
+  }
+
+  private vinPubkeys(tx: Transaction): Uint8Array[] {
+    const f = this.factsOf(tx);
+    return (f.vinPks ??= tokensVinPubkeysOf(f.conds));
+  }
+
+  private opret(tx: Transaction): TokenOpRet | null {
+    const f = this.factsOf(tx);
+    if (f.opret === undefined) f.opret = tx.vout.length === 0 ? null : tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script);
+    return f.opret;
+  }
+
+  /** Records a hash the caller already knows. */
+  knowHash(tx: Transaction, txid: Uint8Array): void {
+    this.hashes.set(tx, txid);
   }
 
   hash(tx: Transaction): Uint8Array {
@@ -134,17 +185,15 @@ class TokensContext {
 
   /** GetNonfungibleData: the NFT blob of the token's creation opret, empty if none or not found. */
   nftData(tokenid: Uint8Array): Uint8Array {
-    const key = toHex(tokenid);
+    const key = this.hexOf(tokenid);
     let d = this.nftCache.get(key);
     if (d) return d;
     d = new Uint8Array(0);
     const create = this.getTx(tokenid);
     if (create && create.vout.length > 0) {
-      try {
-        d = nftDataOf(decodeTokenCreateOpRet(create.vout[create.vout.length - 1]!.script));
-      } catch {
-        // not a create opret: no data (DecodeTokenCreateOpRet returned 0)
-      }
+      // not a create opret: no data (DecodeTokenCreateOpRet returned 0)
+      const c = tryDecodeTokenCreateOpRet(create.vout[create.vout.length - 1]!.script);
+      if (c) d = nftDataOf(c);
     }
     this.nftCache.set(key, d);
     return d;
@@ -179,7 +228,7 @@ class TokensContext {
   /** ValidateTokenOpret: the funcid when the tx's opret belongs to `tokenid`, else null. */
   validateTokenOpret(tx: Transaction, tokenid: Uint8Array): TokenOpRet | null {
     if (tx.vout.length === 0) return null;
-    const op = tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script);
+    const op = this.opret(tx);
     if (!op || isZero(tokenid)) return null;
     if (op.funcid === 'c') return equalBytes(tokenid, this.hash(tx)) ? op : null;
     return equalBytes(tokenid, op.tokenid) ? op : null;
@@ -191,8 +240,9 @@ class TokensContext {
     const valid = pubkeyVec.length > 0 && cpubkeyLength(pubkeyVec[0]!) === pubkeyVec.length;
     const keyId = hash160(valid ? pubkeyVec : new Uint8Array(0));
     let total = 0n;
-    for (const vin of tx.vin) {
-      if (isCCInput(vin.scriptSig)) continue;
+    for (let i = 0; i < tx.vin.length; i++) {
+      const vin = tx.vin[i]!;
+      if (this.isCCInput(tx, i)) continue;
       const prev = this.getTx(vin.prevout.hash);
       const out = prev?.vout[vin.prevout.index];
       if (!out) continue;
@@ -205,11 +255,12 @@ class TokensContext {
 
   /** IsTokensvout: the value of vout `v` of `tx` when it is a genuine output of token `tokenid`, else 0. */
   isTokensVout(goDeeper: boolean, tx: Transaction, v: number, tokenid: Uint8Array): bigint {
-    const key = this.memoKey(goDeeper, tx, tokenid, v);
-    const known = this.voutMemo.get(key);
+    const memo = this.factsOf(tx).vouts;
+    const key = `${goDeeper ? 1 : 0}:${v}:${this.hexOf(tokenid)}`;
+    const known = memo.get(key);
     if (known !== undefined) return known;
     const value = this.tokensVoutValue(goDeeper, tx, v, tokenid);
-    this.voutMemo.set(key, value);
+    memo.set(key, value);
     return value;
   }
 
@@ -220,9 +271,11 @@ class TokensContext {
     if (!isPayToCryptoCondition(out.script)) return 0n;
 
     if (goDeeper) {
-      // The tx holding the output must balance itself, unless it is the token's creation.
+      // The tx holding the output must balance itself, unless it is the token's creation; past that
+      // check the deep answer is the shallow one (which the balance check has mostly computed).
       const balanced = this.exactAmounts(false, tx, tokenid);
       if (!balanced.equal && !equalBytes(tokenid, this.hash(tx))) return 0n;
+      return this.isTokensVout(false, tx, v, tokenid);
     }
 
     const op = this.validateTokenOpret(tx, tokenid);
@@ -250,7 +303,7 @@ class TokensContext {
         }
       }
       // Change back to whoever signed a token input (the Tokens global pk excluded).
-      for (const pk of withoutGlobalPk(tokensVinPubkeys(tx))) {
+      for (const pk of withoutGlobalPk(this.vinPubkeys(tx))) {
         if (nft === 0 && matches(this.cc1(EVAL_TOKENS, pk))) return out.value;
         if (matches(this.tokens1(ec1, ec2, pk))) return out.value;
         if (ec2 !== 0 && matches(this.tokens1(ec2, ec1, pk))) return out.value;
@@ -263,12 +316,8 @@ class TokensContext {
       // IsCoinImport: imported tokens are checked by the import validation (out of scope here).
       return isTokenMarkerVout(out) ? 0n : out.value;
     }
-    let create;
-    try {
-      create = decodeTokenCreateOpRet(tx.vout[n - 1]!.script);
-    } catch {
-      return 0n;
-    }
+    const create = tryDecodeTokenCreateOpRet(tx.vout[n - 1]!.script);
+    if (!create) return 0n;
     let ccOutputs = 0n;
     for (const o of tx.vout) if (isPayToCryptoCondition(o.script) && !isTokenMarkerVout(o)) ccOutputs += o.value;
     const normalInputs = this.totalPubkeyNormalInputs(tx, create.origPubkey);
@@ -281,20 +330,22 @@ class TokensContext {
    * outputs of `tx` (all but the last). A spent tx that cannot be found makes the state invalid.
    */
   exactAmounts(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array): { equal: boolean; inputs: bigint; outputs: bigint } {
-    const key = this.memoKey(goDeeper, tx, tokenid);
-    const known = this.amountsMemo.get(key);
+    const memo = this.factsOf(tx).amounts;
+    const key = `${goDeeper ? 1 : 0}:${this.hexOf(tokenid)}`;
+    const known = memo.get(key);
     if (known) return known;
     const r = this.computeExactAmounts(goDeeper, tx, tokenid);
     // A missing input tx leaves the state invalid; that verdict must not be memoised as a balance.
-    if (this.state.valid) this.amountsMemo.set(key, r);
+    if (this.state.valid) memo.set(key, r);
     return r;
   }
 
   private computeExactAmounts(goDeeper: boolean, tx: Transaction, tokenid: Uint8Array): { equal: boolean; inputs: bigint; outputs: bigint } {
     let inputs = 0n;
     let outputs = 0n;
-    for (const vin of tx.vin) {
-      if (!isTokensInput(vin.scriptSig)) continue;
+    for (let i = 0; i < tx.vin.length; i++) {
+      const vin = tx.vin[i]!;
+      if (!this.isTokensInput(tx, i)) continue;
       const prev = this.getTx(vin.prevout.hash);
       if (!prev) {
         this.state.invalid('always should find vin tx, but didnt');
@@ -321,7 +372,7 @@ class TokensContext {
   /** TokensValidate. Returns like komodod; the verdict is the state (RunCCEval reads state.IsValid()). */
   tokensValidate(tx: Transaction): boolean {
     if (tx.vout.length < 1) return this.state.invalid('no vouts');
-    const op = tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script);
+    const op = this.opret(tx);
     if (!op) return this.state.invalid('TokenValidate: invalid opreturn payload');
     // A 'c' opret leaves the tokenid null, which no lookup finds.
     const tokenid = op.funcid === 't' ? op.tokenid : new Uint8Array(32);
@@ -337,7 +388,7 @@ class TokensContext {
       }
     }
     // Spending from the Tokens global address (the create marker) may not come with a burn of a fungible token.
-    const vinPks = tokensVinPubkeys(tx);
+    const vinPks = this.vinPubkeys(tx);
     if (vinPks.some((pk) => cpubkeyEqual(pk, TOKENS_GLOBAL_PK)) && this.hasBurnedTokens(tx, op, tokenid)) {
       if (this.nftData(tokenid).length === 0) return this.state.invalid('spending cc marker not supported for fungible tokens');
     }
@@ -372,9 +423,13 @@ export function tokenValueOf(tx: Transaction, v: number, tokenid: Uint8Array, lo
   return new TokensContext(lookup).isTokensVout(true, tx, v, tokenid);
 }
 
-/** tokenValueOf for every output of `tx`, in one context (each output shares the balance check). */
-export function tokenValuesOf(tx: Transaction, tokenid: Uint8Array, lookup: TokensLookup): bigint[] {
+/**
+ * tokenValueOf for every output of `tx`, in one context (each output shares the balance check).
+ * `txid` (internal order), when the caller knows it, spares serialising `tx` to hash it.
+ */
+export function tokenValuesOf(tx: Transaction, tokenid: Uint8Array, lookup: TokensLookup, txid?: Uint8Array): bigint[] {
   const ctx = new TokensContext(lookup);
+  if (txid) ctx.knowHash(tx, txid);
   return tx.vout.map((_, v) => ctx.isTokensVout(true, tx, v, tokenid));
 }
 

@@ -58,15 +58,24 @@ function firstSecpKey(cond: CCNode): Uint8Array | null {
   return null;
 }
 
+/** GetCryptoCondition of every input's scriptSig, in input order. */
+export function vinConditions(tx: Transaction): (CCNode | null)[] {
+  return tx.vin.map((vin) => getCryptoCondition(vin.scriptSig));
+}
+
 /**
  * ExtractTokensCCVinPubkeys: for each token input, the first secp256k1 key of its fulfillment. komodod
  * keeps one CPubKey across inputs, so an input without a key repeats the previous input's key.
  */
 export function tokensVinPubkeys(tx: Transaction): Uint8Array[] {
+  return tokensVinPubkeysOf(vinConditions(tx));
+}
+
+/** tokensVinPubkeys over the inputs' conditions already decoded (vinConditions). */
+export function tokensVinPubkeysOf(conds: readonly (CCNode | null)[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   let last: Uint8Array | null = null;
-  for (const vin of tx.vin) {
-    const cond = getCryptoCondition(vin.scriptSig);
+  for (const cond of conds) {
     if (!cond || !hasTokensEval(cond)) continue;
     last = firstSecpKey(cond) ?? last;
     if (last) out.push(last);
