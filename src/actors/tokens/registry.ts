@@ -11,6 +11,7 @@ import {
   nftDataOf,
   tokenValuesOf,
   tryDecodeTokenOpRet,
+  tryDecodeTokenCreateOpRet,
   type TokensLookup,
 } from '../../chain/tokens/index.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -103,13 +104,7 @@ function endsWithOpReturn(tx: Transaction): boolean {
 }
 
 function isCreateTx(tx: Transaction): boolean {
-  if (!endsWithOpReturn(tx)) return false;
-  try {
-    decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script);
-    return true;
-  } catch {
-    return false;
-  }
+  return endsWithOpReturn(tx) && tryDecodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script) !== null;
 }
 
 export interface TokenRegistryOptions {
@@ -284,6 +279,7 @@ export class TokenRegistryLogic implements ServiceLogic {
     // The validator's view: the block's transactions up to the current one, then the chain store.
     const local = new Map<string, Transaction>();
     const fetched = new Map<string, Transaction | null>();
+    await this.readAhead(block, txids, fetched);
     for (let i = 0; i < block.txs.length; i++) {
       const tx = block.txs[i]!;
       const txid = txids[i]!;
@@ -308,7 +304,7 @@ export class TokenRegistryLogic implements ServiceLogic {
       const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
       if (!op && !create) continue;
       const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
-      const values = await this.tokenValues(tx, tokenid, local, fetched);
+      const values = await this.tokenValues(tx, txid, tokenid, local, fetched);
       tx.vout.forEach((out, n) => {
         const key = outpointKey(txid, n);
         const entryOut: TokenOutput = { txid, index: n, value: out.value, script: out.script, height };
@@ -337,17 +333,56 @@ export class TokenRegistryLogic implements ServiceLogic {
   }
 
   /**
+   * Fetches in one request what the validator will ask for about the block's token transactions:
+   * each token's creation, every transaction they spend, and the inputs of those spent that are
+   * creations (a creation's supply is weighed against its normal inputs). Without it each token
+   * transaction took up to three fetch-and-recompute rounds in tokenValues, whose rounds stay the
+   * rule for anything this misses.
+   */
+  private async readAhead(block: Block, txids: string[], fetched: Map<string, Transaction | null>): Promise<void> {
+    // The block's own transactions are the validator's `local` view, never fetched.
+    const inBlock = new Set(txids);
+    const want = new Set<string>();
+    const need = (id: string): void => {
+      if (!inBlock.has(id) && !fetched.has(id)) want.add(id);
+    };
+    const needInputsOf = (tx: Transaction): void => {
+      if (!tx.isCoinbase()) for (const vin of tx.vin) need(toHexReversed(vin.prevout.hash));
+    };
+    for (const tx of block.txs) {
+      const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
+      if (op?.funcid === 't') need(toHexReversed(op.tokenid));
+      if (op || isCreateTx(tx)) needInputsOf(tx);
+    }
+    await this.fetchInto([...want], fetched);
+    want.clear();
+    for (const t of fetched.values()) if (t && isCreateTx(t)) needInputsOf(t);
+    await this.fetchInto([...want], fetched);
+  }
+
+  private async fetchInto(ids: string[], fetched: Map<string, Transaction | null>): Promise<void> {
+    if (ids.length === 0) return;
+    const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids }).catch((e: unknown) => {
+      this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
+      return ids.map(() => null);
+    });
+    ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
+  }
+
+  /**
    * IsTokensvout(goDeeper=true) for every output of `tx` (0 for the last and for non-token outputs).
    * The validator reads transactions synchronously; the ones it misses are fetched from the chain
    * store and the computation is run again, until nothing new is missing.
    */
   private async tokenValues(
     tx: Transaction,
+    txid: string,
     tokenid: string,
     local: Map<string, Transaction>,
     fetched: Map<string, Transaction | null>,
   ): Promise<bigint[]> {
     const tokenidBytes = fromHexReversed(tokenid);
+    const txidBytes = fromHexReversed(txid);
     for (let round = 0; ; round++) {
       const missing = new Set<string>();
       const lookup: TokensLookup = {
@@ -360,7 +395,7 @@ export class TokenRegistryLogic implements ServiceLogic {
       };
       let values: bigint[];
       try {
-        values = tokenValuesOf(tx, tokenidBytes, lookup);
+        values = tokenValuesOf(tx, tokenidBytes, lookup, txidBytes);
       } catch (e) {
         // The validator is total over decodable transactions; should it ever throw, the transaction
         // holds no token outputs rather than stopping the index.
@@ -368,12 +403,7 @@ export class TokenRegistryLogic implements ServiceLogic {
         return tx.vout.map(() => 0n);
       }
       if (missing.size === 0 || round >= MAX_FETCH_ROUNDS) return values;
-      const ids = [...missing];
-      const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids }).catch((e: unknown) => {
-        this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
-        return ids.map(() => null);
-      });
-      ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
+      await this.fetchInto([...missing], fetched);
     }
   }
 
