@@ -36,3 +36,23 @@ test('sha256 and sha256d agree with @noble/hashes on every length 0..1100 (each 
   assert.equal(toHex(sha256d(view)), toHex(nobleSha256(nobleSha256(big.slice(7, 233)))));
   assert.equal(toHex(sha256(new Uint8Array(1_000_000).fill(0x61))), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
 });
+
+test('ripemd160: the designers\' vectors, and agreement with @noble/hashes on every length 0..1100', async () => {
+  const { ripemd160: nobleRipemd160 } = await import('@noble/hashes/legacy.js');
+  const { ripemd160 } = await import('../../src/chain/crypto/hash.js');
+  // Dobbertin, Bosselaers, Preneel: RIPEMD-160 test vectors.
+  assert.equal(toHex(ripemd160(ascii(''))), '9c1185a5c5e9fc54612808977ee8f548b2258d31');
+  assert.equal(toHex(ripemd160(ascii('abc'))), '8eb208f7e05d987a9b044a8e98c6b087f15a0bfc');
+  assert.equal(toHex(ripemd160(ascii('message digest'))), '5d0689ef49d2fae572b881b123a85ffa21595f36');
+  assert.equal(toHex(ripemd160(ascii('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'))), '12a053384a9c0c88e405a06c27dcf49ada62eb2b');
+  assert.equal(toHex(ripemd160(new Uint8Array(1_000_000).fill(0x61))), '52783243c1697bdbe16d37f97f68f08325dc1528');
+  let x = 0x2545f491;
+  const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x & 0xff);
+  for (let n = 0; n <= 1100; n++) {
+    const data = Uint8Array.from({ length: n }, next);
+    assert.equal(toHex(ripemd160(data)), toHex(nobleRipemd160(data)), `ripemd160, length ${n}`);
+  }
+  // A view into a larger buffer at an odd offset hashes its own bytes only.
+  const big = Uint8Array.from({ length: 200 }, next);
+  assert.equal(toHex(ripemd160(big.subarray(3, 136))), toHex(nobleRipemd160(big.slice(3, 136))));
+});

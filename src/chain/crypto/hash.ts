@@ -1,5 +1,5 @@
-import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { blake2b } from './blake2b.js';
+import { ripemd160 as ownRipemd160 } from './ripemd160.js';
 import { sha256 as ownSha256, sha256d as ownSha256d } from './sha256.js';
 
 /** SHA-256 (sha256.ts: why not @noble/hashes', which the tests compare it with). */
@@ -12,13 +12,14 @@ export function sha256d(data: Uint8Array): Uint8Array {
   return ownSha256d(data);
 }
 
+/** RIPEMD-160 (ripemd160.ts: why not @noble/hashes', which the tests compare it with). */
 export function ripemd160(data: Uint8Array): Uint8Array {
-  return nobleRipemd160(data);
+  return ownRipemd160(data);
 }
 
 /** RIPEMD160(SHA256(x)): the key and script hashes behind addresses. */
 export function hash160(data: Uint8Array): Uint8Array {
-  return nobleRipemd160(ownSha256(data));
+  return ownRipemd160(ownSha256(data));
 }
 
 const encoder = new TextEncoder();
