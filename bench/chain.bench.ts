@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { blake2b as nobleBlake2b } from '@noble/hashes/blake2.js';
+import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { fromHex } from '../src/chain/encoding/hex.js';
 import { signDER, verifyDER, publicKeyFromPrivate } from '../src/chain/crypto/secp256k1.js';
 import { BufferWriter } from '../src/chain/encoding/writer.js';
-import { blake2b256, personalization, sha256d } from '../src/chain/crypto/hash.js';
+import { blake2b256, hash160, personalization, sha256d } from '../src/chain/crypto/hash.js';
 import { blake2b } from '../src/chain/crypto/blake2b.js';
 import { signatureHash, SIGHASH_ALL } from '../src/chain/script/sighash.js';
 import { SAPLING_BRANCH_ID } from '../src/chain/consensus.js';
@@ -92,7 +93,11 @@ export function sighashBenchmarks(): Row[] {
     () => sha256d(pair),
     () => sha256(sha256(pair)),
   ]) as [number, number, number, number];
+  // hash160 (own SHA-256 and RIPEMD-160) of a compressed public key: every address and address-index entry.
+  const key = publicKeyFromPrivate(new Uint8Array(32).fill(3));
+  const [h160Ours, h160Noble] = bestOfInterleaved([() => hash160(key), () => nobleRipemd160(sha256(key))]) as [number, number];
   return [
+    { name: 'hash160 of a 33-byte key (src/chain/crypto/ripemd160.ts)', value: h160Ours, unit: 'ops/s', limitName: 'bare @noble/hashes ripemd160(sha256), same bytes', limit: h160Noble },
     { name: `txid: sha256d of a ${raw.length}-byte tx (src/chain/crypto/sha256.ts)`, value: txidOurs, unit: 'ops/s', limitName: 'bare @noble/hashes sha256 twice, same bytes', limit: txidNoble, target: { kind: 'min', ratio: 1.3 } },
     { name: 'merkle pair: sha256d of 64 bytes', value: pairOurs, unit: 'ops/s', limitName: 'bare @noble/hashes sha256 twice, same bytes', limit: pairNoble },
     { name: `ZIP-243 sighash, 1 of ${tx.vin.length} inputs, no cache`, value: ours, unit: 'ops/s', limitName: 'bare BLAKE2b of the same byte strings', limit: bare, target: { kind: 'min', ratio: 0.8 } },
