@@ -1,3 +1,5 @@
+import { padTail } from './md-padding.js';
+
 /**
  * RIPEMD-160 (Dobbertin, Bosselaers, Preneel 1996), hash160's second half: every address, every
  * script solved for an address index, every CC condition filed by its address.
@@ -111,20 +113,7 @@ export function ripemd160(data: Uint8Array): Uint8Array {
   const n = data.length;
   const full = n - (n % 64);
   for (let off = 0; off < full; off += 64) block(data, off);
-  // The rest, 0x80, zeros, and the bit length in the last 8 bytes (little-endian, as MD4's): one
-  // block, or two when the rest leaves fewer than 9 bytes.
-  const rest = n - full;
-  const tailLen = rest < 56 ? 64 : 128;
-  TAIL.fill(0);
-  for (let i = 0; i < rest; i++) TAIL[i] = data[full + i]!;
-  TAIL[rest] = 0x80;
-  const lo = (n * 8) >>> 0;
-  const hi = Math.floor(n / 0x20000000);
-  const at = tailLen - 8;
-  for (let i = 0; i < 4; i++) {
-    TAIL[at + i] = lo >>> (8 * i);
-    TAIL[at + 4 + i] = hi >>> (8 * i);
-  }
+  const tailLen = padTail(data, full, TAIL, true);
   block(TAIL, 0);
   if (tailLen === 128) block(TAIL, 64);
   const out = new Uint8Array(20);

@@ -1,3 +1,5 @@
+import { padTail } from './md-padding.js';
+
 /**
  * SHA-256 (FIPS 180-4) and double SHA-256, for the hashes a node computes by the thousand: txids,
  * merkle pairs, block headers, hash160's first half.
@@ -84,25 +86,7 @@ function hashInto(data: Uint8Array): void {
   const n = data.length;
   const full = n - (n % 64);
   for (let off = 0; off < full; off += 64) block(data, off);
-  // The rest, 0x80, zeros, and the bit length in the last 8 bytes: one block, or two when the rest
-  // leaves fewer than 9 bytes.
-  const rest = n - full;
-  const tailLen = rest < 56 ? 64 : 128;
-  TAIL.fill(0);
-  for (let i = 0; i < rest; i++) TAIL[i] = data[full + i]!;
-  TAIL[rest] = 0x80;
-  // Bit length as a 64-bit big-endian number: n * 8 split without exceeding 2^53.
-  const hi = Math.floor(n / 0x20000000);
-  const lo = (n * 8) >>> 0;
-  const at = tailLen - 8;
-  TAIL[at] = hi >>> 24;
-  TAIL[at + 1] = hi >>> 16;
-  TAIL[at + 2] = hi >>> 8;
-  TAIL[at + 3] = hi;
-  TAIL[at + 4] = lo >>> 24;
-  TAIL[at + 5] = lo >>> 16;
-  TAIL[at + 6] = lo >>> 8;
-  TAIL[at + 7] = lo;
+  const tailLen = padTail(data, full, TAIL, false);
   block(TAIL, 0);
   if (tailLen === 128) block(TAIL, 64);
 }
