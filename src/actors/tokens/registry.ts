@@ -354,18 +354,21 @@ export class TokenRegistryLogic implements ServiceLogic {
       if (op?.funcid === 't') need(toHexReversed(op.tokenid));
       if (op || isCreateTx(tx)) needInputsOf(tx);
     }
-    await this.fetchInto([...want], fetched);
-    want.clear();
-    for (const t of fetched.values()) if (t && isCreateTx(t)) needInputsOf(t);
-    await this.fetchInto([...want], fetched);
+    try {
+      await this.fetchInto([...want], fetched);
+      want.clear();
+      for (const t of fetched.values()) if (t && isCreateTx(t)) needInputsOf(t);
+      await this.fetchInto([...want], fetched);
+    } catch (e) {
+      // Nothing is marked missing: the validator's rounds ask again for what they need.
+      this.log(`tokenRegistry: reading ahead ${want.size} transactions: ${String(e)}`);
+    }
   }
 
+  /** Files the chain store's answer for each id (null: not in the active chain). */
   private async fetchInto(ids: string[], fetched: Map<string, Transaction | null>): Promise<void> {
     if (ids.length === 0) return;
-    const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids }).catch((e: unknown) => {
-      this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
-      return ids.map(() => null);
-    });
+    const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids });
     ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
   }
 
@@ -403,7 +406,11 @@ export class TokenRegistryLogic implements ServiceLogic {
         return tx.vout.map(() => 0n);
       }
       if (missing.size === 0 || round >= MAX_FETCH_ROUNDS) return values;
-      await this.fetchInto([...missing], fetched);
+      const ids = [...missing];
+      await this.fetchInto(ids, fetched).catch((e: unknown) => {
+        this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
+        for (const id of ids) fetched.set(id, null);
+      });
     }
   }
 
