@@ -158,3 +158,56 @@ test('token registry: creations, transfers, fakes ignored, exact undo on disconn
   assert.equal((await q<{ height: number }>(reg, { op: 'status' })).height, 4);
   assert.deepEqual(await q(reg, { op: 'list' }), [tokenid]);
 });
+
+test('token registry: a block whose transaction reads fail is not indexed at all, and the next notice rebuilds the index', async () => {
+  const fund = fundingTx(3, [new TxOut(5000_00000000n, p2pkScript(PK_A))]);
+  const create = buildTokenCreate({ ...CTX, privateKey: KEY_A, name: 'RUSTY', description: 'r', supply: 500n, coins: [coin(fund, 0)] });
+  assert.ok(create.ok);
+  const c = create.tx;
+  const transfer = buildTokenTransfer({
+    ...CTX,
+    privateKey: KEY_A,
+    tokenid: c.hash(),
+    destPubkey: PK_B,
+    amount: 50n,
+    coins: [coin(c, c.vout.length - 2)],
+    tokenCoins: [coin(c, 1)],
+  });
+  assert.ok(transfer.ok);
+  const chain: FakeBlock[] = [
+    { hash: H(0xb0), height: 0, txs: [] },
+    { hash: H(0xb1), height: 1, txs: [fund] },
+    { hash: H(0xb2), height: 2, txs: [c] },
+  ];
+  // The transfer's block: validating it reads the creation from the chain store, which now fails.
+  const b3: FakeBlock = { hash: H(0xb3), height: 3, txs: [transfer.tx] };
+  const inner = fakeChain(chain);
+  let failing = false;
+  const flaky = {
+    ask: async (body: { op: string }, timeoutMs?: number) => {
+      if (failing && body.op === 'txs') throw new Error('chain store unavailable');
+      return inner.ask(body as never, timeoutMs);
+    },
+  } as unknown as Asker;
+  const reg = new TokenRegistryLogic({ chain: flaky });
+  await reg.load();
+  const before = JSON.stringify(reg.snapshot());
+
+  chain.push(b3);
+  failing = true;
+  await assert.rejects(reg.write({ op: 'blockConnected', hash: b3.hash, height: 3, block: blockOf(b3, chain), txids: [transfer.tx.txid()] }), /chain store unavailable/);
+  // Nothing of the block is left: the creation's spent output is still indexed, no transfer output.
+  assert.equal(JSON.stringify(reg.snapshot()), before);
+  assert.equal((await q<{ height: number }>(reg, { op: 'status' })).height, 2);
+
+  // The reads work again: the next block does not extend the index, which rebuilds to equal a fresh load.
+  failing = false;
+  const b4: FakeBlock = { hash: H(0xb4), height: 4, txs: [] };
+  chain.push(b4);
+  await reg.write({ op: 'blockConnected', hash: b4.hash, height: 4, block: blockOf(b4, chain), txids: [] });
+  const fresh = new TokenRegistryLogic({ chain: fakeChain(chain) });
+  await fresh.load();
+  assert.equal(JSON.stringify(reg.snapshot()), JSON.stringify(fresh.snapshot()));
+  const outsB = await q<TokenOutput[]>(reg, { op: 'outputs', tokenid: c.txid(), addressHash: groupHash(PK_B) });
+  assert.deepEqual(outsB.map((o) => [o.txid, o.index, o.value]), [[transfer.tx.txid(), 0, 50n]]);
+});

@@ -280,53 +280,61 @@ export class TokenRegistryLogic implements ServiceLogic {
     const local = new Map<string, Transaction>();
     const fetched = new Map<string, Transaction | null>();
     await this.readAhead(block, txids, fetched);
-    for (let i = 0; i < block.txs.length; i++) {
-      const tx = block.txs[i]!;
-      const txid = txids[i]!;
-      local.set(txid, tx);
-      if (!tx.isCoinbase()) {
-        for (const input of tx.vin) {
-          const key = outpointKey(input.prevout.txid(), input.prevout.index);
-          const entry = this.dropTracked(key);
-          if (entry) undo.log.push({ remove: key, entry });
+    // A block is indexed whole or not at all: should a read fail midway, what it changed is reverted
+    // and the error reported; the index stays at the previous block and the next notice, which no
+    // longer extends it, rebuilds it from the chain store.
+    try {
+      for (let i = 0; i < block.txs.length; i++) {
+        const tx = block.txs[i]!;
+        const txid = txids[i]!;
+        local.set(txid, tx);
+        if (!tx.isCoinbase()) {
+          for (const input of tx.vin) {
+            const key = outpointKey(input.prevout.txid(), input.prevout.index);
+            const entry = this.dropTracked(key);
+            if (entry) undo.log.push({ remove: key, entry });
+          }
+        }
+        // Old-style marker: a receiving entry at the Tokens normal address, per output.
+        const create = isCreateTx(tx);
+        if (create) {
+          tx.vout.forEach((out) => {
+            if (paysGlobalNormal(out.script)) {
+              this.normalMarkers.push({ txid, height });
+              undo.normalMarkers++;
+            }
+          });
+        }
+        const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
+        if (!op && !create) continue;
+        const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
+        const values = await this.tokenValues(tx, txid, tokenid, local, fetched);
+        tx.vout.forEach((out, n) => {
+          const key = outpointKey(txid, n);
+          const entryOut: TokenOutput = { txid, index: n, value: out.value, script: out.script, height };
+          const addr = ccAddressHashOf(out.script);
+          if (create && addr === GLOBAL_CC_HASH) this.addTracked(key, { kind: 'marker', out: entryOut }, undo);
+          else if (values[n]! > 0n && addr) this.addTracked(key, { kind: 'output', group: outputGroup(tokenid, addr), out: entryOut }, undo);
+        });
+        if (create && !this.tokens.has(txid)) {
+          const c = decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script);
+          let supply = 0n;
+          for (const v of values) supply += v;
+          this.tokens.set(txid, {
+            tokenid: txid,
+            owner: toHex(c.origPubkey),
+            name: c.name,
+            description: c.description,
+            data: nftDataOf(c),
+            supply,
+            height,
+          });
+          undo.created.push(txid);
         }
       }
-      // Old-style marker: a receiving entry at the Tokens normal address, per output.
-      const create = isCreateTx(tx);
-      if (create) {
-        tx.vout.forEach((out) => {
-          if (paysGlobalNormal(out.script)) {
-            this.normalMarkers.push({ txid, height });
-            undo.normalMarkers++;
-          }
-        });
-      }
-      const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
-      if (!op && !create) continue;
-      const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
-      const values = await this.tokenValues(tx, txid, tokenid, local, fetched);
-      tx.vout.forEach((out, n) => {
-        const key = outpointKey(txid, n);
-        const entryOut: TokenOutput = { txid, index: n, value: out.value, script: out.script, height };
-        const addr = ccAddressHashOf(out.script);
-        if (create && addr === GLOBAL_CC_HASH) this.addTracked(key, { kind: 'marker', out: entryOut }, undo);
-        else if (values[n]! > 0n && addr) this.addTracked(key, { kind: 'output', group: outputGroup(tokenid, addr), out: entryOut }, undo);
-      });
-      if (create && !this.tokens.has(txid)) {
-        const c = decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script);
-        let supply = 0n;
-        for (const v of values) supply += v;
-        this.tokens.set(txid, {
-          tokenid: txid,
-          owner: toHex(c.origPubkey),
-          name: c.name,
-          description: c.description,
-          data: nftDataOf(c),
-          supply,
-          height,
-        });
-        undo.created.push(txid);
-      }
+    } catch (e) {
+      this.revert(undo);
+      throw e;
     }
     this.chainHashes.push(hash);
     this.undos.push(undo);
@@ -365,10 +373,13 @@ export class TokenRegistryLogic implements ServiceLogic {
     }
   }
 
-  /** Files the chain store's answer for each id (null: not in the active chain). */
+  /**
+   * Files the chain store's answer for each id (null: not in the active chain). The wait is long: the
+   * reads queue behind the chain store's writes, and a verdict must never rest on a read that failed.
+   */
   private async fetchInto(ids: string[], fetched: Map<string, Transaction | null>): Promise<void> {
     if (ids.length === 0) return;
-    const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids });
+    const infos = await this.opts.chain.ask<(TxInfo | null)[]>({ op: 'txs', txids: ids }, 10 * 60_000);
     ids.forEach((id, k) => fetched.set(id, infos[k]?.tx ?? null));
   }
 
@@ -406,17 +417,18 @@ export class TokenRegistryLogic implements ServiceLogic {
         return tx.vout.map(() => 0n);
       }
       if (missing.size === 0 || round >= MAX_FETCH_ROUNDS) return values;
-      const ids = [...missing];
-      await this.fetchInto(ids, fetched).catch((e: unknown) => {
-        this.log(`tokenRegistry: reading ${ids.length} transactions: ${String(e)}`);
-        for (const id of ids) fetched.set(id, null);
-      });
+      await this.fetchInto([...missing], fetched);
     }
   }
 
   private disconnect(): void {
     const undo = this.undos.pop()!;
     this.chainHashes.pop();
+    this.revert(undo);
+  }
+
+  /** Reverses what connecting a block changed, as its undo recorded it (in full or up to a failure). */
+  private revert(undo: Undo): void {
     for (let i = undo.log.length - 1; i >= 0; i--) {
       const change = undo.log[i]!;
       if ('add' in change) this.dropTracked(change.add);
