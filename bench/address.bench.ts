@@ -88,7 +88,7 @@ async function lookupBench(): Promise<Row[]> {
   return rows;
 }
 
-export async function connectBench(): Promise<Row[]> {
+async function connectBench(): Promise<Row[]> {
   // 20 blocks of 500 transactions, each spending one output of the previous block into two outputs.
   const keys = Array.from({ length: 200 }, () => p2pkhScript(hash160(randomBytes(33))));
   const base = coinbaseLike(Array.from({ length: 500 }, (_, i) => new TxOut(1_000_000n, keys[i % keys.length]!)));

@@ -7,11 +7,10 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import {
   TOKENS_GLOBAL_PUBKEY,
   TOKENS_MARKER_SCRIPT,
-  decodeTokenCreateOpRet,
   nftDataOf,
   tokenValuesOf,
   tryDecodeTokenOpRet,
-  tryDecodeTokenCreateOpRet,
+  type TokenOpRet,
   type TokensLookup,
 } from '../../chain/tokens/index.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -103,8 +102,12 @@ function endsWithOpReturn(tx: Transaction): boolean {
   return tx.vout.length > 0 && tx.vout[tx.vout.length - 1]!.script[0] === OP_RETURN;
 }
 
-function isCreateTx(tx: Transaction): boolean {
-  return endsWithOpReturn(tx) && tryDecodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script) !== null;
+/**
+ * DecodeTokenOpRet of the last output. A create opret is exactly what DecodeTokenCreateOpRet accepts
+ * (both decode the same payload), so funcid 'c' also answers whether the tx is a token creation.
+ */
+function tokenOpretOf(tx: Transaction): TokenOpRet | null {
+  return endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
 }
 
 export interface TokenRegistryOptions {
@@ -279,7 +282,8 @@ export class TokenRegistryLogic implements ServiceLogic {
     // The validator's view: the block's transactions up to the current one, then the chain store.
     const local = new Map<string, Transaction>();
     const fetched = new Map<string, Transaction | null>();
-    await this.readAhead(block, txids, fetched);
+    const ops = block.txs.map(tokenOpretOf);
+    await this.readAhead(block, txids, ops, fetched);
     // A block is indexed whole or not at all: should a read fail midway, what it changed is reverted
     // and the error reported; the index stays at the previous block and the next notice, which no
     // longer extends it, rebuilds it from the chain store.
@@ -295,8 +299,9 @@ export class TokenRegistryLogic implements ServiceLogic {
             if (entry) undo.log.push({ remove: key, entry });
           }
         }
+        const op = ops[i] ?? null;
+        const create = op?.funcid === 'c' ? op : null;
         // Old-style marker: a receiving entry at the Tokens normal address, per output.
-        const create = isCreateTx(tx);
         if (create) {
           tx.vout.forEach((out) => {
             if (paysGlobalNormal(out.script)) {
@@ -305,9 +310,8 @@ export class TokenRegistryLogic implements ServiceLogic {
             }
           });
         }
-        const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
-        if (!op && !create) continue;
-        const tokenid = op?.funcid === 't' ? toHexReversed(op.tokenid) : txid;
+        if (!op) continue;
+        const tokenid = op.funcid === 't' ? toHexReversed(op.tokenid) : txid;
         const values = await this.tokenValues(tx, txid, tokenid, local, fetched);
         tx.vout.forEach((out, n) => {
           const key = outpointKey(txid, n);
@@ -317,15 +321,14 @@ export class TokenRegistryLogic implements ServiceLogic {
           else if (values[n]! > 0n && addr) this.addTracked(key, { kind: 'output', group: outputGroup(tokenid, addr), out: entryOut }, undo);
         });
         if (create && !this.tokens.has(txid)) {
-          const c = decodeTokenCreateOpRet(tx.vout[tx.vout.length - 1]!.script);
           let supply = 0n;
           for (const v of values) supply += v;
           this.tokens.set(txid, {
             tokenid: txid,
-            owner: toHex(c.origPubkey),
-            name: c.name,
-            description: c.description,
-            data: nftDataOf(c),
+            owner: toHex(create.origPubkey),
+            name: create.name,
+            description: create.description,
+            data: nftDataOf(create),
             supply,
             height,
           });
@@ -347,7 +350,7 @@ export class TokenRegistryLogic implements ServiceLogic {
    * transaction took up to three fetch-and-recompute rounds in tokenValues, whose rounds stay the
    * rule for anything this misses.
    */
-  private async readAhead(block: Block, txids: string[], fetched: Map<string, Transaction | null>): Promise<void> {
+  private async readAhead(block: Block, txids: string[], ops: readonly (TokenOpRet | null)[], fetched: Map<string, Transaction | null>): Promise<void> {
     // The block's own transactions are the validator's `local` view, never fetched.
     const inBlock = new Set(txids);
     const want = new Set<string>();
@@ -357,15 +360,15 @@ export class TokenRegistryLogic implements ServiceLogic {
     const needInputsOf = (tx: Transaction): void => {
       if (!tx.isCoinbase()) for (const vin of tx.vin) need(toHexReversed(vin.prevout.hash));
     };
-    for (const tx of block.txs) {
-      const op = endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
+    block.txs.forEach((tx, i) => {
+      const op = ops[i];
       if (op?.funcid === 't') need(toHexReversed(op.tokenid));
-      if (op || isCreateTx(tx)) needInputsOf(tx);
-    }
+      if (op) needInputsOf(tx);
+    });
     try {
       await this.fetchInto([...want], fetched);
       want.clear();
-      for (const t of fetched.values()) if (t && isCreateTx(t)) needInputsOf(t);
+      for (const t of fetched.values()) if (t && tokenOpretOf(t)?.funcid === 'c') needInputsOf(t);
       await this.fetchInto([...want], fetched);
     } catch (e) {
       // Nothing is marked missing: the validator's rounds ask again for what they need.

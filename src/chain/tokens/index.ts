@@ -38,7 +38,6 @@ export {
   decodeTokenOpRet,
   decodeTokenOpRetPayload,
   tryDecodeTokenOpRet,
-  tryDecodeTokenCreateOpRet,
   getOpretBlob,
   nftDataOf,
   cpubkeyLength,

@@ -182,19 +182,8 @@ export function decodeTokenCreateOpRet(script: Uint8Array): TokenCreateOpRet {
   return decodeTokenCreatePayload(getOpReturnData(script));
 }
 
-/** decodeTokenCreateOpRet, or null where komodod's DecodeTokenCreateOpRet returns 0; another opret is turned away without an exception. */
-export function tryDecodeTokenCreateOpRet(script: Uint8Array): TokenCreateOpRet | null {
-  const p = getOpReturnData(script);
-  if (!isCreateHead(p)) return null;
-  return attempt(() => decodeTokenCreatePayload(p)) ?? null;
-}
-
-function isCreateHead(p: Uint8Array): boolean {
-  return p.length > 2 && p[0] === EVAL_TOKENS && p[1] === FUNCID_CREATE;
-}
-
 export function decodeTokenCreatePayload(p: Uint8Array): TokenCreateOpRet {
-  if (!isCreateHead(p)) {
+  if (!(p.length > 2 && p[0] === EVAL_TOKENS && p[1] === FUNCID_CREATE)) {
     throw new DecodeError('DecodeTokenCreateOpRet: incorrect token create opret');
   }
   const r = new BufferReader(p, 2);

@@ -10,7 +10,6 @@ import {
   cpubkeyLength,
   nftDataOf,
   tryDecodeTokenOpRet,
-  tryDecodeTokenCreateOpRet,
   type OpretBlob,
   type TokenOpRet,
 } from './opret.js';
@@ -190,10 +189,10 @@ class TokensContext {
     if (d) return d;
     d = new Uint8Array(0);
     const create = this.getTx(tokenid);
-    if (create && create.vout.length > 0) {
+    if (create) {
       // not a create opret: no data (DecodeTokenCreateOpRet returned 0)
-      const c = tryDecodeTokenCreateOpRet(create.vout[create.vout.length - 1]!.script);
-      if (c) d = nftDataOf(c);
+      const c = this.opret(create);
+      if (c?.funcid === 'c') d = nftDataOf(c);
     }
     this.nftCache.set(key, d);
     return d;
@@ -316,8 +315,8 @@ class TokensContext {
       // IsCoinImport: imported tokens are checked by the import validation (out of scope here).
       return isTokenMarkerVout(out) ? 0n : out.value;
     }
-    const create = tryDecodeTokenCreateOpRet(tx.vout[n - 1]!.script);
-    if (!create) return 0n;
+    // komodod decodes the create opret again here (DecodeTokenCreateOpRet): the same payload, already in `op`.
+    const create = op;
     let ccOutputs = 0n;
     for (const o of tx.vout) if (isPayToCryptoCondition(o.script) && !isTokenMarkerVout(o)) ccOutputs += o.value;
     const normalInputs = this.totalPubkeyNormalInputs(tx, create.origPubkey);
