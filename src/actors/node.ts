@@ -86,6 +86,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     dir: config.datadir,
     baseParams: config.chain,
     addressIndex: config.addressindex,
+    reindex: config.reindex,
     rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, scriptCache, ccChecker: ccChecks, verifyPool }),
     log,
   });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Block } from '../../src/chain/block/block.js';
@@ -10,6 +10,7 @@ import { TxIn, Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
+import { BlockFiles, MAX_BLOCKFILE_SIZE } from '../../src/actors/chainstore/blockfiles.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
 
 /**
@@ -54,8 +55,11 @@ const rules: ChainRules = {
   },
 };
 
-async function open(dir: string): Promise<ChainStoreLogic> {
-  const logic = new ChainStoreLogic({ dir, rules, now: () => 1_700_000_000 });
+/** The message start the store writes when given no chain parameters (KMD's). */
+const KMD_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
+
+async function open(dir: string, logs?: string[]): Promise<ChainStoreLogic> {
+  const logic = new ChainStoreLogic({ dir, rules, now: () => 1_700_000_000, ...(logs ? { log: (m: string) => logs.push(m) } : {}) });
   await logic.load();
   return logic;
 }
@@ -144,24 +148,68 @@ test('chain store: an invalid block is refused and the chain stays on the valid 
   assert.match(garbage.reason, /Block decode failed/);
 });
 
-test('chain store: a torn last line (killed mid-write) restarts consistent', async () => {
+test('chain store: a block file cut short (killed mid-write) is truncated at start; a whole block written but not indexed is taken up', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
-  let s = await open(dir);
+  const logs: string[] = [];
+  let s = await open(dir, logs);
   const a = extend(genesis.hashHex(), 0, 4, 1, 1_600_000_100);
   for (const b of a.slice(0, 3)) await submit(s, b);
-  // Simulate a crash while block 4 was being written: its line is cut in half, no tip record.
-  const blocksFile = join(dir, 'blocks.db');
-  const before = readFileSync(blocksFile, 'utf8');
-  const line = JSON.stringify({ _id: a[3]!.hashHex(), raw: Buffer.from(a[3]!.toRaw()).toString('base64') });
-  appendFileSync(blocksFile, line.slice(0, line.length / 2));
-  s = await open(dir);
+  await s.close();
+  // komodod's layout: genesis first, then each block as message start, length (LE), bytes.
+  const file = join(dir, 'blocks', 'blk00000.dat');
+  const before = readFileSync(file);
+  const record = (b: Block) => {
+    const raw = b.toRaw();
+    const h = Buffer.alloc(8);
+    h.set(KMD_MAGIC, 0);
+    h.writeUInt32LE(raw.length, 4);
+    return Buffer.concat([h, raw]);
+  };
+  assert.equal(before.length, [genesis, ...a.slice(0, 3)].reduce((n, b) => n + record(b).length, 0));
+  assert.deepEqual(before.subarray(0, record(genesis).length), record(genesis));
+  assert.deepEqual(before.subarray(before.length - record(a[2]!).length), record(a[2]!));
+  // A crash while block 4 was being appended: its record is cut in half, nothing indexes it.
+  const rec4 = record(a[3]!);
+  appendFileSync(file, rec4.subarray(0, rec4.length >> 1));
+  s = await open(dir, logs);
   assert.equal(s.index.height, 3);
   assert.equal(s.index.tip.hash, a[2]!.hashHex());
-  // And a crash after the block was written but before the tip record: the block is taken up.
-  writeFileSync(blocksFile, before + line + '\n');
-  s = await open(dir);
+  assert.equal(readFileSync(file).length, before.length, 'the torn tail is cut off');
+  assert.ok(logs.some((l) => l === `blk00000.dat: cut off a torn tail of ${rec4.length >> 1} bytes at ${before.length} (a write cut short when the process was killed)`), logs.join('\n'));
+  await s.close();
+  // A crash after block 4 was fsynced but before the transaction indexing it committed: taken up.
+  appendFileSync(file, rec4);
+  logs.length = 0;
+  s = await open(dir, logs);
   assert.equal(s.index.height, 4);
   assert.equal(s.index.tip.hash, a[3]!.hashHex());
+  assert.ok(logs.some((l) => l.startsWith(`took up block ${a[3]!.hashHex()}`)), logs.join('\n'));
+  await s.close();
+  // Indexed for good: the next start neither takes it up again nor cuts anything.
+  logs.length = 0;
+  s = await open(dir, logs);
+  assert.equal(s.index.height, 4);
+  assert.ok(!logs.some((l) => /took up|cut off/.test(l)), logs.join('\n'));
+  await s.close();
+});
+
+test('block files: a record that would take a file to 128 MiB goes to the next file, as FindBlockPos does', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-blk-'));
+  const files = new BlockFiles(dir, KMD_MAGIC);
+  const raw = genesis.toRaw();
+  // Just below the limit (a sparse file): this record still fits, the next does not.
+  files.setAppendPoint(0, MAX_BLOCKFILE_SIZE - 2 * (raw.length + 8));
+  const p1 = files.append(raw);
+  assert.deepEqual(p1, { file: 0, pos: MAX_BLOCKFILE_SIZE - 2 * (raw.length + 8) + 8, size: raw.length });
+  const p2 = files.append(raw);
+  assert.deepEqual(p2, { file: 1, pos: 8, size: raw.length }, 'nSize + nAddSize >= MAX_BLOCKFILE_SIZE: a new file');
+  files.sync();
+  assert.deepEqual(files.list(), [0, 1]);
+  assert.deepEqual(files.readBlock(p1), raw);
+  assert.deepEqual(files.readBlock(p2), raw);
+  assert.ok(files.recordMatches(p2));
+  files.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('chain store: old blocks are read from their bytes (tx, block, stale tx), and a reorg deeper than the parsed ones is exact', async () => {

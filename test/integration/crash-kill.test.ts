@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Daemon, RpcCallError, removeDir } from '../helpers/daemon.js';
 import { prng } from '../helpers/prng.js';
+import { storedBlocksByHash } from '../helpers/blockfiles.js';
 import { Block } from '../../src/chain/block/block.js';
 import { regtestGenesisBlock } from '../../src/chain/block/genesis.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
@@ -30,7 +31,7 @@ import { consensusRules } from '../../src/actors/chainstore/consensus.js';
  * blocks computed here; no output is spent twice or created twice and the coins add up to the
  * issuance. Then the daemon must restart on the directory as the kill left it, at that tip, and
  * answer getblockcount/getblockhash/gettxout as the replay says. Some rounds also kill it while it
- * starts (loading and compacting its files).
+ * starts (loading its files).
  */
 
 const params = devChainParams();
@@ -50,26 +51,9 @@ interface Replay {
   spent: Set<string>;
 }
 
-/** The block records of a nedb file as it lies on disk: the last version of each _id, a torn last line skipped. */
+/** The blocks of the block files as they lie on disk (komodod's records, read by the test itself; a torn last record skipped). */
 function storedBlocks(dir: string): Map<string, Uint8Array> {
-  const file = join(dir, 'blocks.db');
-  const out = new Map<string, Uint8Array>();
-  if (!existsSync(file)) return out;
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-  lines.forEach((line, i) => {
-    let doc: { _id?: string; raw?: string; $$deleted?: boolean };
-    try {
-      doc = JSON.parse(line);
-    } catch (e) {
-      // Only the last line can be torn by a kill (nedb appends one line per write).
-      if (i === lines.length - 1) return;
-      throw new Error(`blocks.db line ${i + 1} of ${lines.length} is damaged: ${String(e)}`);
-    }
-    if (!doc._id) return;
-    if (doc.$$deleted) out.delete(doc._id);
-    else out.set(doc._id, new Uint8Array(Buffer.from(doc.raw!, 'base64')));
-  });
-  return out;
+  return storedBlocksByHash(dir, params.messageStart);
 }
 
 /**
@@ -122,17 +106,18 @@ function replay(dir: string): Replay {
   return { tip: { hash: chain.at(-1)!, height: chain.length - 1 }, chain, coins, spent };
 }
 
-/** Loads a copy of the data directory with the node's own chain store (a copy: loading compacts the files). */
-async function chainStoreView(dir: string): Promise<ChainStoreLogic> {
+/** Loads a copy of the data directory with the node's own chain store (a copy: loading takes up or cuts the files' tail). */
+async function withChainStoreView(dir: string, check: (view: ChainStoreLogic) => void): Promise<void> {
   const copy = mkdtempSync(join(tmpdir(), 'acnode-crash-view-'));
   cpSync(dir, copy, { recursive: true });
   const logic = new ChainStoreLogic({ dir: copy, rules: consensusRules({ params: () => params }), baseParams: params });
   try {
     await logic.load();
+    check(logic);
   } finally {
+    await logic.close();
     removeDir(copy);
   }
-  return logic;
 }
 
 /** A v4 spend of one of the test key's outputs, split in two P2PKH outputs back to the key. */
@@ -209,7 +194,7 @@ test('kill -9 at random moments while mining and accepting transactions: restart
     // -gen pacing in some rounds (the pacer asks for a block at once, then every ac_blocktime).
     const gen = round % 3 === 1;
     if (round % 3 === 2) {
-      // A kill while the daemon starts (loading, compacting its files, opening its ports).
+      // A kill while the daemon starts (loading its files, opening its ports).
       const early = new Daemon(dir, ['-gen=0', `-pubkey=${toHex(PUB)}`]);
       const starting = early.start(30_000).then(
         () => true,
@@ -220,8 +205,7 @@ test('kill -9 at random moments while mining and accepting transactions: restart
       const wasReady = await starting;
       const r = replay(dir);
       assert.deepEqual(r.tip, expected, `round ${round}: a kill during start${wasReady ? ' (after ready)' : ''} changes nothing`);
-      const v = await chainStoreView(dir);
-      assert.equal(v.index.tip.hash, expected.hash);
+      await withChainStoreView(dir, (v) => assert.equal(v.index.tip.hash, expected.hash));
     }
     // What the directory holds before the daemon touches it (with -gen it mines at once).
     const state = replay(dir);
@@ -268,18 +252,20 @@ test('kill -9 at random moments while mining and accepting transactions: restart
 
     const after = replay(dir);
     for (const h of acked) assert.ok(after.chain.includes(h), `round ${round}: block ${h}, whose generate reply arrived, is on the stored chain`);
-    const view = await chainStoreView(dir);
-    assert.equal(view.index.tip.hash, after.tip.hash, `round ${round}: the chain store ends on the replay's tip`);
-    assert.equal(view.index.height, after.tip.height);
-    assert.equal(view.indexes.coins.size, after.coins.size, `round ${round}: UTXO count equals the replay's`);
-    for (const [key, c] of after.coins) {
-      const mine = view.indexes.coins.get(key);
-      assert.ok(mine, `round ${round}: ${key} unspent in the replay, missing from the chain store`);
-      assert.equal(mine.value, c.value);
-      assert.equal(toHex(mine.script), c.script);
-    }
+    await withChainStoreView(dir, (view) => {
+      assert.equal(view.index.tip.hash, after.tip.hash, `round ${round}: the chain store ends on the replay's tip`);
+      assert.equal(view.index.height, after.tip.height);
+      assert.equal(view.indexes.coins.size, after.coins.size, `round ${round}: UTXO count equals the replay's`);
+      for (const [key, c] of after.coins) {
+        const mine = view.indexes.coins.get(key);
+        assert.ok(mine, `round ${round}: ${key} unspent in the replay, missing from the chain store`);
+        assert.equal(mine.value, c.value);
+        assert.equal(toHex(mine.script), c.script);
+      }
+    });
     txsMined = 0;
-    for (const hash of after.chain.slice(1)) txsMined += Block.fromRaw(storedBlocks(dir).get(hash)!).txs.length - 1;
+    const stored = storedBlocks(dir);
+    for (const hash of after.chain.slice(1)) txsMined += Block.fromRaw(stored.get(hash)!).txs.length - 1;
     t.diagnostic(`round ${round}${gen ? ' (-gen)' : ''}: killed after ${delay} ms at height ${after.tip.height}, ${acked.size} blocks acknowledged, ${after.coins.size} coins`);
     expected = after.tip;
   }

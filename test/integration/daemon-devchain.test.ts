@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { readBlockFiles } from '../helpers/blockfiles.js';
 import { Block } from '../../src/chain/block/block.js';
 import { regtestGenesisBlock } from '../../src/chain/block/genesis.js';
 import { toHex, toHexReversed } from '../../src/chain/encoding/hex.js';
@@ -18,14 +17,11 @@ import { p2pkScript } from '../../src/chain/script/script.js';
 
 const COIN = 100_000_000n;
 
-/** The blocks of the active chain, read from the stopped node's blocks.db (one line per block after a clean stop). */
+/** The blocks of the active chain, read from the stopped node's block files. */
 function storedChain(dir: string): Block[] {
   const byPrev = new Map<string, Block>();
-  for (const line of readFileSync(join(dir, 'blocks.db'), 'utf8').split('\n')) {
-    if (line === '') continue;
-    const doc = JSON.parse(line) as { _id: string; raw: string };
-    const block = Block.fromRaw(new Uint8Array(Buffer.from(doc.raw, 'base64')));
-    assert.equal(block.hashHex(), doc._id);
+  for (const r of readBlockFiles(dir, devChainParams().messageStart)) {
+    const block = Block.fromRaw(r.raw);
     byPrev.set(toHexReversed(block.header.prevHash), block);
   }
   const chain: Block[] = [];

@@ -1,6 +1,7 @@
 import type { BlockHeader } from '../../chain/block/header.js';
 import { getBlockProof } from '../../chain/block/pow.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
+import type { BlockPos } from './blockfiles.js';
 
 /** komodod's CBlockIndex, reduced to what acnode needs. */
 export interface BlockEntry {
@@ -14,6 +15,8 @@ export interface BlockEntry {
   failed: boolean;
   size: number;
   txCount: number;
+  /** Where its bytes are in the block files. */
+  pos: BlockPos;
 }
 
 /**
@@ -51,7 +54,8 @@ export class BlockIndex {
     return this.active[entry.height] === entry;
   }
 
-  add(header: BlockHeader, size: number, txCount: number, failed = false): BlockEntry {
+  /** `seq`: the arrival order a stored record keeps (a new entry gets the next one). */
+  add(header: BlockHeader, pos: BlockPos, txCount: number, failed = false, seq?: number): BlockEntry {
     const hash = header.hashHex();
     const existing = this.entries.get(hash);
     if (existing) return existing;
@@ -64,12 +68,20 @@ export class BlockIndex {
       header,
       chainWork: (parent ? parent.chainWork : 0n) + getBlockProof(header.bits),
       failed: failed || (parent?.failed ?? false),
-      size,
+      size: pos.size,
       txCount,
+      pos,
     };
     this.entries.set(hash, entry);
-    this.order.set(hash, this.seq++);
+    const order = seq ?? this.seq;
+    this.order.set(hash, order);
+    this.seq = Math.max(this.seq, order + 1);
     return entry;
+  }
+
+  /** The arrival order of an entry (stored with its record). */
+  orderOf(hash: string): number {
+    return this.order.get(hash)!;
   }
 
   parent(entry: BlockEntry): BlockEntry | undefined {

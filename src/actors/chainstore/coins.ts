@@ -27,6 +27,9 @@ export interface TxLocation {
   blockHash: string;
   height: number;
   index: number;
+  /** Where its bytes are within the block's (read alone from the block file), when known. */
+  offset?: number;
+  length?: number;
 }
 
 /** What disconnecting a block needs to restore: the coins its transactions spent, in order. */
@@ -208,7 +211,8 @@ export class ChainIndexes {
   }
 
   /** Applies a block's transactions; returns the undo data. Inputs must have been validated. */
-  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number): BlockUndo {
+  /** `txStarts`: where each transaction starts in the block's bytes (Block.read's), filed in the tx index. */
+  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>): BlockUndo {
     const undo: BlockUndo = { spent: [] };
     const history = this.addressIndex;
     // Plain loops and each key built once: this runs for every input and output of every block.
@@ -252,7 +256,10 @@ export class ChainIndexes {
         this.coins.set(key, { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
       }
       if (history) this.flushDebits(txid, i, height, Infinity);
-      this.txIndex.set(txid, { blockHash, height, index: i });
+      this.txIndex.set(
+        txid,
+        txStarts ? { blockHash, height, index: i, offset: txStarts[i]!, length: txStarts[i + 1]! - txStarts[i]! } : { blockHash, height, index: i },
+      );
     }
     return undo;
   }

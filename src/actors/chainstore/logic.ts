@@ -8,30 +8,15 @@ import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
+import { blockFileName, type BlockPos } from './blockfiles.js';
+import { ChainStateDamaged } from './chaindb.js';
 import { ChainIndexes, outpointKey, type BlockUndo, type Coin } from './coins.js';
+import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
-import { ChainDisk } from './store.js';
+import { BlockStore } from './store.js';
 
-/**
- * A block held in memory: its bytes, its txids and where each transaction starts in the bytes. The
- * parsed form is kept for the newest blocks only (PARSED_BLOCKS): a chain's parsed transactions took
- * several times the memory of its bytes, and an old block's transaction is read alone from its bytes.
- */
-interface Held {
-  raw: Uint8Array;
-  txids: string[];
-  /** Transaction i is raw[txStarts[i], txStarts[i + 1]). */
-  txStarts: Uint32Array;
-  undo?: BlockUndo;
-}
-
-/**
- * Parsed blocks kept, the most recently used (the tip's neighbourhood, where connects, reorgs and
- * fresh reads are): at most this many, and at most this many bytes of them (a parsed transaction
- * takes several times its bytes).
- */
-const PARSED_BLOCKS = 8;
-const PARSED_BYTES = 2_000_000;
+/** The message start of block files when no chain parameters are given (tests with stand-in rules): KMD's. */
+const DEFAULT_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
 
 export type SubmitResult =
   | { status: 'connected' | 'stored'; hash: string; height: number }
@@ -61,6 +46,10 @@ export interface ChainStoreOptions {
   baseParams?: ChainParams;
   /** -addressindex (komodod: on for every ac_cc chain): keep the address history index. Default on. */
   addressIndex?: boolean;
+  /** -reindex: rebuild the chain state from the block files (komodod's, or acnode's own). */
+  reindex?: boolean;
+  /** The network's message start, which begins each block-file record (baseParams' when not given). */
+  magic?: Uint8Array;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -74,13 +63,11 @@ const WRITE_OPS = new Set(['submitBlock', 'invalidateBlock', 'reconsiderBlock'])
  */
 export class ChainStoreLogic implements ServiceLogic {
   readonly name = 'chainStore';
-  private disk!: ChainDisk;
+  private store!: BlockStore;
   readonly index = new BlockIndex();
   readonly indexes: ChainIndexes;
-  private readonly held = new Map<string, Held>();
-  /** Parsed forms of the most recently used held blocks, oldest first. */
-  private readonly parsed = new Map<string, Block>();
-  private parsedBytes = 0;
+  /** The undo data of the active chain's blocks (what disconnecting each restores). */
+  private readonly undos = new Map<string, BlockUndo>();
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   private readonly now: () => number;
@@ -121,120 +108,268 @@ export class ChainStoreLogic implements ServiceLogic {
   // ---- loading -------------------------------------------------------------------------------
 
   async load(): Promise<void> {
-    this.disk = await ChainDisk.open(this.opts.dir, this.log);
-    const genesis = this.opts.rules.genesis;
-    const genesisRaw = genesis.toRaw();
-    const genesisHash = genesis.hashHex();
-    const genesisStarts: number[] = [];
-    Block.fromRaw(genesisRaw, genesisStarts);
-    this.hold(genesisHash, genesisRaw, genesisStarts, genesis);
-    const g = this.index.add(genesis.header, genesisRaw.length, genesis.txs.length);
-    this.index.setActiveTip(g);
-
-    // Every stored block joins the index; a block whose parent is missing (a torn write) is skipped.
-    // Each is read whole here (so an unreadable one is skipped) but only its header and where its
-    // transactions start are kept: every parsed transaction of a long chain at once was the peak of a
-    // restart's memory.
-    const stored = await this.disk.allBlocks();
-    const byPrev = new Map<string, { hash: string; raw: Uint8Array; header: BlockHeader; txCount: number; txStarts: number[] }[]>();
-    for (const { hash, raw } of stored) {
-      if (hash === genesisHash) continue;
-      let block: Block;
-      const txStarts: number[] = [];
-      try {
-        block = Block.fromRaw(raw, txStarts);
-      } catch {
-        this.log(`skipping unreadable stored block ${hash}`);
-        continue;
-      }
-      // A record whose bytes do not hash to its key is damaged: never taken for the block it names.
-      if (block.hashHex() !== hash) {
-        this.log(`skipping damaged stored block ${hash} (its bytes hash to ${block.hashHex()})`);
-        continue;
-      }
-      const prev = Buffer.from(block.header.prevHash).reverse().toString('hex');
-      const list = byPrev.get(prev) ?? [];
-      list.push({ hash, raw, header: block.header, txCount: block.txs.length, txStarts });
-      byPrev.set(prev, list);
-    }
-    const failed = new Set(await this.disk.getState<string[]>('failed') ?? []);
-    const queue = [genesisHash];
-    while (queue.length) {
-      const parent = queue.shift()!;
-      for (const child of byPrev.get(parent) ?? []) {
-        this.hold(child.hash, child.raw, child.txStarts);
-        this.index.add(child.header, child.raw.length, child.txCount, failed.has(child.hash));
-        queue.push(child.hash);
+    const dir = this.opts.dir;
+    this.store = BlockStore.open(dir, this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC, this.opts.reindex);
+    if (hasSchema1(dir)) {
+      if ((this.store.schema ?? 0) >= 2) {
+        // An upgrade committed and was killed before it removed the old files.
+        removeSchema1(dir);
+        this.log('removed blocks.db and chainstate.db, left by an upgrade whose new chain state had committed');
+      } else {
+        await this.migrateSchema1();
       }
     }
-    byPrev.clear();
+    if (this.opts.reindex) {
+      this.reindex();
+    } else {
+      if (this.store.db.isEmpty()) {
+        if (this.store.files.list().some((n) => this.store.files.sizeOf(n) > 0)) {
+          throw new ChainStateDamaged(`${this.store.files.dir} holds block files but there is no chain state indexing them (${this.store.db.path})`);
+        }
+        this.storeGenesis();
+      }
+      this.loadIndex();
+      this.recoverTail();
+    }
 
-    // Replay the recorded active chain; the tip record is written last, so it never runs ahead.
-    const tipHash = (await this.disk.getState<string>('tip')) ?? genesisHash;
-    const tip = this.index.get(tipHash);
-    if (!tip) throw new Error(`chain tip ${tipHash} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
-    // Parsed again one block at a time, and let go.
+    const tipHash = this.store.db.getMeta<string>('tip');
+    const tip = tipHash ? this.index.get(tipHash) : undefined;
+    if (!tip) throw new ChainStateDamaged(`the chain state ${this.store.db.path} is damaged: its tip ${tipHash ?? '(none)'} is not in its block index`);
+    // The tip's bytes are where the index says (one block read: the files and the index agree).
+    this.store.held(tip.hash, tip.pos);
+    // Replay the recorded active chain, one block at a time read from the block files and let go.
+    const g = this.index.atHeight(0)!;
     for (const entry of this.index.path(g, tip)) {
-      const h = this.held.get(entry.hash)!;
-      h.undo = this.indexes.connect(this.peekBlock(entry.hash, h).txs, h.txids, entry.hash, entry.height);
+      const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
+      this.undos.set(entry.hash, this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts));
       this.index.setActiveTip(entry);
     }
     this.trackParams();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
-    // A stored branch with more work than the recorded tip (a crash between its write and the tip
-    // record, or a reconsidered branch) is taken up now, with full validation.
+    // A stored branch with more work than the recorded tip (a block taken up from the files' tail,
+    // a reindex, or a reconsidered branch) is taken up now, with full validation.
     await this.activateBestChain([]);
   }
 
-  /** Holds a block's bytes; its parsed form, when given, joins the recent ones. */
-  private hold(hash: string, raw: Uint8Array, txStarts: readonly number[], block?: Block, hashes?: readonly Uint8Array[]): Held {
-    const txids = (hashes ?? txHashesOf(raw, txStarts)).map((h) => toHexReversed(h));
-    const h: Held = { raw, txids, txStarts: Uint32Array.from(txStarts) };
-    this.held.set(hash, h);
-    if (block) this.keepParsed(hash, block);
-    return h;
+  /** A new chain state: the genesis block, first in the first block file (as komodod writes it). */
+  private storeGenesis(): void {
+    const genesis = this.opts.rules.genesis;
+    const raw = genesis.toRaw();
+    const pos = this.store.append(raw);
+    this.store.db.write(() => {
+      this.store.putRecord({ hash: genesis.hashHex(), seq: 0, pos, txCount: genesis.txs.length, header: genesis.header });
+      this.store.db.putMeta('tip', genesis.hashHex());
+      this.store.db.putMeta('failed', []);
+      this.store.putSchema();
+    });
   }
 
-  /** A held block, parsed: from the recent ones, else from its bytes (and then kept among the recent). */
-  private blockOf(hash: string): Block {
-    const kept = this.parsed.get(hash);
-    if (kept) {
-      // Most recently used last.
-      this.parsed.delete(hash);
-      this.parsed.set(hash, kept);
-      return kept;
+  /** The block index from its records (headers only: no block is read). */
+  private loadIndex(): void {
+    const genesisHash = this.opts.rules.genesis.hashHex();
+    const failed = new Set(this.store.db.getMeta<string[]>('failed') ?? []);
+    for (const r of this.store.db.allBlocks()) {
+      const isGenesis = this.index.size === 0;
+      if (isGenesis && r.hash !== genesisHash) {
+        throw new ChainStateDamaged(`the chain state ${this.store.db.path} starts at block ${r.hash}, not at this chain's genesis ${genesisHash}`);
+      }
+      if (!isGenesis && !this.index.has(toHexReversed(r.header.prevHash))) {
+        throw new ChainStateDamaged(`the chain state ${this.store.db.path} is damaged: the parent of block ${r.hash} is not in its block index`);
+      }
+      this.index.add(r.header, r.pos, r.txCount, failed.has(r.hash), r.seq);
     }
-    const block = Block.fromRaw(this.held.get(hash)!.raw);
-    this.keepParsed(hash, block);
-    return block;
+    if (this.index.size === 0) throw new ChainStateDamaged(`the chain state ${this.store.db.path} is damaged: its block index is empty`);
+    this.index.setActiveTip(this.index.atHeight(0) ?? this.index.get(genesisHash)!);
   }
 
-  private keepParsed(hash: string, block: Block): void {
-    this.parsed.set(hash, block);
-    this.parsedBytes += this.held.get(hash)!.raw.length;
-    // The newest stays even alone over the byte bound: it is the one being used.
-    while (this.parsed.size > 1 && (this.parsed.size > PARSED_BLOCKS || this.parsedBytes > PARSED_BYTES)) {
-      const oldest = this.parsed.keys().next().value!;
-      this.parsed.delete(oldest);
-      this.parsedBytes -= this.held.get(oldest)!.raw.length;
+  /** Whole blocks written after the last commit are taken up; a torn tail is cut off. */
+  private recoverTail(): void {
+    const cut = this.store.recoverTail((pos, raw) => {
+      const taken = this.acceptStored(raw, pos);
+      if (taken) this.log(`took up block ${taken} (written to ${blockFileName(pos.file)} before the process was stopped, not yet indexed)`);
+    });
+    for (const c of cut) {
+      this.log(`${blockFileName(c.file)}: cut off a torn tail of ${c.bytes} bytes at ${c.at} (a write cut short when the process was killed)`);
     }
+    if (cut.length > 0) this.store.db.write(() => this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize }));
   }
 
-  /** A held block, parsed, without keeping it among the recent ones (passes over many blocks). */
-  private peekBlock(hash: string, h: Held): Block {
-    return this.parsed.get(hash) ?? Block.fromRaw(h.raw);
+  /**
+   * A block read from the block files (the tail after the last commit, or -reindex) joins the
+   * index when its parent is known and it passes the checks a received block passes; returns its
+   * hash, or undefined when it is not taken (unreadable, known already, or failing a check).
+   */
+  private acceptStored(raw: Uint8Array, pos: BlockPos): string | undefined {
+    let block: Block;
+    const txStarts: number[] = [];
+    try {
+      block = Block.fromRaw(raw, txStarts);
+    } catch {
+      return undefined;
+    }
+    const hash = block.hashHex();
+    if (this.index.has(hash)) return undefined;
+    const prev = this.index.get(toHexReversed(block.header.prevHash));
+    if (!prev) return undefined;
+    try {
+      this.opts.rules.checkBlock(block, prev.height + 1, { size: raw.length, txHashes: txHashesOf(raw, txStarts), txSizes: txSizesOf(txStarts) });
+      this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
+    } catch (e) {
+      this.log(`block ${hash} in ${blockFileName(pos.file)} at ${pos.pos} is not taken: ${(e as { reason?: string }).reason ?? String(e)}`);
+      return undefined;
+    }
+    const entry = this.index.add(block.header, pos, block.txs.length, prev.failed);
+    this.store.db.write(() => this.store.putRecord(this.recordOf(entry)));
+    return hash;
   }
 
-  /** Transaction i of a held block, read alone from the block's bytes unless the block is parsed already. */
-  private txAt(hash: string, i: number): Transaction {
-    const kept = this.parsed.get(hash);
-    if (kept) return kept.txs[i]!;
-    const h = this.held.get(hash)!;
-    return Transaction.fromRaw(h.raw.subarray(h.txStarts[i], h.txStarts[i + 1]));
+  private recordOf(e: BlockEntry) {
+    return { hash: e.hash, seq: this.index.orderOf(e.hash), pos: e.pos, txCount: e.txCount, header: e.header };
+  }
+
+  /**
+   * -reindex (LoadExternalBlockFile over every block file): the chain state is emptied and every
+   * record of the block files is read in order, a block whose parent is not known yet kept aside
+   * (by position) until its parent comes; the active chain is then connected from genesis with
+   * full validation, by load().
+   */
+  private reindex(): void {
+    const genesis = this.opts.rules.genesis;
+    const genesisHash = genesis.hashHex();
+    this.log(`reindex: rebuilding the chain state ${this.store.db.path} from the block files in ${this.store.files.dir}`);
+    const files = this.store.files.list();
+    const waiting = new Map<string, BlockPos[]>();
+    let lastEnd: { file: number; end: number } = { file: 0, end: 0 };
+    let indexed = 0;
+    const take = (raw: Uint8Array, pos: BlockPos): boolean => {
+      let header: BlockHeader;
+      try {
+        header = Block.fromRaw(raw).header;
+      } catch {
+        return false;
+      }
+      const hash = header.hashHex();
+      if (this.index.size === 0 && hash === genesisHash) {
+        const g = this.index.add(genesis.header, pos, genesis.txs.length);
+        this.store.db.write(() => this.store.putRecord(this.recordOf(g)));
+      } else if (this.index.size === 0 || !this.index.has(toHexReversed(header.prevHash))) {
+        if (!this.index.has(hash)) {
+          const prev = toHexReversed(header.prevHash);
+          waiting.set(prev, [...(waiting.get(prev) ?? []), pos]);
+        }
+        return true;
+      } else if (!this.acceptStored(raw, pos)) {
+        return true;
+      }
+      indexed++;
+      // Blocks that were waiting for this one, and for theirs.
+      const queue = [hash];
+      for (let i = 0; i < queue.length; i++) {
+        const children = waiting.get(queue[i]!);
+        if (!children) continue;
+        waiting.delete(queue[i]!);
+        for (const c of children) {
+          const h = this.acceptStored(this.store.files.readBlock(c), c);
+          if (h) {
+            indexed++;
+            queue.push(h);
+          }
+        }
+      }
+      return true;
+    };
+    for (const n of files) {
+      this.store.files.scan(n, (pos) => {
+        const ok = take(this.store.files.readBlock(pos), pos);
+        if (ok) lastEnd = { file: n, end: pos.pos + pos.size };
+        return ok;
+      });
+      this.log(`reindex: ${blockFileName(n)} read, ${indexed} blocks indexed`);
+    }
+    this.store.files.setAppendPoint(lastEnd.file, lastEnd.end);
+    const after = this.store.files.sizeOf(lastEnd.file) - lastEnd.end;
+    if (after > 0) {
+      // komodod pre-allocates block files in 16 MiB chunks of zeros: new blocks go right after the last one.
+      this.store.files.truncate(lastEnd.file, lastEnd.end);
+      this.log(`reindex: ${blockFileName(lastEnd.file)}: cut off the ${after} bytes after its last block (komodod's pre-allocated space)`);
+    }
+    if (this.index.size === 0) {
+      // No block file holds the genesis block: it is written first, as a new chain's is.
+      const pos = this.store.append(genesis.toRaw());
+      const g = this.index.add(genesis.header, pos, genesis.txs.length);
+      this.store.db.write(() => this.store.putRecord(this.recordOf(g)));
+      for (const c of waiting.get(genesisHash) ?? []) take(this.store.files.readBlock(c), c);
+    }
+    let unlinked = 0;
+    for (const list of waiting.values()) unlinked += list.length;
+    if (unlinked > 0) this.log(`reindex: ${unlinked} blocks whose parent is in no block file were left out`);
+    this.index.setActiveTip(this.index.atHeight(0) ?? this.index.get(genesisHash)!);
+    this.store.db.write(() => {
+      this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize });
+      this.store.db.putMeta('tip', genesisHash);
+      this.store.db.putMeta('failed', []);
+      this.store.putSchema();
+    });
+    this.log(`reindex: ${this.index.size} blocks indexed; connecting the best chain`);
+  }
+
+  /**
+   * Upgrades a schema-1 data directory (nedb blocks.db/chainstate.db): its blocks are written to
+   * block files and indexed, the tip and failed blocks carried over, all committed with the schema
+   * record; only then are the old files removed. A kill midway leaves the old files and no schema
+   * record, and the next start does it again from the beginning.
+   */
+  private async migrateSchema1(): Promise<void> {
+    const dir = this.opts.dir;
+    const genesis = this.opts.rules.genesis;
+    const genesisHash = genesis.hashHex();
+    this.log('upgrading the chain data from nedb (blocks.db, chainstate.db; schema 1) to block files and LMDB');
+    const old = await readSchema1(dir, genesisHash, this.log);
+    // What an interrupted upgrade wrote is started over.
+    this.store.db.clear();
+    for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
+    this.store.files.setAppendPoint(0, 0);
+    const index = new BlockIndex();
+    const records: ReturnType<ChainStoreLogic['recordOf']>[] = [];
+    const add = (raw: Uint8Array) => {
+      const block = Block.fromRaw(raw);
+      const pos = this.store.files.append(raw);
+      const e = index.add(block.header, pos, block.txs.length);
+      records.push({ hash: e.hash, seq: index.orderOf(e.hash), pos, txCount: e.txCount, header: e.header });
+    };
+    add(genesis.toRaw());
+    const step = Math.max(1000, Math.ceil(old.blocks.length / 10));
+    old.blocks.forEach((b, i) => {
+      add(b.raw);
+      if ((i + 1) % step === 0) this.log(`upgrade: ${i + 1} of ${old.blocks.length} blocks written to block files`);
+    });
+    const tip = old.tip ?? genesisHash;
+    if (!index.has(tip)) {
+      throw new Error(`chain tip ${tip} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
+    }
+    this.store.files.sync();
+    this.store.db.write(() => {
+      for (const r of records) this.store.putRecord(r);
+      this.store.db.putMeta('tip', tip);
+      this.store.db.putMeta('failed', old.failed.filter((h) => index.has(h)));
+      this.store.putSchema();
+    });
+    removeSchema1(dir);
+    this.log(`upgrade: ${old.blocks.length + 1} blocks in ${this.store.files.list().length} block files, tip ${tip}; blocks.db and chainstate.db removed`);
+  }
+
+  /** A block's bytes, txids and transaction starts. */
+  private held(entry: BlockEntry) {
+    return this.store.held(entry.hash, entry.pos);
+  }
+
+  /** A block, parsed (kept among the recent ones). */
+  private blockOf(entry: BlockEntry): Block {
+    return this.store.block(entry.hash, entry.pos);
   }
 
   async close(): Promise<void> {
-    await this.disk?.compact();
+    await this.store?.close();
   }
 
   // ---- requests ------------------------------------------------------------------------------
@@ -259,9 +394,8 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.blockInfo(body.hash as string);
       case 'rawBlock': {
         // A block's entry and bytes, not parsed (a peer's getdata).
-        const info = this.entryInfo(body.hash as string);
-        const h = this.held.get(body.hash as string);
-        return info && h ? { ...info, raw: h.raw } : null;
+        const e = this.index.get(body.hash as string);
+        return e ? { ...this.entryInfo(e.hash)!, raw: this.held(e).raw } : null;
       }
       case 'tx':
         return this.txInfo(body.txid as string);
@@ -378,17 +512,18 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   private blockInfo(hash: string) {
-    const info = this.entryInfo(hash);
-    const h = this.held.get(hash);
-    if (!info || !h) return null;
-    return { ...info, raw: h.raw, block: this.blockOf(hash), txids: h.txids };
+    const e = this.index.get(hash);
+    if (!e) return null;
+    const h = this.held(e);
+    return { ...this.entryInfo(hash)!, raw: h.raw, block: this.blockOf(e), txids: h.txids };
   }
 
   private txInfo(txid: string) {
     const loc = this.indexes.txIndex.get(txid);
     if (!loc) return null;
     const e = this.index.get(loc.blockHash)!;
-    return { tx: this.txAt(loc.blockHash, loc.index), blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
+    const tx = loc.offset !== undefined ? this.store.readTx(e.hash, e.pos, loc.offset, loc.length!, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
+    return { tx, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
   }
 
   /** Median time past at an entry (the previous 11 blocks' times). */
@@ -441,11 +576,10 @@ export class ChainStoreLogic implements ServiceLogic {
     const out: { txid: string; tx: Transaction; height: number; time: number }[] = [];
     for (let h = 0; h <= this.index.height; h++) {
       const e = this.index.atHeight(h)!;
-      const held = this.held.get(e.hash);
-      if (!held) continue;
       // A pass over the whole chain: it does not churn the recent blocks.
-      this.peekBlock(e.hash, held).txs.forEach((tx, i) => {
-        const txid = held.txids[i]!;
+      const { block, txids } = this.store.peek(e.hash, e.pos);
+      block.txs.forEach((tx, i) => {
+        const txid = txids[i]!;
         let hit = !tx.isCoinbase() && tx.vin.some((input) => ours.has(outpointKey(input.prevout.txid(), input.prevout.index)));
         tx.vout.forEach((o, n) => {
           if (want.has(Buffer.from(o.script.buffer, o.script.byteOffset, o.script.byteLength).toString('hex'))) {
@@ -528,9 +662,9 @@ export class ChainStoreLogic implements ServiceLogic {
     if (this.index.size === this.index.height + 1) return null;
     for (const e of this.index.all()) {
       if (this.index.isActive(e)) continue;
-      const h = this.held.get(e.hash);
-      const i = h ? h.txids.indexOf(txid) : -1;
-      if (h && i >= 0) return { tx: this.txAt(e.hash, i), blockHash: e.hash };
+      const h = this.held(e);
+      const i = h.txids.indexOf(txid);
+      if (i >= 0) return { tx: this.store.txAt(e.hash, e.pos, i), blockHash: e.hash };
     }
     return null;
   }
@@ -573,14 +707,13 @@ export class ChainStoreLogic implements ServiceLogic {
 
   private poolDelta(entry: BlockEntry): PoolValues | null {
     if (this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
-    const h = this.held.get(entry.hash);
-    if (!h) return null;
     const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
-    const undo = h.undo?.spent;
+    const undo = this.undos.get(entry.hash)?.spent;
+    const { block, txids } = this.store.peek(entry.hash, entry.pos);
     let u = 0;
     const earlier = new Map<string, Transaction>();
     let known = true;
-    this.peekBlock(entry.hash, h).txs.forEach((tx, i) => {
+    block.txs.forEach((tx, i) => {
       let shieldedOut = 0n;
       let shieldedIn = 0n;
       for (const js of tx.joinSplits) {
@@ -617,7 +750,7 @@ export class ChainStoreLogic implements ServiceLogic {
         }
         d.supply -= valueIn - out;
       }
-      earlier.set(h.txids[i]!, tx);
+      earlier.set(txids[i]!, tx);
     });
     const result = known ? d : null;
     this.poolDeltas.set(entry.hash, result);
@@ -709,9 +842,11 @@ export class ChainStoreLogic implements ServiceLogic {
     }
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
 
-    await this.disk.putBlock(hash, raw);
-    this.hold(hash, raw, txStarts, block, txHashes);
-    const entry = this.index.add(block.header, raw.length, block.txs.length);
+    // The bytes are fsynced before the record that points at them commits.
+    const pos = this.store.append(raw);
+    const entry = this.index.add(block.header, pos, block.txs.length);
+    this.store.db.write(() => this.store.putRecord(this.recordOf(entry)));
+    this.store.remember(hash, raw, txStarts, txHashes, block);
     const failure = await this.activateBestChain(notices);
     if (entry.failed) {
       return { status: 'rejected', hash, rejectCode: failure?.rejectCode ?? 16, reason: failure?.reason ?? 'invalid block' };
@@ -765,16 +900,16 @@ export class ChainStoreLogic implements ServiceLogic {
       if (failedAt) {
         this.index.markFailed(failedAt);
         this.log(`block ${failedAt.hash} at height ${failedAt.height} is invalid: ${lastFailure!.reason}`);
-        await this.disk.setState('failed', this.failedHashes());
+        this.saveFailed();
       }
-      await this.disk.setState('tip', this.index.tip.hash);
+      this.saveTip();
     }
     return lastFailure;
   }
 
   private connectEntry(entry: BlockEntry, notices: Notice[]): { rejectCode: number; reason: string } | undefined {
-    const h = this.held.get(entry.hash)!;
-    const block = this.blockOf(entry.hash);
+    const h = this.held(entry);
+    const block = this.blockOf(entry);
     try {
       this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
     } catch (e) {
@@ -782,7 +917,7 @@ export class ChainStoreLogic implements ServiceLogic {
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
     }
-    h.undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height);
+    this.undos.set(entry.hash, this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts));
     this.index.setActiveTip(entry);
     this.trackParams();
     notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
@@ -816,14 +951,22 @@ export class ChainStoreLogic implements ServiceLogic {
     const tip = this.index.tip;
     const parent = this.index.parent(tip);
     if (!parent) throw new Error('cannot disconnect the genesis block');
-    const h = this.held.get(tip.hash)!;
-    const block = this.blockOf(tip.hash);
-    this.indexes.disconnect(block.txs, h.txids, h.undo!);
-    h.undo = undefined;
+    const h = this.held(tip);
+    const block = this.blockOf(tip);
+    this.indexes.disconnect(block.txs, h.txids, this.undos.get(tip.hash)!);
+    this.undos.delete(tip.hash);
     this.index.setActiveTip(parent);
     this.trackParams();
     notices.push({ type: 'blockDisconnected', hash: tip.hash, height: tip.height, block, txids: h.txids } satisfies BlockDisconnected);
     this.log(`disconnected block ${tip.height} ${tip.hash}`);
+  }
+
+  private saveTip(): void {
+    this.store.db.write(() => this.store.db.putMeta('tip', this.index.tip.hash));
+  }
+
+  private saveFailed(): void {
+    this.store.db.write(() => this.store.db.putMeta('failed', this.failedHashes()));
   }
 
   private failedHashes(): string[] {
@@ -840,8 +983,8 @@ export class ChainStoreLogic implements ServiceLogic {
       while (this.index.tip.height >= entry.height) this.disconnectTip(notices);
     }
     this.index.markFailed(entry);
-    await this.disk.setState('failed', this.failedHashes());
-    await this.disk.setState('tip', this.index.tip.hash);
+    this.saveFailed();
+    this.saveTip();
     await this.activateBestChain(notices);
   }
 
@@ -849,7 +992,7 @@ export class ChainStoreLogic implements ServiceLogic {
     const entry = this.index.get(hash);
     if (!entry) throw new ServiceFailure(-5, 'Block not found');
     this.index.clearFailed(entry);
-    await this.disk.setState('failed', this.failedHashes());
+    this.saveFailed();
     await this.activateBestChain(notices);
   }
 }

@@ -1,0 +1,175 @@
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { BlockHeader } from '../../chain/block/header.js';
+import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
+import type { BlockPos } from './blockfiles.js';
+
+/**
+ * Bump when the stored layout changes; older layouts are migrated or refused, never misread.
+ * 1: nedb blocks.db + chainstate.db (every index rebuilt by replay); 2: block files + LMDB.
+ */
+export const CHAIN_SCHEMA_VERSION = 2;
+
+/** What -reindex is for: every message about damaged chain state ends with it. */
+export const REINDEX_HINT = 'restart with -reindex to rebuild the chain state from the block files';
+
+/** The chain state cannot be read as written: the node refuses to start rather than misread it. */
+export class ChainStateDamaged extends Error {
+  override readonly name = 'ChainStateDamaged';
+  constructor(what: string) {
+    super(`${what}: ${REINDEX_HINT}`);
+  }
+}
+
+/** One block-index record: komodod's CDiskBlockIndex reduced to what acnode keeps. */
+export interface BlockRecord {
+  /** display hex */
+  hash: string;
+  /** arrival order (the first-received tie rule), and an order in which every parent comes first */
+  seq: number;
+  pos: BlockPos;
+  txCount: number;
+  header: BlockHeader;
+}
+
+/** The LMDB meta-page magic (MDB_MAGIC), after the page header, in both meta pages (pages 0 and 1). */
+const MDB_MAGIC = 0xbeefc0de;
+const META_MAGIC_AT = 24;
+const META_PAGESIZE_AT = 48;
+
+/**
+ * LMDB reads its two meta pages on open and trusts what they point to (a garbled meta page crashed
+ * the process rather than fail): both are checked here first, so a damaged environment is refused
+ * with a message. (Pages after them are LMDB's to judge.)
+ */
+function checkMetaPages(path: string): void {
+  const file = join(path, 'data.mdb');
+  if (!existsSync(file)) return;
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(64);
+    const damaged = (what: string) => new ChainStateDamaged(`the chain state ${path} is damaged: ${what}`);
+    if (size === 0) return;
+    if (readSync(fd, head, 0, 64, 0) < 64 || head.readUInt32LE(META_MAGIC_AT) !== MDB_MAGIC) throw damaged('data.mdb does not start with an LMDB meta page');
+    const pageSize = head.readUInt32LE(META_PAGESIZE_AT);
+    if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0 || size < 2 * pageSize) throw damaged(`data.mdb's meta page gives a page size of ${pageSize} for a file of ${size} bytes`);
+    if (readSync(fd, head, 0, 64, pageSize) < 64 || head.readUInt32LE(META_MAGIC_AT) !== MDB_MAGIC) throw damaged('the second LMDB meta page of data.mdb is not one');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** seq, file, pos, size, txCount (u32 LE each), then the serialised header. */
+const FIXED = 20;
+
+function encodeRecord(r: BlockRecord): Buffer {
+  const header = r.header.toRaw();
+  const b = Buffer.allocUnsafe(FIXED + header.length);
+  b.writeUInt32LE(r.seq, 0);
+  b.writeUInt32LE(r.pos.file, 4);
+  b.writeUInt32LE(r.pos.pos, 8);
+  b.writeUInt32LE(r.pos.size, 12);
+  b.writeUInt32LE(r.txCount, 16);
+  b.set(header, FIXED);
+  return b;
+}
+
+/**
+ * The chain's LMDB environment (`<datadir>/chaindb/`): named databases in one environment, so that
+ * what one block changes is committed in one write transaction. `meta` holds the schema, the tip,
+ * the failed blocks and the block files' committed sizes; `blocks` the block index, keyed by the
+ * block hash (internal byte order).
+ */
+export class ChainDb {
+  private constructor(
+    readonly path: string,
+    private readonly env: RootDatabase,
+    private readonly meta: Database<unknown, string>,
+    private readonly blocks: Database<Buffer, Buffer>,
+  ) {}
+
+  static open(path: string): ChainDb {
+    checkMetaPages(path);
+    let env: RootDatabase;
+    let meta: Database<unknown, string>;
+    let blocks: Database<Buffer, Buffer>;
+    try {
+      env = open({ path, maxDbs: 16 });
+      meta = env.openDB<unknown, string>({ name: 'meta' });
+      blocks = env.openDB<Buffer, Buffer>({ name: 'blocks', keyEncoding: 'binary', encoding: 'binary' });
+      // A first read: a damaged environment often opens and fails here.
+      meta.get('schema');
+    } catch (e) {
+      throw new ChainStateDamaged(`the chain state ${path} cannot be opened (${e instanceof Error ? e.message : String(e)})`);
+    }
+    return new ChainDb(path, env, meta, blocks);
+  }
+
+  /** Runs `fn` in one write transaction: all of its puts are committed together, or none. */
+  write<T>(fn: () => T): T {
+    return this.env.transactionSync(fn) as T;
+  }
+
+  getMeta<T>(key: string): T | undefined {
+    return this.meta.get(key) as T | undefined;
+  }
+
+  /** Inside write(). */
+  putMeta(key: string, value: unknown): void {
+    this.meta.putSync(key, value);
+  }
+
+  /** Inside write(). */
+  putBlock(r: BlockRecord): void {
+    this.blocks.putSync(Buffer.from(fromHexReversed(r.hash)), encodeRecord(r));
+  }
+
+  /** Whether nothing was ever committed here. */
+  isEmpty(): boolean {
+    return this.getMeta('schema') === undefined && this.blocks.getKeysCount() === 0;
+  }
+
+  get blockCount(): number {
+    return this.blocks.getKeysCount();
+  }
+
+  /** Every block-index record, parents before children (arrival order). Throws ChainStateDamaged on a record that does not decode. */
+  allBlocks(): BlockRecord[] {
+    const out: BlockRecord[] = [];
+    for (const { key, value } of this.blocks.getRange({})) {
+      const hash = toHexReversed(key);
+      let header: BlockHeader;
+      try {
+        if (key.length !== 32 || value.length <= FIXED) throw new Error('wrong length');
+        header = BlockHeader.fromRaw(value.subarray(FIXED));
+      } catch (e) {
+        throw new ChainStateDamaged(`the chain state ${this.path} is damaged: block index record ${hash} cannot be read (${(e as Error).message})`);
+      }
+      if (header.hashHex() !== hash) {
+        throw new ChainStateDamaged(`the chain state ${this.path} is damaged: block index record ${hash} holds the header of ${header.hashHex()}`);
+      }
+      out.push({
+        hash,
+        seq: value.readUInt32LE(0),
+        pos: { file: value.readUInt32LE(4), pos: value.readUInt32LE(8), size: value.readUInt32LE(12) },
+        txCount: value.readUInt32LE(16),
+        header,
+      });
+    }
+    return out.sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Empties every database (the start of -reindex or of a migration). */
+  clear(): void {
+    this.write(() => {
+      this.meta.clearSync();
+      this.blocks.clearSync();
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.env.close();
+  }
+}
