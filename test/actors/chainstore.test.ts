@@ -9,6 +9,8 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { TxIn, Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { BlockFiles, MAX_BLOCKFILE_SIZE } from '../../src/actors/chainstore/blockfiles.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
@@ -63,6 +65,8 @@ async function open(dir: string, logs?: string[]): Promise<ChainStoreLogic> {
   await logic.load();
   return logic;
 }
+/** The UTXO set's outpoints, sorted. */
+const utxoKeys = (s: ChainStoreLogic) => [...s.indexes.allCoins()].map((c) => `${c.txid}:${c.n}`).sort();
 const submit = (s: ChainStoreLogic, b: Block) => s.write({ op: 'submitBlock', raw: b.toRaw() });
 
 function extend(from: string, fromHeight: number, n: number, tag: number, t0: number): Block[] {
@@ -84,7 +88,7 @@ test('chain store: connects, survives restart, reorganises to the most work and 
   for (const b of a) assert.equal(((await submit(s, b)).result as { status: string }).status, 'connected');
   assert.equal(s.index.height, 5);
   assert.equal((await submit(s, a[2]!)).result && ((await submit(s, a[2]!)).result as { status: string }).status, 'duplicate');
-  const coinsBefore = s.indexes.coins.size;
+  const coinsBefore = s.indexes.coinCount;
 
   // A longer branch from height 2 overtakes: blocks 3..5 are disconnected, 3'..7' connected.
   const b = extend(a[1]!.hashHex(), 2, 5, 2, 1_600_000_200);
@@ -94,15 +98,15 @@ test('chain store: connects, survives restart, reorganises to the most work and 
   assert.equal(s.index.tip.hash, b[4]!.hashHex());
   assert.equal(s.index.height, 7);
   // Coinbase outputs of the dead branch are gone, the new ones are there.
-  assert.equal(s.indexes.coins.has(`${a[4]!.txs[0]!.txid()}:0`), false);
-  assert.equal(s.indexes.coins.has(`${b[4]!.txs[0]!.txid()}:0`), true);
-  assert.equal(s.indexes.coins.size, coinsBefore + 2);
+  assert.equal(s.indexes.hasCoin(a[4]!.txs[0]!.txid(), 0), false);
+  assert.equal(s.indexes.hasCoin(b[4]!.txs[0]!.txid(), 0), true);
+  assert.equal(s.indexes.coinCount, coinsBefore + 2);
   await s.close();
 
   // Restart: same tip, same coins, derived from the stored blocks.
   s = await open(dir);
   assert.equal(s.index.tip.hash, b[4]!.hashHex());
-  assert.equal(s.indexes.coins.size, coinsBefore + 2);
+  assert.equal(s.indexes.coinCount, coinsBefore + 2);
 
   // invalidateblock on the winning branch goes back to the other one; reconsiderblock returns.
   const notices: string[] = [];
@@ -250,7 +254,7 @@ test('chain store: old blocks are read from their bytes (tx, block, stale tx), a
     }
   };
   check(s, a, true);
-  const utxo = [...s.indexes.coins.keys()].sort();
+  const utxo = utxoKeys(s);
 
   // A heavier branch from height 5: 95 blocks disconnected (most not parsed any more), 96 connected.
   const b = build(a[4]!, 5, 96, 2, 1_600_000_900);
@@ -258,16 +262,73 @@ test('chain store: old blocks are read from their bytes (tx, block, stale tx), a
   assert.equal(s.index.tip.hash, b[95]!.hashHex());
   check(s, b, true);
   check(s, a.slice(5), false);
-  const reorged = [...s.indexes.coins.keys()].sort();
+  const reorged = utxoKeys(s);
   await s.close();
 
   // Restart: the same tip, coins and lookups, from the stored bytes.
   s = await open(dir);
-  assert.deepEqual([...s.indexes.coins.keys()].sort(), reorged);
+  assert.deepEqual(utxoKeys(s), reorged);
   check(s, [...a.slice(0, 5), ...b], true);
   // And back: the first branch's blocks reconnect from their bytes, its coins exactly as before.
   await s.write({ op: 'invalidateBlock', hash: b[0]!.hashHex() });
   assert.equal(s.index.tip.hash, a[99]!.hashHex());
-  assert.deepEqual([...s.indexes.coins.keys()].sort(), utxo);
+  assert.deepEqual(utxoKeys(s), utxo);
   check(s, a, true);
+});
+
+test('chain store: a reorg of 200 blocks disconnects them with their undo data and reconnects to an identical state, key by key', async () => {
+  const dirs = [mkdtempSync(join(tmpdir(), 'acnode-reorg-')), mkdtempSync(join(tmpdir(), 'acnode-reorg-'))];
+  const pay = (tag: number) => p2pkhScript(hash160(Uint8Array.of(tag, 1, 2, 3)));
+  // Each block: a coinbase paying an address, and a spend of the previous block's coinbase into two
+  // outputs at two addresses (so the UTXO set, spent, tx and both address indexes all change).
+  // A branch's first block spends nothing: what the fork point's block made and the other branch
+  // spent must be restored by the undo data and stay unspent.
+  const build = (from: Block, fromHeight: number, n: number, tag: number, t0: number, spendFirst: boolean): Block[] => {
+    const out: Block[] = [];
+    let prev = from;
+    for (let i = 1; i <= n; i++) {
+      const h = fromHeight + i;
+      const cb = coinbase(h, 1000n, tag);
+      cb.vout[0]!.script = pay(h % 7);
+      const txs = [cb];
+      if (prev !== genesis && (i > 1 || spendFirst)) {
+        const spend = new Transaction();
+        spend.vin.push(new TxIn(new Outpoint(prev.txs[0]!.hash(), 0), Uint8Array.of(0x51, tag), 0xffffffff));
+        spend.vout.push(new TxOut(600n, pay(h % 5)), new TxOut(399n, pay((h + tag) % 3)));
+        txs.push(spend);
+      }
+      const b = makeBlock(prev.hashHex(), h, txs, t0 + i);
+      out.push(b);
+      prev = b;
+    }
+    return out;
+  };
+  /** The whole chain state: every coin, every address, spent and tx index row. */
+  const state = (st: ChainStoreLogic) => ({
+    coins: [...st.indexes.allCoins()].map(({ txid, n, coin }) => `${txid}:${n} ${coin.value} ${coin.height} ${coin.coinbase} ${Buffer.from(coin.script).toString('hex')}`),
+    address: [...st.indexes.allAddressRows()],
+    index: [...st.indexes.allIndexRows()],
+  });
+  const s = await open(dirs[0]!);
+  const a = build(genesis, 0, 201, 1, 1_600_000_100, true);
+  for (const blk of a) await submit(s, blk);
+  const onA = state(s);
+  assert.equal(onA.coins.length, 1 + 2 * 200);
+  // A heavier branch from block 1: the 200 blocks after it are disconnected.
+  const b = build(a[0]!, 1, 201, 2, 1_600_100_000, false);
+  const notices: string[] = [];
+  for (const blk of b) for (const n of (await submit(s, blk)).notices ?? []) notices.push(n.type);
+  assert.equal(s.index.tip.hash, b[200]!.hashHex());
+  assert.equal(notices.filter((n) => n === 'blockDisconnected').length, 200);
+  // The same as a store that only ever saw that branch.
+  const fresh = await open(dirs[1]!);
+  for (const blk of [a[0]!, ...b]) await submit(fresh, blk);
+  assert.deepEqual(state(s), state(fresh));
+  await fresh.close();
+  // And back: invalidating the branch reconnects the first one to exactly its state.
+  await s.write({ op: 'invalidateBlock', hash: b[0]!.hashHex() });
+  assert.equal(s.index.tip.hash, a[200]!.hashHex());
+  assert.deepEqual(state(s), onA);
+  await s.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });

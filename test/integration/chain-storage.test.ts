@@ -144,6 +144,48 @@ test('upgrade: a schema-1 data directory (nedb) becomes block files and LMDB on 
   });
 });
 
+test('upgrade: a schema-2 data directory (LMDB block index, indexes replayed at start) has its indexes built once, then kept', async (t) => {
+  // test/fixtures/schema2, made by acnoded at e087486 (make-schema2.ts): 9 blocks, a failed branch of 2.
+  const TIP = { height: 9, hash: '0a76a1a6d37c6bf01ace4dc7492c6a665397bebfe4ba6eeef2b1dece18a91305' };
+  const FAILED = '0912a66fe52896e8b1977a8741d8ae2a3aa580195e43993e0b839ab2ebe7aafa';
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-upgrade2-'));
+  cpSync(join(import.meta.dirname, '..', 'fixtures', 'schema2'), dir, { recursive: true });
+  const d = new Daemon(dir, ['-gen=0']);
+  t.after(async () => {
+    await d.stop().catch(() => {});
+    removeDir(dir);
+  });
+  // The fixture's blocks, read here from its block files.
+  const blocks = new Map(readBlockFiles(dir, MAGIC).map((r) => [Block.fromRaw(r.raw).hashHex(), Block.fromRaw(r.raw)]));
+  assert.equal(blocks.size, 12);
+  const chain: Block[] = [];
+  for (let h: string | undefined = TIP.hash; h !== regtestGenesisBlock().hashHex(); h = toHexReversed(chain[0]!.header.prevHash)) chain.unshift(blocks.get(h!)!);
+  assert.equal(chain.length, 9);
+  await d.start(30_000);
+  assert.deepEqual(loadedAt(d), TIP);
+  assert.ok(d.log.some((l) => /upgrading the chain state to schema 3: the UTXO set and the indexes are built once from the block files/.test(l)), d.log.join('\n'));
+  assert.ok(d.log.some((l) => l.endsWith(`upgrade: 9 blocks indexed, tip ${TIP.hash}`)), d.log.join('\n'));
+  // Every transaction and every output of the chain as the block files say; spent outputs are gone.
+  const spent = new Set(chain.flatMap((b) => b.txs.slice(1).flatMap((tx) => tx.vin.map((i) => `${i.prevout.txid()}:${i.prevout.index}`))));
+  for (const b of chain) {
+    for (const tx of b.txs) {
+      assert.equal((await d.rpc<{ hex: string }>('getrawtransaction', tx.txid(), 1)).hex, tx.toHex());
+      for (const [n, out] of tx.vout.entries()) {
+        const got = await d.rpc<{ value: number } | null>('gettxout', tx.txid(), n);
+        if (spent.has(`${tx.txid()}:${n}`) || out.script[0] === 0x6a) assert.equal(got, null, `${tx.txid()}:${n} is spent`);
+        else assert.equal(BigInt(Math.round(got!.value * 1e8)), out.value, `${tx.txid()}:${n}`);
+      }
+    }
+  }
+  assert.equal(await d.rpc('submitblock', blocks.get(FAILED)!.toHex()), 'duplicate-invalid');
+  await d.rpc('generate', 1);
+  await d.stop();
+  await d.start(30_000);
+  assert.equal(loadedAt(d)?.height, 10);
+  assert.ok(!d.log.some((l) => /upgrading the chain state|upgrade: /.test(l)), d.log.join('\n'));
+  await d.stop();
+});
+
 test('-reindex imports block files laid out as komodod writes them (several files, out-of-order blocks, pre-allocated zeros)', async (t) => {
   const dirs: string[] = [];
   const daemons: Daemon[] = [];

@@ -7,9 +7,10 @@ import type { BlockPos } from './blockfiles.js';
 
 /**
  * Bump when the stored layout changes; older layouts are migrated or refused, never misread.
- * 1: nedb blocks.db + chainstate.db (every index rebuilt by replay); 2: block files + LMDB.
+ * 1: nedb blocks.db + chainstate.db (every index rebuilt by replay); 2: block files + LMDB block
+ * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip.
  */
-export const CHAIN_SCHEMA_VERSION = 2;
+export const CHAIN_SCHEMA_VERSION = 3;
 
 /** What -reindex is for: every message about damaged chain state ends with it. */
 export const REINDEX_HINT = 'restart with -reindex to rebuild the chain state from the block files';
@@ -96,7 +97,10 @@ export class ChainDb {
     let meta: Database<unknown, string>;
     let blocks: Database<Buffer, Buffer>;
     try {
-      env = open({ path, maxDbs: 16 });
+      // noMetaSync: a commit flushes its data pages, not the meta page; a system crash may undo the
+      // last commit but never breaks the environment (LMDB keeps ACI), and a block whose record is
+      // undone that way is still in the fsynced block files, taken up again at start.
+      env = open({ path, maxDbs: 16, noMetaSync: true });
       meta = env.openDB<unknown, string>({ name: 'meta' });
       blocks = env.openDB<Buffer, Buffer>({ name: 'blocks', keyEncoding: 'binary', encoding: 'binary' });
       // A first read: a damaged environment often opens and fails here.
@@ -105,6 +109,11 @@ export class ChainDb {
       throw new ChainStateDamaged(`the chain state ${path} cannot be opened (${e instanceof Error ? e.message : String(e)})`);
     }
     return new ChainDb(path, env, meta, blocks);
+  }
+
+  /** A named database of binary keys and values in this environment (the chain state's indexes). */
+  index(name: string): Database<Buffer, Buffer> {
+    return this.env.openDB<Buffer, Buffer>({ name, keyEncoding: 'binary', encoding: 'binary' });
   }
 
   /** Runs `fn` in one write transaction: all of its puts are committed together, or none. */
@@ -119,6 +128,11 @@ export class ChainDb {
   /** Inside write(). */
   putMeta(key: string, value: unknown): void {
     this.meta.putSync(key, value);
+  }
+
+  /** Inside write(). */
+  removeMeta(key: string): void {
+    this.meta.removeSync(key);
   }
 
   /** Inside write(). */
@@ -161,12 +175,10 @@ export class ChainDb {
     return out.sort((a, b) => a.seq - b.seq);
   }
 
-  /** Empties every database (the start of -reindex or of a migration). */
+  /** Empties the meta and block-index databases (the start of a migration; the indexes are the caller's). Inside write(). */
   clear(): void {
-    this.write(() => {
-      this.meta.clearSync();
-      this.blocks.clearSync();
-    });
+    this.meta.clearSync();
+    this.blocks.clearSync();
   }
 
   async close(): Promise<void> {

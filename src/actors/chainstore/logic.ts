@@ -10,7 +10,8 @@ import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { ChainStateDamaged } from './chaindb.js';
-import { ChainIndexes, outpointKey, type BlockUndo, type Coin } from './coins.js';
+import { outpointKey, type Coin } from './coins.js';
+import { ChainIndexes } from './chainstate.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
@@ -65,9 +66,10 @@ export class ChainStoreLogic implements ServiceLogic {
   readonly name = 'chainStore';
   private store!: BlockStore;
   readonly index = new BlockIndex();
-  readonly indexes: ChainIndexes;
-  /** The undo data of the active chain's blocks (what disconnecting each restores). */
-  private readonly undos = new Map<string, BlockUndo>();
+  /** Blocks stored (bytes fsynced) whose index records the next write transaction commits. */
+  private readonly unrecorded: BlockEntry[] = [];
+  /** The UTXO set, undo data and the tx, spent and address indexes (LMDB), opened by load(). */
+  indexes!: ChainIndexes;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   private readonly now: () => number;
@@ -77,7 +79,6 @@ export class ChainStoreLogic implements ServiceLogic {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.log = opts.log ?? (() => {});
     this.currentParams = opts.baseParams;
-    this.indexes = new ChainIndexes(opts.addressIndex ?? true);
   }
 
   /** The address history of address keys (null when -addressindex is off), with the tip and the start/end block hashes. */
@@ -110,6 +111,7 @@ export class ChainStoreLogic implements ServiceLogic {
   async load(): Promise<void> {
     const dir = this.opts.dir;
     this.store = BlockStore.open(dir, this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC, this.opts.reindex);
+    this.indexes = new ChainIndexes(this.store.db, this.opts.addressIndex ?? true);
     if (hasSchema1(dir)) {
       if ((this.store.schema ?? 0) >= 2) {
         // An upgrade committed and was killed before it removed the old files.
@@ -119,7 +121,14 @@ export class ChainStoreLogic implements ServiceLogic {
         await this.migrateSchema1();
       }
     }
-    if (this.opts.reindex) {
+    let reindex = this.opts.reindex ?? false;
+    const storedAddressIndex = this.store.db.getMeta<boolean>('addressIndex');
+    if (!reindex && storedAddressIndex === false && this.indexes.addressIndex) {
+      // komodod's init: an address index switched on is built by a reindex.
+      this.log('set addressindex, will reindex. could take a while.');
+      reindex = true;
+    }
+    if (reindex) {
       this.reindex();
     } else {
       if (this.store.db.isEmpty()) {
@@ -130,6 +139,11 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       this.loadIndex();
       this.recoverTail();
+      if (this.store.schema === 2) this.startIndexUpgrade();
+    }
+    if (storedAddressIndex !== this.indexes.addressIndex) {
+      // Recorded either way (komodod records only a switch on): history kept while it was off is missing, so switching it on again reindexes.
+      this.store.db.write(() => this.store.db.putMeta('addressIndex', this.indexes.addressIndex));
     }
 
     const tipHash = this.store.db.getMeta<string>('tip');
@@ -137,18 +151,56 @@ export class ChainStoreLogic implements ServiceLogic {
     if (!tip) throw new ChainStateDamaged(`the chain state ${this.store.db.path} is damaged: its tip ${tipHash ?? '(none)'} is not in its block index`);
     // The tip's bytes are where the index says (one block read: the files and the index agree).
     this.store.held(tip.hash, tip.pos);
-    // Replay the recorded active chain, one block at a time read from the block files and let go.
-    const g = this.index.atHeight(0)!;
-    for (const entry of this.index.path(g, tip)) {
-      const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
-      this.undos.set(entry.hash, this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts));
-      this.index.setActiveTip(entry);
-    }
+    this.index.setActiveTip(tip);
     this.trackParams();
+    // An upgrade from an older layout indexes the chain it had (validated when it was received).
+    const upgradeTip = this.store.db.getMeta<string>('upgradeTip');
+    if (upgradeTip) this.finishIndexUpgrade(upgradeTip);
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a block taken up from the files' tail,
     // a reindex, or a reconsidered branch) is taken up now, with full validation.
     await this.activateBestChain([]);
+  }
+
+  /**
+   * Schema 2 (block index in LMDB, the other indexes replayed at every start) to 3: the indexes are
+   * built once from the active chain, from genesis, then kept. Recorded first (tip back to genesis,
+   * the tip to reach as upgradeTip, schema 3) so that a kill midway goes on from where it was.
+   */
+  private startIndexUpgrade(): void {
+    const tip = this.store.db.getMeta<string>('tip')!;
+    const genesis = this.opts.rules.genesis.hashHex();
+    this.log(`upgrading the chain state to schema 3: the UTXO set and the indexes are built once from the block files, up to ${tip}`);
+    this.store.db.write(() => {
+      this.indexes.clear();
+      this.store.db.putMeta('upgradeTip', tip);
+      this.store.db.putMeta('tip', genesis);
+      this.store.putSchema();
+    });
+  }
+
+  /**
+   * Connects the recorded active chain up to `target` into the indexes, one write transaction per
+   * block with its tip, without running the scripts again (these blocks were validated when they
+   * were received, by the layout being upgraded), progress logged.
+   */
+  private finishIndexUpgrade(target: string): void {
+    const to = this.index.get(target);
+    if (!to) throw new ChainStateDamaged(`the chain state ${this.store.db.path} is damaged: the upgrade's tip ${target} is not in its block index`);
+    const path = this.index.path(this.index.fork(to), to);
+    const step = Math.max(1000, Math.ceil(path.length / 10));
+    path.forEach((entry, k) => {
+      const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
+      this.store.db.write(() => {
+        this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
+        this.store.db.putMeta('tip', entry.hash);
+      });
+      this.index.setActiveTip(entry);
+      if ((k + 1) % step === 0) this.log(`upgrade: ${k + 1} of ${path.length} blocks indexed`);
+    });
+    this.store.db.write(() => this.store.db.removeMeta('upgradeTip'));
+    this.trackParams();
+    this.log(`upgrade: ${path.length} blocks indexed, tip ${to.hash}`);
   }
 
   /** A new chain state: the genesis block, first in the first block file (as komodod writes it). */
@@ -191,7 +243,7 @@ export class ChainStoreLogic implements ServiceLogic {
     for (const c of cut) {
       this.log(`${blockFileName(c.file)}: cut off a torn tail of ${c.bytes} bytes at ${c.at} (a write cut short when the process was killed)`);
     }
-    if (cut.length > 0) this.store.db.write(() => this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize }));
+    if (cut.length > 0 || this.unrecorded.length > 0) this.commit(() => this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize }));
   }
 
   /**
@@ -218,13 +270,25 @@ export class ChainStoreLogic implements ServiceLogic {
       this.log(`block ${hash} in ${blockFileName(pos.file)} at ${pos.pos} is not taken: ${(e as { reason?: string }).reason ?? String(e)}`);
       return undefined;
     }
-    const entry = this.index.add(block.header, pos, block.txs.length, prev.failed);
-    this.store.db.write(() => this.store.putRecord(this.recordOf(entry)));
+    this.unrecorded.push(this.index.add(block.header, pos, block.txs.length, prev.failed));
     return hash;
   }
 
   private recordOf(e: BlockEntry) {
     return { hash: e.hash, seq: this.index.orderOf(e.hash), pos: e.pos, txCount: e.txCount, header: e.header };
+  }
+
+  /**
+   * One write transaction: the records of blocks stored since the last one (their bytes are
+   * fsynced already), then what `fn` writes. A received block that connects at once is indexed in
+   * the same transaction as its effects and the new tip.
+   */
+  private commit(fn?: () => void): void {
+    this.store.db.write(() => {
+      for (const e of this.unrecorded) this.store.putRecord(this.recordOf(e));
+      this.unrecorded.length = 0;
+      fn?.();
+    });
   }
 
   /**
@@ -237,6 +301,11 @@ export class ChainStoreLogic implements ServiceLogic {
     const genesis = this.opts.rules.genesis;
     const genesisHash = genesis.hashHex();
     this.log(`reindex: rebuilding the chain state ${this.store.db.path} from the block files in ${this.store.files.dir}`);
+    this.store.db.write(() => {
+      this.store.db.clear();
+      this.indexes.clear();
+    });
+    this.store.forget();
     const files = this.store.files.list();
     const waiting = new Map<string, BlockPos[]>();
     let lastEnd: { file: number; end: number } = { file: 0, end: 0 };
@@ -250,8 +319,7 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       const hash = header.hashHex();
       if (this.index.size === 0 && hash === genesisHash) {
-        const g = this.index.add(genesis.header, pos, genesis.txs.length);
-        this.store.db.write(() => this.store.putRecord(this.recordOf(g)));
+        this.unrecorded.push(this.index.add(genesis.header, pos, genesis.txs.length));
       } else if (this.index.size === 0 || !this.index.has(toHexReversed(header.prevHash))) {
         if (!this.index.has(hash)) {
           const prev = toHexReversed(header.prevHash);
@@ -284,6 +352,7 @@ export class ChainStoreLogic implements ServiceLogic {
         if (ok) lastEnd = { file: n, end: pos.pos + pos.size };
         return ok;
       });
+      this.commit();
       this.log(`reindex: ${blockFileName(n)} read, ${indexed} blocks indexed`);
     }
     this.store.files.setAppendPoint(lastEnd.file, lastEnd.end);
@@ -296,15 +365,14 @@ export class ChainStoreLogic implements ServiceLogic {
     if (this.index.size === 0) {
       // No block file holds the genesis block: it is written first, as a new chain's is.
       const pos = this.store.append(genesis.toRaw());
-      const g = this.index.add(genesis.header, pos, genesis.txs.length);
-      this.store.db.write(() => this.store.putRecord(this.recordOf(g)));
+      this.unrecorded.push(this.index.add(genesis.header, pos, genesis.txs.length));
       for (const c of waiting.get(genesisHash) ?? []) take(this.store.files.readBlock(c), c);
     }
     let unlinked = 0;
     for (const list of waiting.values()) unlinked += list.length;
     if (unlinked > 0) this.log(`reindex: ${unlinked} blocks whose parent is in no block file were left out`);
     this.index.setActiveTip(this.index.atHeight(0) ?? this.index.get(genesisHash)!);
-    this.store.db.write(() => {
+    this.commit(() => {
       this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize });
       this.store.db.putMeta('tip', genesisHash);
       this.store.db.putMeta('failed', []);
@@ -326,7 +394,10 @@ export class ChainStoreLogic implements ServiceLogic {
     this.log('upgrading the chain data from nedb (blocks.db, chainstate.db; schema 1) to block files and LMDB');
     const old = await readSchema1(dir, genesisHash, this.log);
     // What an interrupted upgrade wrote is started over.
-    this.store.db.clear();
+    this.store.db.write(() => {
+      this.store.db.clear();
+      this.indexes.clear();
+    });
     for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
     this.store.files.setAppendPoint(0, 0);
     const index = new BlockIndex();
@@ -348,9 +419,12 @@ export class ChainStoreLogic implements ServiceLogic {
       throw new Error(`chain tip ${tip} is not among the stored blocks: the data directory is damaged: restore it from a backup or start on a new -datadir`);
     }
     this.store.files.sync();
+    // The indexes are built from genesis up to the old tip by load() (finishIndexUpgrade), a kill
+    // midway going on from where it was.
     this.store.db.write(() => {
       for (const r of records) this.store.putRecord(r);
-      this.store.db.putMeta('tip', tip);
+      this.store.db.putMeta('tip', genesisHash);
+      this.store.db.putMeta('upgradeTip', tip);
       this.store.db.putMeta('failed', old.failed.filter((h) => index.has(h)));
       this.store.putSchema();
     });
@@ -403,9 +477,9 @@ export class ChainStoreLogic implements ServiceLogic {
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
       case 'coins':
-        return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coins.get(outpointKey(txid, n)) ?? null);
+        return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coin(txid, n) ?? null);
       case 'spent':
-        return this.indexes.spent.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+        return this.indexes.spentBy(body.txid as string, body.n as number) ?? null;
       case 'addressUnspent':
         // body.address: addressKey(type, hash160) of coins.ts
         return this.indexes.unspentAt(body.address as string);
@@ -481,7 +555,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   summary(): Record<string, unknown> {
-    return { height: this.index.height, tip: this.index.tip.hash, blocksKnown: this.index.size, utxos: this.indexes.coins.size };
+    return { height: this.index.height, tip: this.index.tip.hash, blocksKnown: this.index.size, utxos: this.indexes.coinCount };
   }
 
   // ---- reads ---------------------------------------------------------------------------------
@@ -519,7 +593,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   private txInfo(txid: string) {
-    const loc = this.indexes.txIndex.get(txid);
+    const loc = this.indexes.txLocation(txid);
     if (!loc) return null;
     const e = this.index.get(loc.blockHash)!;
     const tx = loc.offset !== undefined ? this.store.readTx(e.hash, e.pos, loc.offset, loc.length!, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
@@ -553,10 +627,10 @@ export class ChainStoreLogic implements ServiceLogic {
    * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
    */
   mempoolView(txid: string, outpoints: [string, number][], tipPart = this.tipView()) {
-    const coins = outpoints.map(([t, n]) => this.indexes.coins.get(outpointKey(t, n)) ?? null);
-    const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.txIndex.has(t));
+    const coins = outpoints.map(([t, n]) => this.indexes.coin(t, n) ?? null);
+    const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.hasTx(t));
     const own = this.txInfo(txid);
-    const hasUnspentOutputs = !!own && own.tx.vout.some((_, n) => this.indexes.coins.has(outpointKey(txid, n)));
+    const hasUnspentOutputs = !!own && own.tx.vout.some((_, n) => this.indexes.hasCoin(txid, n));
     return { ...tipPart, coins, confirmed, hasUnspentOutputs };
   }
 
@@ -597,7 +671,7 @@ export class ChainStoreLogic implements ServiceLogic {
     const want = new Set(scripts);
     const wantCC = new Set(ccSubScripts);
     const out: { txid: string; n: number; coin: Coin }[] = [];
-    for (const [key, coin] of this.indexes.coins) {
+    for (const { txid, n, coin } of this.indexes.allCoins()) {
       const hex = Buffer.from(coin.script.buffer, coin.script.byteOffset, coin.script.byteLength).toString('hex');
       let match = want.has(hex);
       if (!match && wantCC.size > 0) {
@@ -606,8 +680,7 @@ export class ChainStoreLogic implements ServiceLogic {
         if (len > 0 && len < 0x4c && coin.script[len + 1] === 0xcc) match = wantCC.has(hex.slice(0, (len + 2) * 2));
       }
       if (!match) continue;
-      const colon = key.lastIndexOf(':');
-      out.push({ txid: key.slice(0, colon), n: Number(key.slice(colon + 1)), coin });
+      out.push({ txid, n, coin });
     }
     const tip = this.index.tip;
     return { height: tip.height, hash: tip.hash, mtp: this.mtp(tip), coins: out };
@@ -618,7 +691,7 @@ export class ChainStoreLogic implements ServiceLogic {
   /** The spent index for each outpoint, with the spent output's value and script (from the txindex). */
   spentMany(outpoints: [string, number][]) {
     return outpoints.map(([txid, n]) => {
-      const s = this.indexes.spent.get(outpointKey(txid, n));
+      const s = this.indexes.spentBy(txid, n);
       if (!s) return null;
       const out = this.txInfo(txid)?.tx.vout[n];
       return { ...s, value: out?.value ?? null, script: out?.script ?? null };
@@ -708,7 +781,7 @@ export class ChainStoreLogic implements ServiceLogic {
   private poolDelta(entry: BlockEntry): PoolValues | null {
     if (this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
     const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
-    const undo = this.undos.get(entry.hash)?.spent;
+    const undo = this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
     const { block, txids } = this.store.peek(entry.hash, entry.pos);
     let u = 0;
     const earlier = new Map<string, Transaction>();
@@ -845,9 +918,15 @@ export class ChainStoreLogic implements ServiceLogic {
     // The bytes are fsynced before the record that points at them commits.
     const pos = this.store.append(raw);
     const entry = this.index.add(block.header, pos, block.txs.length);
-    this.store.db.write(() => this.store.putRecord(this.recordOf(entry)));
+    this.unrecorded.push(entry);
     this.store.remember(hash, raw, txStarts, txHashes, block);
-    const failure = await this.activateBestChain(notices);
+    let failure: { rejectCode: number; reason: string } | undefined;
+    try {
+      failure = await this.activateBestChain(notices);
+    } finally {
+      // Stored but not connected (a side branch), or connecting failed: indexed on its own.
+      if (this.unrecorded.length > 0) this.commit();
+    }
     if (entry.failed) {
       return { status: 'rejected', hash, rejectCode: failure?.rejectCode ?? 16, reason: failure?.reason ?? 'invalid block' };
     }
@@ -902,7 +981,6 @@ export class ChainStoreLogic implements ServiceLogic {
         this.log(`block ${failedAt.hash} at height ${failedAt.height} is invalid: ${lastFailure!.reason}`);
         this.saveFailed();
       }
-      this.saveTip();
     }
     return lastFailure;
   }
@@ -917,7 +995,11 @@ export class ChainStoreLogic implements ServiceLogic {
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
     }
-    this.undos.set(entry.hash, this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts));
+    // The block's effects on every index and the new tip: one write transaction.
+    this.commit(() => {
+      this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
+      this.store.db.putMeta('tip', entry.hash);
+    });
     this.index.setActiveTip(entry);
     this.trackParams();
     notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
@@ -934,7 +1016,7 @@ export class ChainStoreLogic implements ServiceLogic {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
         if (spent.has(key)) return undefined;
-        return created.get(key) ?? this.indexes.coins.get(key);
+        return created.get(key) ?? this.indexes.coin(txid, n);
       },
       tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
       apply: (tx, txid, height) => {
@@ -953,20 +1035,18 @@ export class ChainStoreLogic implements ServiceLogic {
     if (!parent) throw new Error('cannot disconnect the genesis block');
     const h = this.held(tip);
     const block = this.blockOf(tip);
-    this.indexes.disconnect(block.txs, h.txids, this.undos.get(tip.hash)!);
-    this.undos.delete(tip.hash);
+    this.commit(() => {
+      this.indexes.disconnect(block.txs, h.txids, tip.hash, tip.height);
+      this.store.db.putMeta('tip', parent.hash);
+    });
     this.index.setActiveTip(parent);
     this.trackParams();
     notices.push({ type: 'blockDisconnected', hash: tip.hash, height: tip.height, block, txids: h.txids } satisfies BlockDisconnected);
     this.log(`disconnected block ${tip.height} ${tip.hash}`);
   }
 
-  private saveTip(): void {
-    this.store.db.write(() => this.store.db.putMeta('tip', this.index.tip.hash));
-  }
-
   private saveFailed(): void {
-    this.store.db.write(() => this.store.db.putMeta('failed', this.failedHashes()));
+    this.commit(() => this.store.db.putMeta('failed', this.failedHashes()));
   }
 
   private failedHashes(): string[] {
@@ -984,7 +1064,6 @@ export class ChainStoreLogic implements ServiceLogic {
     }
     this.index.markFailed(entry);
     this.saveFailed();
-    this.saveTip();
     await this.activateBestChain(notices);
   }
 

@@ -1,0 +1,398 @@
+import type { Database } from 'lmdb';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { ChainDb } from './chaindb.js';
+import {
+  addressKeysOf,
+  outpointKey,
+  type AddressDelta,
+  type AddressUnspent,
+  type BlockUndo,
+  type Coin,
+  type SpentInfo,
+  type TxLocation,
+} from './coins.js';
+
+/**
+ * The chain state's indexes in LMDB, each a named database of the chain's environment, with keys
+ * laid out so that LMDB's byte order is komodod's leveldb order:
+ *
+ * - coins: outpoint (txid internal 32 | n u32 BE) → coinbase u8 | height u32 | tx version i32 | value u64 | script
+ * - undo: block hash (internal) → the coins the block spent, in input order (what disconnecting it restores)
+ * - txs: txid (internal) → block hash | height u32 | position u32 | offset u32 | length u32 (the transaction's bytes within its block's)
+ * - spent: outpoint → spending txid (internal) | input u32 | height u32
+ * - addressUnspent: type u8 | hash160 | txid (internal) | n u32 LE (CAddressUnspentKey) → value u64 | height u32 | coinbase u8 | script
+ * - addressHistory: type u8 | hash160 | height u32 BE | position u32 BE | txid (internal) | index u32 BE | spending u8 (CAddressIndexKey) → satoshis i64
+ *
+ * connect() and disconnect() change them for one block and must run inside the chain store's write
+ * transaction, which also records the new tip: a block's effects are committed together, or not at
+ * all. Reads see the last committed state (or, inside the write transaction, its own changes).
+ */
+export class ChainIndexes {
+  private readonly coins: Database<Buffer, Buffer>;
+  private readonly undo: Database<Buffer, Buffer>;
+  private readonly txs: Database<Buffer, Buffer>;
+  private readonly spent: Database<Buffer, Buffer>;
+  private readonly addrUnspent: Database<Buffer, Buffer>;
+  private readonly addrHistory: Database<Buffer, Buffer>;
+
+  constructor(
+    db: ChainDb,
+    /** -addressindex: keep the address history (the unspent index, which the token code reads, is always kept). */
+    readonly addressIndex = true,
+  ) {
+    this.coins = db.index('coins');
+    this.undo = db.index('undo');
+    this.txs = db.index('txs');
+    this.spent = db.index('spent');
+    this.addrUnspent = db.index('addressUnspent');
+    this.addrHistory = db.index('addressHistory');
+  }
+
+  // ---- reads -----------------------------------------------------------------------------------
+
+  coin(txid: string, n: number): Coin | undefined {
+    const v = this.coins.get(outpoint(txid, n));
+    return v ? decodeCoin(v) : undefined;
+  }
+
+  hasCoin(txid: string, n: number): boolean {
+    return this.coins.doesExist(outpoint(txid, n));
+  }
+
+  /** The number of unspent outputs (LMDB's entry count: no walk). */
+  get coinCount(): number {
+    return (this.coins.getStats() as { entryCount: number }).entryCount;
+  }
+
+  /** Every unspent output, in outpoint order (the wallet's scan at start; the tests' key-by-key comparisons). */
+  *allCoins(): Generator<{ txid: string; n: number; coin: Coin }> {
+    for (const { key, value } of this.coins.getRange({})) yield { txid: displayOf(key, 0), n: key.readUInt32BE(32), coin: decodeCoin(value) };
+  }
+
+  txLocation(txid: string): TxLocation | undefined {
+    const v = this.txs.get(hashKey(txid));
+    if (!v) return undefined;
+    return { blockHash: displayOf(v, 0), height: v.readUInt32LE(32), index: v.readUInt32LE(36), offset: v.readUInt32LE(40), length: v.readUInt32LE(44) };
+  }
+
+  hasTx(txid: string): boolean {
+    return this.txs.doesExist(hashKey(txid));
+  }
+
+  spentBy(txid: string, n: number): SpentInfo | undefined {
+    const v = this.spent.get(outpoint(txid, n));
+    return v ? { txid: displayOf(v, 0), vin: v.readUInt32LE(32), height: v.readUInt32LE(36) } : undefined;
+  }
+
+  /** The undo data of a connected block. */
+  undoOf(blockHash: string): BlockUndo | undefined {
+    const v = this.undo.get(hashKey(blockHash));
+    return v ? decodeUndo(v) : undefined;
+  }
+
+  /** GetAddressUnspent for one address, in leveldb key order. Costs the number of its unspent outputs. */
+  unspentAt(address: string): AddressUnspent[] {
+    const out: AddressUnspent[] = [];
+    const prefix = addressPrefix(address);
+    for (const { key, value } of this.addrUnspent.getRange({ start: prefix, end: after(prefix) })) {
+      out.push({
+        txid: displayOf(key, 21),
+        index: key.readUInt32LE(53),
+        value: value.readBigUInt64LE(0),
+        height: value.readUInt32LE(8),
+        coinbase: value[12] === 1,
+        script: new Uint8Array(value.subarray(13)),
+      });
+    }
+    return out;
+  }
+
+  /** Σ of the unspent outputs at one address (CCaddress_balance). */
+  balanceAt(address: string): bigint {
+    let sum = 0n;
+    const prefix = addressPrefix(address);
+    for (const { value } of this.addrUnspent.getRange({ start: prefix, end: after(prefix) })) sum += value.readBigUInt64LE(0);
+    return sum;
+  }
+
+  /**
+   * GetAddressIndex (ReadAddressIndex): the deltas of one address in key order; with start > 0 and
+   * end > 0 only heights start..end (a range of the index: cost grows with the answer, not the history).
+   */
+  historyAt(address: string, start = 0, end = 0): AddressDelta[] {
+    const prefix = addressPrefix(address);
+    const ranged = start > 0 && end > 0;
+    if (ranged && start > end) return [];
+    const from = ranged ? Buffer.concat([prefix, u32be(start)]) : prefix;
+    const to = ranged && end < 0xffffffff ? Buffer.concat([prefix, u32be(end + 1)]) : after(prefix);
+    const out: AddressDelta[] = [];
+    for (const { key, value } of this.addrHistory.getRange({ start: from, end: to })) {
+      out.push({
+        height: key.readUInt32BE(21),
+        blockindex: key.readUInt32BE(25),
+        txid: displayOf(key, 29),
+        index: key.readUInt32BE(61),
+        spending: key[65] === 1,
+        satoshis: value.readBigInt64LE(0),
+      });
+    }
+    return out;
+  }
+
+  /** Every address-index row (tests: whole-state comparisons). */
+  *allAddressRows(): Generator<string> {
+    for (const { key, value } of this.addrUnspent.getRange({})) yield `u ${key.toString('hex')} ${value.toString('hex')}`;
+    for (const { key, value } of this.addrHistory.getRange({})) yield `h ${key.toString('hex')} ${value.toString('hex')}`;
+  }
+
+  /** Every spent-index and tx-index row (tests: whole-state comparisons). */
+  *allIndexRows(): Generator<string> {
+    for (const { key, value } of this.spent.getRange({})) yield `s ${key.toString('hex')} ${value.toString('hex')}`;
+    for (const { key, value } of this.txs.getRange({})) yield `t ${key.toString('hex')} ${value.toString('hex')}`;
+  }
+
+  // ---- writes (inside the chain store's write transaction) ------------------------------------
+
+  /**
+   * Applies a block's transactions: spends their inputs (recorded as the block's undo data), adds
+   * their outputs, files them in the tx, spent and address indexes. Inputs must have been validated.
+   * `txStarts`: where each transaction starts in the block's bytes (Block.read's).
+   */
+  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>): BlockUndo {
+    const undo: BlockUndo = { spent: [] };
+    const history = this.addressIndex;
+    const hashBytes = hashKey(blockHash);
+    for (let i = 0; i < txs.length; i++) {
+      const tx = txs[i]!;
+      const txid = txids[i]!;
+      const txidBytes = hashKey(txid);
+      const coinbase = tx.isCoinbase();
+      if (!coinbase) {
+        for (let n = 0; n < tx.vin.length; n++) {
+          const prevout = tx.vin[n]!.prevout;
+          const prevTxid = prevout.txid();
+          const key = outpoint(prevTxid, prevout.index);
+          const raw = this.coins.get(key);
+          if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevTxid, prevout.index)}`);
+          const coin = decodeCoin(raw);
+          // The script's address keys, solved once for both address indexes.
+          const keys = addressKeysOf(coin.script);
+          undo.spent.push({ key: outpointKey(prevTxid, prevout.index), coin });
+          this.coins.removeSync(key);
+          for (const a of keys) {
+            this.addrUnspent.removeSync(unspentKey(a, key));
+            if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
+          }
+          this.spent.putSync(key, spentValue(txidBytes, n, height));
+        }
+      }
+      for (let n = 0; n < tx.vout.length; n++) {
+        const out = tx.vout[n]!;
+        const keys = addressKeysOf(out.script);
+        if (history) for (const a of keys) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
+        if (isUnspendableScript(out.script)) continue;
+        const key = outpointOf(txidBytes, n);
+        for (const a of keys) this.addrUnspent.putSync(unspentKey(a, key), unspentValue(out.value, height, coinbase, out.script));
+        this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
+      }
+      this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
+    }
+    this.undo.putSync(hashBytes, encodeUndo(undo));
+    return undo;
+  }
+
+  /** Reverses connect() from the block's undo data: removes its outputs and index rows, restores what it spent. */
+  disconnect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number): void {
+    const hashBytes = hashKey(blockHash);
+    const raw = this.undo.get(hashBytes);
+    if (!raw) throw new Error(`disconnect ${blockHash}: no undo data`);
+    const undo = decodeUndo(raw);
+    if (this.addressIndex) {
+      // The block's rows of the address history: each output's credit and each input's debit.
+      let u = 0;
+      for (let i = 0; i < txs.length; i++) {
+        const tx = txs[i]!;
+        const txidBytes = hashKey(txids[i]!);
+        if (!tx.isCoinbase()) {
+          for (let n = 0; n < tx.vin.length; n++) {
+            for (const a of addressKeysOf(undo.spent[u]!.coin.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, true));
+            u++;
+          }
+        }
+        tx.vout.forEach((out, n) => {
+          for (const a of addressKeysOf(out.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, false));
+        });
+      }
+    }
+    for (let i = txs.length - 1; i >= 0; i--) {
+      const tx = txs[i]!;
+      const txidBytes = hashKey(txids[i]!);
+      tx.vout.forEach((out, n) => {
+        const key = outpointOf(txidBytes, n);
+        if (this.coins.removeSync(key)) for (const a of addressKeysOf(out.script)) this.addrUnspent.removeSync(unspentKey(a, key));
+      });
+      this.txs.removeSync(txidBytes);
+    }
+    const own = new Set(txids);
+    for (const { key, coin } of undo.spent) {
+      const sep = key.lastIndexOf(':');
+      const txid = key.slice(0, sep);
+      const op = outpoint(txid, Number(key.slice(sep + 1)));
+      this.spent.removeSync(op);
+      // An output created and spent inside this block leaves with the block (DisconnectBlock's reverse walk).
+      if (own.has(txid)) continue;
+      this.coins.putSync(op, encodeCoin(coin));
+      for (const a of addressKeysOf(coin.script)) this.addrUnspent.putSync(unspentKey(a, op), unspentValue(coin.value, coin.height, coin.coinbase, coin.script));
+    }
+    this.undo.removeSync(hashBytes);
+  }
+
+  /** Empties every index (-reindex, a migration). Inside a write transaction. */
+  clear(): void {
+    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrHistory]) d.clearSync();
+  }
+}
+
+// ---- encodings -----------------------------------------------------------------------------------
+
+/** A display-hex hash as its internal bytes. */
+function hashKey(display: string): Buffer {
+  return Buffer.from(display, 'hex').reverse();
+}
+
+/** The display hex of the 32 internal bytes at `at`. */
+function displayOf(b: Buffer, at: number): string {
+  return Buffer.from(b.subarray(at, at + 32)).reverse().toString('hex');
+}
+
+function outpointOf(txid: Buffer, n: number): Buffer {
+  const k = Buffer.allocUnsafe(36);
+  txid.copy(k, 0);
+  k.writeUInt32BE(n, 32);
+  return k;
+}
+
+function outpoint(txid: string, n: number): Buffer {
+  return outpointOf(hashKey(txid), n);
+}
+
+function u32be(n: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(n, 0);
+  return b;
+}
+
+function i64(v: bigint): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigInt64LE(v, 0);
+  return b;
+}
+
+/** The first key after every key that starts with `prefix`. */
+function after(prefix: Buffer): Buffer {
+  return Buffer.concat([prefix, Buffer.alloc(64, 0xff)]);
+}
+
+/** An address key (`<type>:<hash160 hex>`) as the index's prefix: type u8 | hash160. */
+function addressPrefix(address: string): Buffer {
+  const sep = address.indexOf(':');
+  const b = Buffer.allocUnsafe(21);
+  b[0] = Number(address.slice(0, sep));
+  b.write(address.slice(sep + 1), 1, 20, 'hex');
+  return b;
+}
+
+function unspentKey(address: string, op: Buffer): Buffer {
+  const k = Buffer.allocUnsafe(57);
+  addressPrefix(address).copy(k, 0);
+  op.copy(k, 21, 0, 32);
+  // CAddressUnspentKey's index is serialised little-endian: leveldb orders it so.
+  k.writeUInt32LE(op.readUInt32BE(32), 53);
+  return k;
+}
+
+function unspentValue(value: bigint, height: number, coinbase: boolean, script: Uint8Array): Buffer {
+  const v = Buffer.allocUnsafe(13 + script.length);
+  v.writeBigUInt64LE(value, 0);
+  v.writeUInt32LE(height, 8);
+  v[12] = coinbase ? 1 : 0;
+  v.set(script, 13);
+  return v;
+}
+
+function historyKey(address: string, height: number, blockindex: number, txid: Buffer, index: number, spending: boolean): Buffer {
+  const k = Buffer.allocUnsafe(66);
+  addressPrefix(address).copy(k, 0);
+  k.writeUInt32BE(height, 21);
+  k.writeUInt32BE(blockindex, 25);
+  txid.copy(k, 29);
+  k.writeUInt32BE(index, 61);
+  k[65] = spending ? 1 : 0;
+  return k;
+}
+
+function spentValue(txid: Buffer, vin: number, height: number): Buffer {
+  const v = Buffer.allocUnsafe(40);
+  txid.copy(v, 0);
+  v.writeUInt32LE(vin, 32);
+  v.writeUInt32LE(height, 36);
+  return v;
+}
+
+function txValue(blockHash: Buffer, height: number, index: number, offset: number, length: number): Buffer {
+  const v = Buffer.allocUnsafe(48);
+  blockHash.copy(v, 0);
+  v.writeUInt32LE(height, 32);
+  v.writeUInt32LE(index, 36);
+  v.writeUInt32LE(offset, 40);
+  v.writeUInt32LE(length, 44);
+  return v;
+}
+
+function encodeCoin(c: Coin): Buffer {
+  const v = Buffer.allocUnsafe(17 + c.script.length);
+  v[0] = c.coinbase ? 1 : 0;
+  v.writeUInt32LE(c.height, 1);
+  v.writeInt32LE(c.txVersion, 5);
+  v.writeBigUInt64LE(c.value, 9);
+  v.set(c.script, 17);
+  return v;
+}
+
+function decodeCoin(v: Buffer): Coin {
+  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.subarray(17)) };
+}
+
+/** count u32, then per spent coin: outpoint (36) | coin length u32 | coin. */
+function encodeUndo(u: BlockUndo): Buffer {
+  const parts: Buffer[] = [];
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32LE(u.spent.length, 0);
+  parts.push(head);
+  for (const { key, coin } of u.spent) {
+    const sep = key.lastIndexOf(':');
+    const c = encodeCoin(coin);
+    const len = Buffer.allocUnsafe(4);
+    len.writeUInt32LE(c.length, 0);
+    parts.push(outpoint(key.slice(0, sep), Number(key.slice(sep + 1))), len, c);
+  }
+  return Buffer.concat(parts);
+}
+
+function decodeUndo(v: Buffer): BlockUndo {
+  const n = v.readUInt32LE(0);
+  const spent: BlockUndo['spent'] = [];
+  let at = 4;
+  for (let i = 0; i < n; i++) {
+    const key = outpointKey(displayOf(v, at), v.readUInt32BE(at + 32));
+    const len = v.readUInt32LE(at + 36);
+    spent.push({ key, coin: decodeCoin(v.subarray(at + 40, at + 40 + len)) });
+    at += 40 + len;
+  }
+  return { spent };
+}
+
+/** OP_RETURN outputs never enter the UTXO set (CScript::IsUnspendable). */
+function isUnspendableScript(script: Uint8Array): boolean {
+  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
+}
