@@ -20,7 +20,7 @@ Options (komodod's; every other komodod flag is accepted and logged when acnode 
   -datadir=<dir>  -conf=<file>  -rpcport=<port>  -rpcuser=<user>  -rpcpassword=<pw>
   -rpcbind=<addr>  -rpcallowip=<ip>  -port=<port>  -addnode=<ip:port>  -connect=<ip:port>
   -pubkey=<hex>  -gen  -genproclimit=<n>  -datacarriersize=<n>  -blocknotify=<cmd>
-  -walletnotify=<cmd>  -reindex  -inspect  -par=<n>  -sigbackend=<wasm|noble>
+  -walletnotify=<cmd>  -reindex  -dbcache=<MiB>  -inspect  -par=<n>  -sigbackend=<wasm|noble>
   -version  -help
 `;
 

@@ -75,6 +75,8 @@ export interface NodeConfig {
   readonly blocknotify: string | null;
   readonly walletnotify: string | null;
   readonly par: number;
+  /** -dbcache in MiB, clamped to komodod's bounds (nMinDbCache..nMaxDbCache): what the chain store's and the signature caches may hold. */
+  readonly dbcache: number;
   readonly sigbackend: SigBackend;
   readonly help: boolean;
   readonly version: boolean;
@@ -138,6 +140,7 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['blocknotify', 'string'],
   ['walletnotify', 'string'],
   ['par', 'int'],
+  ['dbcache', 'int'],
   ['sigbackend', 'string'],
   ['help', 'bool'],
   ['h', 'bool'],
@@ -362,6 +365,8 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     blocknotify: str('blocknotify'),
     walletnotify: str('walletnotify'),
     par: int('par', 0, -1024, 1024),
+    // komodod's init clamps -dbcache to [nMinDbCache, nMaxDbCache] (4 MiB..16 GiB) rather than refusing it.
+    dbcache: Math.min(Math.max(int('dbcache', 450, -(2 ** 31), 2 ** 31 - 1), 4), 16384),
     sigbackend: sig as SigBackend,
     help: bool('help', false) || bool('h', false) || bool('?', false),
     version: bool('version', false),

@@ -329,6 +329,12 @@ test('chain store: a reorg of 200 blocks disconnects them with their undo data a
   await s.write({ op: 'invalidateBlock', hash: b[0]!.hashHex() });
   assert.equal(s.index.tip.hash, a[200]!.hashHex());
   assert.deepEqual(state(s), onA);
+  // The wallet's scan (coinsByScript) through the address index finds what a pass over the UTXO set finds, in its order.
+  const scripts = [pay(0), pay(1), pay(4)].map((x) => Buffer.from(x).toString('hex'));
+  const scanned = [...s.indexes.allCoins()].filter((c) => scripts.includes(Buffer.from(c.coin.script).toString('hex'))).map((c) => `${c.txid}:${c.n}`);
+  const viaIndex = (s.read({ op: 'coinsByScript', scripts }) as { coins: { txid: string; n: number }[] }).coins.map((c) => `${c.txid}:${c.n}`);
+  assert.ok(scanned.length > 100);
+  assert.deepEqual(viaIndex, scanned);
   await s.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });

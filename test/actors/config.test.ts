@@ -142,8 +142,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
       argv.join(' '),
     );
   }
-  const c = loadConfig(['-dbcache=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
-  assert.deepEqual([...c.ignored].sort(), ['dbcache', 'exportdir', 'notary', 'rpcworkqueue']);
+  const c = loadConfig(['-maxorphantx=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
+  assert.deepEqual([...c.ignored].sort(), ['exportdir', 'maxorphantx', 'notary', 'rpcworkqueue']);
   assert.equal(c.pubkey, '02' + '11'.repeat(32));
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
   rmSync(h, { recursive: true });
@@ -168,4 +168,18 @@ test('rpc endpoints follow komodod: loopback without -rpcallowip, -rpcbind with 
     { host: '0.0.0.0', port: 9000 },
   ]);
   rmSync(h, { recursive: true });
+});
+
+test('-dbcache: MiB, 450 by default, clamped to komodod bounds (4..16384) as its init does; not a number is refused', () => {
+  const h = home();
+  const dd = join(h, 'data');
+  mkdirSync(dd);
+  const at = (...args: string[]) => loadConfig(['-ac_name=DBC', `-datadir=${dd}`, ...args], { homedir: h, ...fixed }).dbcache;
+  assert.equal(at(), 450);
+  assert.equal(at('-dbcache=100'), 100);
+  assert.equal(at('-dbcache=1'), 4);
+  assert.equal(at('-dbcache=-5'), 4);
+  assert.equal(at('-dbcache=99999'), 16384);
+  assert.throws(() => at('-dbcache=lots'), (e: unknown) => e instanceof ConfigError && e.flag === 'dbcache');
+  rmSync(h, { recursive: true, force: true });
 });

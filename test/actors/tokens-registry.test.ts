@@ -3,12 +3,11 @@ import assert from 'node:assert/strict';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { TxIn, Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
-import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
+import { toHex } from '../../src/chain/encoding/hex.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { p2pkScript } from '../../src/chain/script/script.js';
 import { parsePayToCryptoCondition } from '../../src/chain/script/standard.js';
-import type { Block } from '../../src/chain/block/block.js';
 import {
   buildTokenCreate,
   buildTokenTransfer,
@@ -16,13 +15,18 @@ import {
   tokensCC1Script,
   type SpendableCoin,
 } from '../../src/chain/tokens/index.js';
-import { TokenRegistryLogic, type TokenOutput, type TokenRecord } from '../../src/actors/tokens/registry.js';
-import type { Asker } from '../../src/actors/ask.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
+import { TokenIndex } from '../../src/actors/chainstore/tokenindex.js';
+import { removeDir } from '../helpers/daemon.js';
 
 /**
- * The token registry on its own, over a stand-in chain store that answers tip/entry/block/tx from a
- * list of blocks: indexing of creations and token outputs, fake token outputs left out, exact undo on
- * disconnect, and a rebuild at load equal to the incrementally built index.
+ * The token index (the registry's LMDB databases in the chain environment) on its own, blocks
+ * connected and disconnected in write transactions with a stand-in tx lookup: indexing of creations
+ * and token outputs, fake token outputs left out, exact undo on disconnect, kept across a reopen, and
+ * a block whose lookups fail leaves nothing of itself.
  */
 
 const KEY_A = Uint8Array.from(Buffer.alloc(32, 0x11));
@@ -46,49 +50,39 @@ interface FakeBlock {
   txs: Transaction[];
 }
 
-/** A stand-in chain store answering the registry's reads from `chain` (the active blocks, genesis first). */
-function fakeChain(chain: FakeBlock[]): Asker {
-  return {
-    ask: async (body: { op: string; [k: string]: unknown }) => {
-      const tip = chain[chain.length - 1]!;
-      switch (body.op) {
-        case 'tip':
-          return { hash: tip.hash, height: tip.height };
-        case 'entry': {
-          const i = chain.findIndex((b) => b.hash === body.hash);
-          return i < 0 ? null : { height: i, prev: i > 0 ? chain[i - 1]!.hash : null };
-        }
-        case 'block': {
-          const b = chain.find((x) => x.hash === body.hash);
-          return b ? { block: blockOf(b, chain), txids: b.txs.map((t) => t.txid()) } : null;
-        }
-        case 'txs':
-          return (body.txids as string[]).map((id) => {
-            for (const b of chain) for (const t of b.txs) if (t.txid() === id) return { tx: t };
-            return null;
-          });
-        default:
-          throw new Error(`unexpected ${body.op}`);
-      }
-    },
-  } as unknown as Asker;
-}
-
 const H = (n: number) => n.toString(16).padStart(64, '0');
-
-/** What the chain store's notices carry: the block (its parent link and transactions). */
-function blockOf(b: FakeBlock, chain: FakeBlock[]): Block {
-  const prev = b.height > 0 ? chain[b.height - 1]!.hash : '00'.repeat(32);
-  return { header: { prevHash: fromHexReversed(prev) }, txs: b.txs } as unknown as Block;
-}
 
 const groupHash = (pk: Uint8Array, nft = 0) => toHex(hash160(parsePayToCryptoCondition(tokensCC1Script(0xf2, nft, pk))!.ccSubScript));
 
-async function q<T>(r: TokenRegistryLogic, body: { op: string; [k: string]: unknown }): Promise<T> {
-  return (await r.write(body)).result as T;
+/** The token index on a temporary environment, with the chain's transactions to look up from `chain` (the active blocks). */
+function tempIndex(chain: FakeBlock[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-tokens-'));
+  let db = ChainDb.open(join(dir, 'chaindb'));
+  let ix = new TokenIndex(db);
+  const lookup = (id: string) => {
+    for (const b of chain) for (const t of b.txs) if (t.txid() === id) return t;
+    return undefined;
+  };
+  return {
+    get ix() {
+      return ix;
+    },
+    connect: (b: FakeBlock, look: (id: string) => Transaction | undefined = lookup) =>
+      db.write(() => ix.connect(b.txs, b.txs.map((t) => t.txid()), b.hash, b.height, look)),
+    disconnect: (b: FakeBlock) => db.write(() => ix.disconnect(b.hash, b.height)),
+    reopen: async () => {
+      await db.close();
+      db = ChainDb.open(join(dir, 'chaindb'));
+      ix = new TokenIndex(db);
+    },
+    close: async () => {
+      await db.close();
+      removeDir(dir);
+    },
+  };
 }
 
-test('token registry: creations, transfers, fakes ignored, exact undo on disconnect, rebuild at load', async () => {
+test('token index: creations, transfers, fakes ignored, exact undo on disconnect, kept across a reopen', async () => {
   const fund = fundingTx(1, [new TxOut(5000_00000000n, p2pkScript(PK_A)), new TxOut(1_00000000n, p2pkScript(PK_A))]);
   const create = buildTokenCreate({ ...CTX, privateKey: KEY_A, name: 'DUKE', description: 'd', supply: 1000n, coins: [coin(fund, 0)] });
   assert.ok(create.ok);
@@ -110,56 +104,51 @@ test('token registry: creations, transfers, fakes ignored, exact undo on disconn
   // a fake: claims the token for B out of nothing (no token inputs)
   const fake = fundingTx(2, [new TxOut(777n, tokensCC1Script(0xf2, 0, PK_B)), new TxOut(0n, encodeTokenTransferOpRet({ tokenid: c.hash(), pubkeys: [PK_B] }))]);
 
-  const genesis: FakeBlock = { hash: H(0xa0), height: 0, txs: [] };
   const b1: FakeBlock = { hash: H(0xa1), height: 1, txs: [fund] };
   const b2: FakeBlock = { hash: H(0xa2), height: 2, txs: [c, t, fake] };
-  const chain = [genesis, b1];
-  const reg = new TokenRegistryLogic({ chain: fakeChain(chain) });
-  await reg.load();
-  const afterB1 = JSON.stringify(reg.snapshot());
+  const chain = [b1];
+  const r = tempIndex(chain);
+  r.connect(b1);
+  const afterB1 = JSON.stringify(r.ix.snapshot());
 
+  r.connect(b2);
   chain.push(b2);
-  await reg.write({ op: 'blockConnected', hash: b2.hash, height: 2, block: blockOf(b2, chain), txids: b2.txs.map((x) => x.txid()) });
-  const afterB2 = JSON.stringify(reg.snapshot());
+  const afterB2 = JSON.stringify(r.ix.snapshot());
 
-  const info = await q<TokenRecord>(reg, { op: 'info', tokenid });
+  const info = r.ix.info(tokenid)!;
   assert.equal(info.supply, 1000n);
   assert.equal(info.owner, toHex(PK_A));
   assert.equal(Buffer.from(info.name).toString(), 'DUKE');
-  assert.deepEqual(await q(reg, { op: 'list' }), [tokenid]);
-  const outsA = await q<TokenOutput[]>(reg, { op: 'outputs', tokenid, addressHash: groupHash(PK_A) });
-  assert.deepEqual(outsA.map((o) => [o.txid, o.index, o.value]), [[t.txid(), 1, 900n]]);
-  const outsB = await q<TokenOutput[]>(reg, { op: 'outputs', tokenid, addressHash: groupHash(PK_B) });
-  assert.deepEqual(outsB.map((o) => [o.txid, o.index, o.value]), [[t.txid(), 0, 100n]], 'the fake output is not a token output');
+  assert.equal(Buffer.from(info.description).toString(), 'd');
+  assert.equal(info.height, 2);
+  assert.deepEqual(r.ix.list(), [tokenid]);
+  assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_A)).map((o) => [o.txid, o.index, o.value]), [[t.txid(), 1, 900n]]);
+  assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_B)).map((o) => [o.txid, o.index, o.value]), [[t.txid(), 0, 100n]], 'the fake output is not a token output');
 
-  // A rebuild from the chain store equals the incremental index.
-  const reloaded = new TokenRegistryLogic({ chain: fakeChain(chain) });
-  await reloaded.load();
-  assert.equal(JSON.stringify(reloaded.snapshot()), afterB2);
+  // Kept: a reopened environment holds the same index.
+  await r.reopen();
+  assert.equal(JSON.stringify(r.ix.snapshot()), afterB2);
 
-  // Disconnect undoes exactly; a duplicate or out-of-place notice changes nothing.
-  await reg.write({ op: 'blockConnected', hash: b2.hash, height: 2, block: blockOf(b2, chain), txids: b2.txs.map((x) => x.txid()) });
-  assert.equal(JSON.stringify(reg.snapshot()), afterB2);
-  await reg.write({ op: 'blockDisconnected', hash: b1.hash, height: 1, block: blockOf(b1, chain), txids: [] });
-  assert.equal(JSON.stringify(reg.snapshot()), afterB2);
-  await reg.write({ op: 'blockDisconnected', hash: b2.hash, height: 2, block: blockOf(b2, chain), txids: b2.txs.map((x) => x.txid()) });
-  assert.equal(JSON.stringify(reg.snapshot()), afterB1);
-  assert.equal(await q(reg, { op: 'info', tokenid }), null);
-  assert.deepEqual(await q(reg, { op: 'list' }), []);
-  // and connecting again gives the same index
-  await reg.write({ op: 'blockConnected', hash: b2.hash, height: 2, block: blockOf(b2, chain), txids: b2.txs.map((x) => x.txid()) });
-  assert.equal(JSON.stringify(reg.snapshot()), afterB2);
-
-  // A notice that does not extend the index (a gap) makes it rebuild from the chain store.
-  const b3: FakeBlock = { hash: H(0xa3), height: 3, txs: [] };
-  const b4: FakeBlock = { hash: H(0xa4), height: 4, txs: [] };
-  chain.push(b3, b4);
-  await reg.write({ op: 'blockConnected', hash: b4.hash, height: 4, block: blockOf(b4, chain), txids: [] });
-  assert.equal((await q<{ height: number }>(reg, { op: 'status' })).height, 4);
-  assert.deepEqual(await q(reg, { op: 'list' }), [tokenid]);
+  // Disconnect undoes exactly; connecting again gives the same index.
+  r.disconnect(b2);
+  assert.equal(JSON.stringify(r.ix.snapshot()), afterB1);
+  assert.equal(r.ix.info(tokenid), null);
+  assert.deepEqual(r.ix.list(), []);
+  r.connect(b2);
+  assert.equal(JSON.stringify(r.ix.snapshot()), afterB2);
+  // A transfer spending B's token output moves it; its disconnect restores the spent output exactly.
+  const t2 = buildTokenTransfer({ ...CTX, privateKey: KEY_B, tokenid: c.hash(), destPubkey: PK_A, amount: 100n, coins: [coin(fund, 1)], tokenCoins: [coin(t, 0)] });
+  assert.ok(t2.ok);
+  const b3: FakeBlock = { hash: H(0xa3), height: 3, txs: [t2.tx] };
+  r.connect(b3);
+  assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_B)), []);
+  assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_A)).map((o) => [o.txid, o.index]), [[t.txid(), 1], [t2.tx.txid(), 0]].sort((x, y) => (Buffer.from(x[0] as string, 'hex').reverse().compare(Buffer.from(y[0] as string, 'hex').reverse()))));
+  r.disconnect(b3);
+  assert.equal(JSON.stringify(r.ix.snapshot()), afterB2);
+  await r.close();
 });
 
-test('token registry: a block whose transaction reads fail is not indexed at all, and the next notice rebuilds the index', async () => {
+test('token index: a block whose transaction lookups fail leaves nothing of itself (its write transaction aborts)', async () => {
   const fund = fundingTx(3, [new TxOut(5000_00000000n, p2pkScript(PK_A))]);
   const create = buildTokenCreate({ ...CTX, privateKey: KEY_A, name: 'RUSTY', description: 'r', supply: 500n, coins: [coin(fund, 0)] });
   assert.ok(create.ok);
@@ -175,39 +164,20 @@ test('token registry: a block whose transaction reads fail is not indexed at all
   });
   assert.ok(transfer.ok);
   const chain: FakeBlock[] = [
-    { hash: H(0xb0), height: 0, txs: [] },
     { hash: H(0xb1), height: 1, txs: [fund] },
     { hash: H(0xb2), height: 2, txs: [c] },
   ];
-  // The transfer's block: validating it reads the creation from the chain store, which now fails.
+  const r = tempIndex(chain);
+  for (const b of chain) r.connect(b);
+  const before = JSON.stringify(r.ix.snapshot());
+  // The transfer's block: validating it reads the creation, and that read fails (a block file unreadable).
   const b3: FakeBlock = { hash: H(0xb3), height: 3, txs: [transfer.tx] };
-  const inner = fakeChain(chain);
-  let failing = false;
-  const flaky = {
-    ask: async (body: { op: string }, timeoutMs?: number) => {
-      if (failing && body.op === 'txs') throw new Error('chain store unavailable');
-      return inner.ask(body as never, timeoutMs);
-    },
-  } as unknown as Asker;
-  const reg = new TokenRegistryLogic({ chain: flaky });
-  await reg.load();
-  const before = JSON.stringify(reg.snapshot());
-
-  chain.push(b3);
-  failing = true;
-  await assert.rejects(reg.write({ op: 'blockConnected', hash: b3.hash, height: 3, block: blockOf(b3, chain), txids: [transfer.tx.txid()] }), /chain store unavailable/);
-  // Nothing of the block is left: the creation's spent output is still indexed, no transfer output.
-  assert.equal(JSON.stringify(reg.snapshot()), before);
-  assert.equal((await q<{ height: number }>(reg, { op: 'status' })).height, 2);
-
-  // The reads work again: the next block does not extend the index, which rebuilds to equal a fresh load.
-  failing = false;
-  const b4: FakeBlock = { hash: H(0xb4), height: 4, txs: [] };
-  chain.push(b4);
-  await reg.write({ op: 'blockConnected', hash: b4.hash, height: 4, block: blockOf(b4, chain), txids: [] });
-  const fresh = new TokenRegistryLogic({ chain: fakeChain(chain) });
-  await fresh.load();
-  assert.equal(JSON.stringify(reg.snapshot()), JSON.stringify(fresh.snapshot()));
-  const outsB = await q<TokenOutput[]>(reg, { op: 'outputs', tokenid: c.txid(), addressHash: groupHash(PK_B) });
-  assert.deepEqual(outsB.map((o) => [o.txid, o.index, o.value]), [[transfer.tx.txid(), 0, 50n]]);
+  assert.throws(() => r.connect(b3, () => { throw new Error('block file unreadable'); }), /block file unreadable/);
+  // Nothing of the block is left: the creation's spent output is still indexed, no transfer output, no undo.
+  assert.equal(JSON.stringify(r.ix.snapshot()), before);
+  assert.throws(() => r.disconnect(b3), /no undo data/);
+  // Read again, it indexes as it should.
+  r.connect(b3);
+  assert.deepEqual(r.ix.outputsAt(c.txid(), groupHash(PK_B)).map((o) => [o.txid, o.index, o.value]), [[transfer.tx.txid(), 0, 50n]]);
+  await r.close();
 });

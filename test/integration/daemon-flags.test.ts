@@ -87,11 +87,11 @@ test('acnoded flags: ports 0, malformed values, ignored komodod flags', async (t
   }
 
   await t.test('komodod flags acnode does not use are logged as ignored, never fatal', async () => {
-    const d = await startDaemon(['-gen=0', '-rpcworkqueue=64', '-exportdir=/tmp', '-notary', '-dbcache=450', '-checkblocks=10'], fresh());
+    const d = await startDaemon(['-gen=0', '-rpcworkqueue=64', '-exportdir=/tmp', '-notary', '-maxorphantx=100', '-checkblocks=10'], fresh());
     daemons.push(d);
     const line = d.log.find((l) => /ignored flags \(not used by acnode\):/.test(l));
     assert.ok(line, d.log.join('\n'));
-    for (const f of ['rpcworkqueue', 'exportdir', 'notary', 'dbcache', 'checkblocks']) assert.match(line!, new RegExp(`\\b${f}\\b`));
+    for (const f of ['rpcworkqueue', 'exportdir', 'notary', 'maxorphantx', 'checkblocks']) assert.match(line!, new RegExp(`\\b${f}\\b`));
     assert.equal((await d.rpc<string[]>('generate', 1)).length, 1);
   });
 });

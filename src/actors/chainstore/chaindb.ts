@@ -8,9 +8,10 @@ import type { BlockPos } from './blockfiles.js';
 /**
  * Bump when the stored layout changes; older layouts are migrated or refused, never misread.
  * 1: nedb blocks.db + chainstate.db (every index rebuilt by replay); 2: block files + LMDB block
- * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip.
+ * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip; 4:
+ * the token registry too.
  */
-export const CHAIN_SCHEMA_VERSION = 3;
+export const CHAIN_SCHEMA_VERSION = 4;
 
 /** What -reindex is for: every message about damaged chain state ends with it. */
 export const REINDEX_HINT = 'restart with -reindex to rebuild the chain state from the block files';

@@ -9,9 +9,11 @@ import { ServiceFailure, type Op } from '../protocol.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
-import { ChainStateDamaged } from './chaindb.js';
-import { outpointKey, type Coin } from './coins.js';
+import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
+import { addressKey, addressKeysOf, outpointKey, type Coin } from './coins.js';
+import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes } from './chainstate.js';
+import { TokenIndex } from './tokenindex.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
@@ -49,6 +51,8 @@ export interface ChainStoreOptions {
   addressIndex?: boolean;
   /** -reindex: rebuild the chain state from the block files (komodod's, or acnode's own). */
   reindex?: boolean;
+  /** What the recent blocks (bytes and parsed) may hold in memory, in bytes (-dbcache's share; 16 MB when not given). */
+  cacheBytes?: number;
   /** The network's message start, which begins each block-file record (baseParams' when not given). */
   magic?: Uint8Array;
   now?: () => number;
@@ -70,6 +74,8 @@ export class ChainStoreLogic implements ServiceLogic {
   private readonly unrecorded: BlockEntry[] = [];
   /** The UTXO set, undo data and the tx, spent and address indexes (LMDB), opened by load(). */
   indexes!: ChainIndexes;
+  /** The token registry (LMDB), kept in the same write transactions. */
+  tokens!: TokenIndex;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   private readonly now: () => number;
@@ -110,8 +116,9 @@ export class ChainStoreLogic implements ServiceLogic {
 
   async load(): Promise<void> {
     const dir = this.opts.dir;
-    this.store = BlockStore.open(dir, this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC, this.opts.reindex);
+    this.store = BlockStore.open(dir, this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC, this.opts.reindex, this.opts.cacheBytes);
     this.indexes = new ChainIndexes(this.store.db, this.opts.addressIndex ?? true);
+    this.tokens = new TokenIndex(this.store.db, this.log);
     if (hasSchema1(dir)) {
       if ((this.store.schema ?? 0) >= 2) {
         // An upgrade committed and was killed before it removed the old files.
@@ -139,7 +146,7 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       this.loadIndex();
       this.recoverTail();
-      if (this.store.schema === 2) this.startIndexUpgrade();
+      if ((this.store.schema ?? CHAIN_SCHEMA_VERSION) < CHAIN_SCHEMA_VERSION) this.startIndexUpgrade();
     }
     if (storedAddressIndex !== this.indexes.addressIndex) {
       // Recorded either way (komodod records only a switch on): history kept while it was off is missing, so switching it on again reindexes.
@@ -163,16 +170,18 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /**
-   * Schema 2 (block index in LMDB, the other indexes replayed at every start) to 3: the indexes are
-   * built once from the active chain, from genesis, then kept. Recorded first (tip back to genesis,
-   * the tip to reach as upgradeTip, schema 3) so that a kill midway goes on from where it was.
+   * Schema 2 (block index in LMDB, the other indexes replayed at every start) or 3 (no token index
+   * in LMDB) to 4: the indexes are built once from the active chain, from genesis, then kept.
+   * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
+   * kill midway goes on from where it was.
    */
   private startIndexUpgrade(): void {
     const tip = this.store.db.getMeta<string>('tip')!;
     const genesis = this.opts.rules.genesis.hashHex();
-    this.log(`upgrading the chain state to schema 3: the UTXO set and the indexes are built once from the block files, up to ${tip}`);
+    this.log(`upgrading the chain state to schema ${CHAIN_SCHEMA_VERSION}: the UTXO set and the indexes are built once from the block files, up to ${tip}`);
     this.store.db.write(() => {
       this.indexes.clear();
+      this.tokens.clear();
       this.store.db.putMeta('upgradeTip', tip);
       this.store.db.putMeta('tip', genesis);
       this.store.putSchema();
@@ -192,6 +201,7 @@ export class ChainStoreLogic implements ServiceLogic {
     path.forEach((entry, k) => {
       const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
       this.store.db.write(() => {
+        this.tokens.connect(block.txs, txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
         this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
         this.store.db.putMeta('tip', entry.hash);
       });
@@ -304,6 +314,7 @@ export class ChainStoreLogic implements ServiceLogic {
     this.store.db.write(() => {
       this.store.db.clear();
       this.indexes.clear();
+      this.tokens.clear();
     });
     this.store.forget();
     const files = this.store.files.list();
@@ -397,6 +408,7 @@ export class ChainStoreLogic implements ServiceLogic {
     this.store.db.write(() => {
       this.store.db.clear();
       this.indexes.clear();
+      this.tokens.clear();
     });
     for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
     this.store.files.setAppendPoint(0, 0);
@@ -473,6 +485,13 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       case 'tx':
         return this.txInfo(body.txid as string);
+      // The token registry's reads (tokeninfo, tokenlist, tokenbalance...).
+      case 'tokenInfo':
+        return this.tokens.info(body.tokenid as string);
+      case 'tokenList':
+        return this.tokens.list();
+      case 'tokenOutputs':
+        return this.tokens.outputsAt(body.tokenid as string, body.addressHash as string);
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
@@ -670,17 +689,41 @@ export class ChainStoreLogic implements ServiceLogic {
   coinsByScript(scripts: string[], ccSubScripts: string[] = []) {
     const want = new Set(scripts);
     const wantCC = new Set(ccSubScripts);
+    const matches = (script: Uint8Array): boolean => {
+      const hex = Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('hex');
+      if (want.has(hex)) return true;
+      if (wantCC.size === 0) return false;
+      // A direct push of the condition, then OP_CHECKCRYPTOCONDITION (0xcc).
+      const len = script[0]!;
+      return len > 0 && len < 0x4c && script[len + 1] === 0xcc && wantCC.has(hex.slice(0, (len + 2) * 2));
+    };
     const out: { txid: string; n: number; coin: Coin }[] = [];
-    for (const { txid, n, coin } of this.indexes.allCoins()) {
-      const hex = Buffer.from(coin.script.buffer, coin.script.byteOffset, coin.script.byteLength).toString('hex');
-      let match = want.has(hex);
-      if (!match && wantCC.size > 0) {
-        // A direct push of the condition, then OP_CHECKCRYPTOCONDITION (0xcc).
-        const len = coin.script[0]!;
-        if (len > 0 && len < 0x4c && coin.script[len + 1] === 0xcc) match = wantCC.has(hex.slice(0, (len + 2) * 2));
+    // Through the address unspent index (kept whatever -addressindex says): the addresses the
+    // scripts and CC sub-scripts are filed under, so the cost is the wallet's coins, not the UTXO
+    // set's. A script filed under no address (nonstandard) falls back to one pass over the set.
+    const addresses = new Set<string>();
+    let indexed = true;
+    for (const hex of want) {
+      const keys = addressKeysOf(Buffer.from(hex, 'hex'));
+      if (keys.length === 0) indexed = false;
+      for (const k of keys) addresses.add(k);
+    }
+    for (const hex of wantCC) addresses.add(addressKey(3, hash160(Buffer.from(hex, 'hex'))));
+    if (indexed) {
+      const seen = new Set<string>();
+      for (const a of addresses) {
+        for (const u of this.indexes.unspentAt(a)) {
+          const k = outpointKey(u.txid, u.index);
+          if (seen.has(k) || !matches(u.script)) continue;
+          seen.add(k);
+          const coin = this.indexes.coin(u.txid, u.index);
+          if (coin) out.push({ txid: u.txid, n: u.index, coin });
+        }
       }
-      if (!match) continue;
-      out.push({ txid, n, coin });
+      // The order of a pass over the UTXO set (outpoint key order).
+      out.sort((x, y) => Buffer.from(x.txid, 'hex').reverse().compare(Buffer.from(y.txid, 'hex').reverse()) || x.n - y.n);
+    } else {
+      for (const { txid, n, coin } of this.indexes.allCoins()) if (matches(coin.script)) out.push({ txid, n, coin });
     }
     const tip = this.index.tip;
     return { height: tip.height, hash: tip.hash, mtp: this.mtp(tip), coins: out };
@@ -997,6 +1040,8 @@ export class ChainStoreLogic implements ServiceLogic {
     }
     // The block's effects on every index and the new tip: one write transaction.
     this.commit(() => {
+      // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
+      this.tokens.connect(block.txs, h.txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
       this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
       this.store.db.putMeta('tip', entry.hash);
     });
@@ -1036,6 +1081,7 @@ export class ChainStoreLogic implements ServiceLogic {
     const h = this.held(tip);
     const block = this.blockOf(tip);
     this.commit(() => {
+      this.tokens.disconnect(tip.hash, tip.height);
       this.indexes.disconnect(block.txs, h.txids, tip.hash, tip.height);
       this.store.db.putMeta('tip', parent.hash);
     });

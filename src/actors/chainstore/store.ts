@@ -24,14 +24,14 @@ interface AppendPoint {
 }
 
 /**
- * Recent blocks kept, most recently used last: their bytes and txids (RECENT_*), and the newest of
- * them parsed (PARSED_*: a parsed transaction takes several times its bytes). Everything older is
- * read back from the block files when asked for.
+ * Recent blocks kept, most recently used last: their bytes and txids (at most RECENT_BLOCKS, and the
+ * cache's bytes), and the newest of them parsed (at most PARSED_BLOCKS, and an eighth of the bytes:
+ * a parsed transaction takes several times its bytes). Everything older is read back from the block
+ * files when asked for.
  */
-const RECENT_BLOCKS = 64;
-const RECENT_BYTES = 16_000_000;
+const RECENT_BLOCKS = 256;
 const PARSED_BLOCKS = 8;
-const PARSED_BYTES = 2_000_000;
+const DEFAULT_CACHE_BYTES = 16_000_000;
 
 /**
  * The chain's durable part: raw blocks in komodod's block files (`blocks/blk*.dat`) and the block
@@ -46,10 +46,17 @@ export class BlockStore {
   private readonly parsed = new Map<string, { block: Block; bytes: number }>();
   private parsedBytes = 0;
 
+  private readonly recentMax: number;
+  private readonly parsedMax: number;
+
   private constructor(
     readonly db: ChainDb,
     readonly files: BlockFiles,
-  ) {}
+    cacheBytes: number,
+  ) {
+    this.recentMax = cacheBytes;
+    this.parsedMax = Math.floor(cacheBytes / 8);
+  }
 
   static dbPath(dir: string): string {
     return join(dir, 'chaindb');
@@ -63,11 +70,11 @@ export class BlockStore {
    * Opens the environment and the block files; a damaged environment is refused (ChainStateDamaged).
    * `fresh` (-reindex): the environment is removed first, whatever state it is in.
    */
-  static open(dir: string, magic: Uint8Array, fresh = false): BlockStore {
+  static open(dir: string, magic: Uint8Array, fresh = false, cacheBytes = DEFAULT_CACHE_BYTES): BlockStore {
     if (fresh) rmSync(BlockStore.dbPath(dir), { recursive: true, force: true });
     const db = ChainDb.open(BlockStore.dbPath(dir));
     const files = new BlockFiles(BlockStore.blocksDir(dir), magic);
-    const store = new BlockStore(db, files);
+    const store = new BlockStore(db, files, cacheBytes);
     const schema = db.getMeta<number>('schema');
     if (schema !== undefined && schema > CHAIN_SCHEMA_VERSION) {
       throw new Error(`chain data schema ${schema} is newer than this acnode understands (${CHAIN_SCHEMA_VERSION}): upgrade acnode`);
@@ -237,7 +244,7 @@ export class BlockStore {
     }
     this.recent.set(hash, h);
     this.recentBytes += h.raw.length;
-    while (this.recent.size > 1 && (this.recent.size > RECENT_BLOCKS || this.recentBytes > RECENT_BYTES)) {
+    while (this.recent.size > 1 && (this.recent.size > RECENT_BLOCKS || this.recentBytes > this.recentMax)) {
       const [oldest, o] = this.recent.entries().next().value!;
       this.recent.delete(oldest);
       this.recentBytes -= o.raw.length;
@@ -253,7 +260,7 @@ export class BlockStore {
     this.parsed.set(hash, { block, bytes });
     this.parsedBytes += bytes;
     // The newest stays even alone over the byte bound: it is the one being used.
-    while (this.parsed.size > 1 && (this.parsed.size > PARSED_BLOCKS || this.parsedBytes > PARSED_BYTES)) {
+    while (this.parsed.size > 1 && (this.parsed.size > PARSED_BLOCKS || this.parsedBytes > this.parsedMax)) {
       const [oldest, o] = this.parsed.entries().next().value!;
       this.parsed.delete(oldest);
       this.parsedBytes -= o.bytes;
