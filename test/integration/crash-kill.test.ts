@@ -31,7 +31,7 @@ import { consensusRules } from '../../src/actors/chainstore/consensus.js';
  * blocks computed here; no output is spent twice or created twice and the coins add up to the
  * issuance. Then the daemon must restart on the directory as the kill left it, at that tip, and
  * answer getblockcount/getblockhash/gettxout as the replay says. Some rounds also kill it while it
- * starts (loading its files).
+ * starts (loading its files), one while it runs -reindex.
  */
 
 const params = devChainParams();
@@ -194,8 +194,10 @@ test('kill -9 at random moments while mining and accepting transactions: restart
     // -gen pacing in some rounds (the pacer asks for a block at once, then every ac_blocktime).
     const gen = round % 3 === 1;
     if (round % 3 === 2) {
-      // A kill while the daemon starts (loading its files, opening its ports).
-      const early = new Daemon(dir, ['-gen=0', `-pubkey=${toHex(PUB)}`]);
+      // A kill while the daemon starts (loading its files, opening its ports); in a later round while
+      // it rebuilds the chain state with -reindex (the next start must go on with it).
+      const reindexing = round >= 5;
+      const early = new Daemon(dir, ['-gen=0', `-pubkey=${toHex(PUB)}`, ...(reindexing ? ['-reindex'] : [])]);
       const starting = early.start(30_000).then(
         () => true,
         () => false,
@@ -203,8 +205,9 @@ test('kill -9 at random moments while mining and accepting transactions: restart
       await sleep(100 + Math.floor(rnd() * 700));
       await early.crash();
       const wasReady = await starting;
+      t.diagnostic(`round ${round}: killed ${wasReady ? 'after ready' : 'while starting'}${reindexing ? ' with -reindex' : ''}, last log line: ${early.log.at(-1)?.replace(/^\S+ /, '') ?? '(none)'}`);
       const r = replay(dir);
-      assert.deepEqual(r.tip, expected, `round ${round}: a kill during start${wasReady ? ' (after ready)' : ''} changes nothing`);
+      assert.deepEqual(r.tip, expected, `round ${round}: a kill during ${reindexing ? '-reindex' : 'start'}${wasReady ? ' (after ready)' : ''} changes nothing`);
       await withChainStoreView(dir, (v) => assert.equal(v.index.tip.hash, expected.hash));
     }
     // What the directory holds before the daemon touches it (with -gen it mines at once).

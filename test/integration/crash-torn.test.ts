@@ -119,6 +119,24 @@ test('data files: a torn block-file tail is cut off, damaged chain state is refu
     await v.stop();
   });
 
+  await t.test('a -reindex killed before it had read every block file starts again at the next start', async () => {
+    const r = await variant(async (dir) => {
+      // What a reindex killed while reading the block files leaves: its flag, and only part of the block index.
+      const env = open({ path: join(dir, 'chaindb'), maxDbs: 16 });
+      const blocks = env.openDB<Buffer, Buffer>({ name: 'blocks', keyEncoding: 'binary', encoding: 'binary' });
+      const keys = [...blocks.getKeys({})];
+      env.transactionSync(() => {
+        for (const k of keys.slice(2)) blocks.removeSync(k as Buffer);
+        env.openDB({ name: 'meta' }).putSync('reindexing', true);
+      });
+      await env.close();
+    });
+    assert.ok(r.daemon, r.error);
+    assert.ok(r.daemon!.log.some((l) => /reindex: the last -reindex was interrupted; reindexing again/.test(l)), r.daemon!.log.join('\n'));
+    assert.deepEqual(loadedAt(r.daemon!), tip);
+    await r.daemon!.stop();
+  });
+
   await t.test('a data directory written by a newer schema is refused', async () => {
     const r = await variant(async (dir) => {
       const env = open({ path: join(dir, 'chaindb') });

@@ -129,6 +129,11 @@ export class ChainStoreLogic implements ServiceLogic {
       }
     }
     let reindex = this.opts.reindex ?? false;
+    if (!reindex && this.store.db.getMeta<boolean>('reindexing')) {
+      // komodod's fReindex flag: a reindex stopped before it had read every block file starts again.
+      this.log('reindex: the last -reindex was interrupted; reindexing again');
+      reindex = true;
+    }
     const storedAddressIndex = this.store.db.getMeta<boolean>('addressIndex');
     if (!reindex && storedAddressIndex === false && this.indexes.addressIndex) {
       // komodod's init: an address index switched on is built by a reindex.
@@ -311,10 +316,12 @@ export class ChainStoreLogic implements ServiceLogic {
     const genesis = this.opts.rules.genesis;
     const genesisHash = genesis.hashHex();
     this.log(`reindex: rebuilding the chain state ${this.store.db.path} from the block files in ${this.store.files.dir}`);
+    // Emptied and marked in one transaction: a kill from here on restarts the reindex.
     this.store.db.write(() => {
       this.store.db.clear();
       this.indexes.clear();
       this.tokens.clear();
+      this.store.db.putMeta('reindexing', true);
     });
     this.store.forget();
     const files = this.store.files.list();
@@ -388,6 +395,8 @@ export class ChainStoreLogic implements ServiceLogic {
       this.store.db.putMeta('tip', genesisHash);
       this.store.db.putMeta('failed', []);
       this.store.putSchema();
+      // Every block file read: what remains is connecting the best chain, which any start goes on with.
+      this.store.db.removeMeta('reindexing');
     });
     this.log(`reindex: ${this.index.size} blocks indexed; connecting the best chain`);
   }

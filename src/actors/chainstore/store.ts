@@ -68,18 +68,26 @@ export class BlockStore {
 
   /**
    * Opens the environment and the block files; a damaged environment is refused (ChainStateDamaged).
-   * `fresh` (-reindex): the environment is removed first, whatever state it is in.
+   * `reindex`: the environment is about to be rebuilt, so one that cannot be opened is removed and
+   * made anew (one that opens is emptied by the reindex's first write transaction, so a kill before it
+   * leaves the old state whole).
    */
-  static open(dir: string, magic: Uint8Array, fresh = false, cacheBytes = DEFAULT_CACHE_BYTES): BlockStore {
-    if (fresh) rmSync(BlockStore.dbPath(dir), { recursive: true, force: true });
-    const db = ChainDb.open(BlockStore.dbPath(dir));
+  static open(dir: string, magic: Uint8Array, reindex = false, cacheBytes = DEFAULT_CACHE_BYTES): BlockStore {
+    let db: ChainDb;
+    try {
+      db = ChainDb.open(BlockStore.dbPath(dir));
+    } catch (e) {
+      if (!reindex || !(e instanceof ChainStateDamaged)) throw e;
+      rmSync(BlockStore.dbPath(dir), { recursive: true, force: true });
+      db = ChainDb.open(BlockStore.dbPath(dir));
+    }
     const files = new BlockFiles(BlockStore.blocksDir(dir), magic);
     const store = new BlockStore(db, files, cacheBytes);
     const schema = db.getMeta<number>('schema');
     if (schema !== undefined && schema > CHAIN_SCHEMA_VERSION) {
       throw new Error(`chain data schema ${schema} is newer than this acnode understands (${CHAIN_SCHEMA_VERSION}): upgrade acnode`);
     }
-    if (schema === undefined && db.blockCount > 0) throw new ChainStateDamaged(`the chain state ${db.path} is damaged: it has no schema record`);
+    if (!reindex && schema === undefined && db.blockCount > 0) throw new ChainStateDamaged(`the chain state ${db.path} is damaged: it has no schema record`);
     const point = db.getMeta<AppendPoint>('blockFile');
     if (point) files.setAppendPoint(point.file, point.size);
     return store;
