@@ -2,15 +2,14 @@
  * The running node's benchmarks (issue 4, Benchmarks), each figure beside its limit in the same run:
  * the JSON-RPC transport against a bare Polka + body-parser server, mempool acceptance against bare
  * signature verification, connecting a block of accepted transactions against accepting them,
- * getrawtransaction latency on a chain of 10^3 against 10^5 transactions, and the restart time and
- * memory of a node holding 10^5 transactions. The big chains are built in process with the chain
+ * and getrawtransaction latency on a chain of 10^3 against 10^5 transactions (restart time and memory
+ * are the chain storage group's, at 10^6). The big chains are built in process with the chain
  * store and cached in bench/.cache/ (git-ignored). Where an RPC method is not served yet, the actor
  * path is measured and the label says so.
  */
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +30,6 @@ import { startNode, type NodeHandle } from '../src/actors/node.js';
 import { roundsUntilSteady, type Row } from './lib.js';
 import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
 
-const root = join(import.meta.dirname, '..');
 const cacheDir = join(import.meta.dirname, '.cache');
 const BENCH_KEY = benchKey('acnode bench key');
 const { pub: PUB, p2pkh: P2PKH } = BENCH_KEY;
@@ -351,37 +349,6 @@ async function lookupLatency(dir: string, sample: string[]): Promise<{ us: numbe
   }
 }
 
-/** Starts acnoded on `dir` as a child process: ms until its readiness line, and its resident memory then. */
-async function daemonStart(dir: string): Promise<{ ms: number; rssMB: number }> {
-  const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'bin/acnoded.ts'), `-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  try {
-    const ms = await new Promise<number>((resolve, reject) => {
-      let buf = '';
-      const timer = setTimeout(() => reject(new Error(`acnoded not ready in 5 min:\n${buf}`)), 300_000);
-      const on = (c: Buffer) => {
-        buf += c.toString();
-        if (/RPC server listening on/.test(buf)) {
-          clearTimeout(timer);
-          resolve(performance.now() - t0);
-        }
-      };
-      proc.stdout.on('data', on);
-      proc.stderr.on('data', on);
-      proc.on('exit', (code) => reject(new Error(`acnoded exited with ${code}:\n${buf}`)));
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
-    const rssKB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-    return { ms, rssMB: rssKB / 1024 };
-  } finally {
-    proc.kill('SIGKILL');
-    await new Promise((r) => (proc.exitCode !== null ? r(null) : proc.on('exit', r)));
-  }
-}
 
 /**
  * What the machine gives two threads at once: bare tiny-secp256k1 verifies per second on one thread,
@@ -422,26 +389,6 @@ async function twoThreadVerify(ms = 400): Promise<{ one: number; two: number }> 
   } finally {
     await Promise.all(threads.map((w) => w.terminate()));
   }
-}
-
-/** The block files of a data directory (blocks/blk*.dat). */
-function blockFilesOf(dir: string): string[] {
-  const blocks = join(dir, 'blocks');
-  return readdirSync(blocks).filter((f) => /^blk\d{5}\.dat$/.test(f)).sort().map((f) => join(blocks, f));
-}
-
-/** The floor of a restart that replays: reading the block files back and parsing each block, nothing else. */
-function bareLoad(dir: string): number {
-  const t0 = performance.now();
-  for (const file of blockFilesOf(dir)) {
-    const data = readFileSync(file);
-    for (let at = 0; at + 8 <= data.length; ) {
-      const len = data.readUInt32LE(at + 4);
-      Block.fromRaw(new Uint8Array(data.buffer, data.byteOffset + at + 8, len)).txs.forEach((tx) => tx.txid());
-      at += 8 + len;
-    }
-  }
-  return performance.now() - t0;
 }
 
 // ---- the benchmarks ----------------------------------------------------------------------------
@@ -698,21 +645,6 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     target: { kind: 'max', ratio: 1.5 },
   });
 
-  // 5. Restart time and memory of a daemon holding 10^5 transactions.
-  const bigCopy = copyOf(big.dir);
-  const emptyDir = tmp('empty');
-  try {
-    const bareMs = bareLoad(bigCopy);
-    const empty = await daemonStart(emptyDir);
-    const loaded = await daemonStart(bigCopy);
-    rows.push({ name: `acnoded restart, ${big.meta.txs} txs (${big.meta.height} blocks)`, value: loaded.ms, unit: 'ms', limitName: 'bare read+parse of its block files', limit: bareMs });
-    rows.push({ name: 'acnoded restart, empty chain', value: empty.ms, unit: 'ms', limitName: `restart with ${big.meta.txs} txs`, limit: loaded.ms });
-    const blocksMB = blockFilesOf(bigCopy).reduce((n, f) => n + statSync(f).size, 0) / 2 ** 20;
-    rows.push({ name: `acnoded RSS holding ${big.meta.txs} txs`, value: loaded.rssMB, unit: 'MB', limitName: 'acnoded RSS, empty chain', limit: empty.rssMB });
-    rows.push({ name: `acnoded RSS above empty, ${big.meta.txs} txs`, value: loaded.rssMB - empty.rssMB, unit: 'MB', limitName: 'block files size on disk', limit: blocksMB });
-  } finally {
-    rmSync(bigCopy, { recursive: true, force: true });
-    rmSync(emptyDir, { recursive: true, force: true });
-  }
+  // Restart time and memory at 10^6 transactions: the chain storage group (storage.bench.ts).
   return rows;
 }
