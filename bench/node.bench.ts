@@ -29,6 +29,7 @@ import { loadConfig } from '../src/actors/config.js';
 import { startNode, type NodeHandle } from '../src/actors/node.js';
 import { roundsUntilSteady, type Row } from './lib.js';
 import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
+import { cacheIsCurrent } from './storage.bench.js';
 
 const cacheDir = join(import.meta.dirname, '.cache');
 const BENCH_KEY = benchKey('acnode bench key');
@@ -276,8 +277,8 @@ interface ChainMeta {
 async function cachedChain(txCount: number): Promise<{ dir: string; meta: ChainMeta }> {
   const dir = join(cacheDir, `chain-${txCount}`);
   const metaFile = join(dir, 'meta.json');
-  // A cache in an older layout (nedb blocks.db) is built again in the current one.
-  if (existsSync(metaFile) && existsSync(join(dir, 'chaindb'))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as ChainMeta };
+  // A cache in an older layout is built again in the current one.
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as ChainMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   say(`building a chain of ${txCount} transactions in ${dir} (cached for later runs)`);

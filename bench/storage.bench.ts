@@ -32,7 +32,7 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import { ChainStoreLogic } from '../src/actors/chainstore/logic.js';
 import { consensusRules } from '../src/actors/chainstore/consensus.js';
-import { ChainDb } from '../src/actors/chainstore/chaindb.js';
+import { CHAIN_SCHEMA_VERSION, ChainDb } from '../src/actors/chainstore/chaindb.js';
 import { ChainIndexes } from '../src/actors/chainstore/chainstate.js';
 import { roundsUntilSteady, type Row } from './lib.js';
 import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
@@ -69,7 +69,7 @@ interface StorageMeta {
 async function storageChain(txCount: number, signed: boolean): Promise<{ dir: string; meta: StorageMeta }> {
   const dir = join(cacheDir, `storage-${signed ? 'signed-' : ''}${txCount}`);
   const metaFile = join(dir, 'meta.json');
-  if (existsSync(metaFile) && existsSync(join(dir, 'chaindb'))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as StorageMeta };
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as StorageMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   say(`building a chain of ${txCount} transactions${signed ? ' (signed)' : ''} in ${dir} (cached for later runs)`);
@@ -137,6 +137,15 @@ async function storageChain(txCount: number, signed: boolean): Promise<{ dir: st
   writeFileSync(metaFile, JSON.stringify(meta));
   say(`built in ${Math.round((performance.now() - t0) / 1000)} s: ${meta.height} blocks, ${diskMB(dir).toFixed(0)} MB on disk`);
   return { dir, meta };
+}
+
+/** Whether a cached chain is in the current layout (an older one is built again: upgrading it in the daemon would be timed). */
+export async function cacheIsCurrent(dir: string): Promise<boolean> {
+  if (!existsSync(join(dir, 'chaindb'))) return false;
+  const db = ChainDb.open(join(dir, 'chaindb'));
+  const schema = db.getMeta<number>('schema');
+  await db.close();
+  return schema === CHAIN_SCHEMA_VERSION;
 }
 
 function diskMB(dir: string): number {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Block } from '../../src/chain/block/block.js';
@@ -337,4 +337,29 @@ test('chain store: a reorg of 200 blocks disconnects them with their undo data a
   assert.deepEqual(viaIndex, scanned);
   await s.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('chain store: value pools are kept with each connected block, so a restarted store answers them without reading old blocks', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-pools-'));
+  let s = await open(dir);
+  const a = extend(genesis.hashHex(), 0, 30, 1, 1_600_000_100);
+  for (const b of a) await submit(s, b);
+  type Pools = { delta: { supply: bigint } | null; total: { supply: bigint; transparent: bigint } | null };
+  const before = s.read({ op: 'valuePools', hash: a[29]!.hashHex() }) as Pools;
+  // Each block's coinbase pays 1001: the supply is genesis's 50 and 30 × 1001.
+  assert.equal(before.total!.supply, 50n + 30n * 1001n);
+  assert.equal(before.delta!.supply, 1001n);
+  await s.close();
+  // Block 3's bytes damaged in the block file: the tip's pools must not need them.
+  const file = join(dir, 'blocks', 'blk00000.dat');
+  const data = readFileSync(file);
+  const raw3 = Buffer.from(a[2]!.toRaw());
+  const at = data.indexOf(raw3) + raw3.length - 6;
+  data[at] = data[at]! ^ 0xff;
+  writeFileSync(file, data);
+  s = await open(dir);
+  assert.deepEqual(s.read({ op: 'valuePools', hash: a[29]!.hashHex() }), before);
+  assert.throws(() => s.read({ op: 'block', hash: a[2]!.hashHex() }), /is damaged/);
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
 });

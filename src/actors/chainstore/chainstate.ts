@@ -34,6 +34,7 @@ export class ChainIndexes {
   private readonly spent: Database<Buffer, Buffer>;
   private readonly addrUnspent: Database<Buffer, Buffer>;
   private readonly addrHistory: Database<Buffer, Buffer>;
+  private readonly pools: Database<Buffer, Buffer>;
 
   constructor(
     db: ChainDb,
@@ -46,6 +47,32 @@ export class ChainIndexes {
     this.spent = db.index('spent');
     this.addrUnspent = db.index('addressUnspent');
     this.addrHistory = db.index('addressHistory');
+    this.pools = db.index('pools');
+  }
+
+  /**
+   * A connected block's value pools (komodod keeps them in CBlockIndex): its deltas and the chain's
+   * totals up to it, five amounts each (supply, transparent, sprout, sapling, burned), null where a
+   * value could not be known.
+   */
+  poolsOf(blockHash: string): { delta: bigint[] | null; total: bigint[] | null } | undefined {
+    const v = this.pools.get(hashKey(blockHash));
+    if (!v) return undefined;
+    const read = (at: number) => (v[at] === 1 ? [0, 1, 2, 3, 4].map((k) => v.readBigInt64LE(at + 1 + 8 * k)) : null);
+    return { delta: read(0), total: read(41) };
+  }
+
+  /** Inside a write transaction. */
+  putPools(blockHash: string, delta: readonly bigint[] | null, total: readonly bigint[] | null): void {
+    const v = Buffer.alloc(82);
+    const write = (at: number, xs: readonly bigint[] | null) => {
+      if (!xs) return;
+      v[at] = 1;
+      xs.forEach((x, k) => v.writeBigInt64LE(x, at + 1 + 8 * k));
+    };
+    write(0, delta);
+    write(41, total);
+    this.pools.putSync(hashKey(blockHash), v);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -249,7 +276,7 @@ export class ChainIndexes {
 
   /** Empties every index (-reindex, a migration). Inside a write transaction. */
   clear(): void {
-    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrHistory]) d.clearSync();
+    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrHistory, this.pools]) d.clearSync();
   }
 }
 

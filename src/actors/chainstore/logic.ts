@@ -10,7 +10,7 @@ import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
-import { addressKey, addressKeysOf, outpointKey, type Coin } from './coins.js';
+import { addressKey, addressKeysOf, outpointKey, type BlockUndo, type Coin } from './coins.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';
@@ -175,8 +175,8 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /**
-   * Schema 2 (block index in LMDB, the other indexes replayed at every start) or 3 (no token index
-   * in LMDB) to 4: the indexes are built once from the active chain, from genesis, then kept.
+   * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index)
+   * or 4 (no value pools) to 5: the indexes are built once from the active chain, from genesis, then kept.
    * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
    * kill midway goes on from where it was.
    */
@@ -207,7 +207,8 @@ export class ChainStoreLogic implements ServiceLogic {
       const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
       this.store.db.write(() => {
         this.tokens.connect(block.txs, txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
-        this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
+        const undo = this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
+        this.storePools(entry, block, txids, undo);
         this.store.db.putMeta('tip', entry.hash);
       });
       this.index.setActiveTip(entry);
@@ -812,14 +813,25 @@ export class ChainStoreLogic implements ServiceLogic {
   valuePools(hash: string): { delta: PoolValues | null; total: PoolValues | null } | null {
     const entry = this.index.get(hash);
     if (!entry) return null;
-    // Walk back to the first block with known totals, then forward.
+    const stored = this.storedPools(entry);
+    if (stored) return stored;
+    // Not stored (genesis, a block not connected since): walk back to the first block with known
+    // totals, then forward.
     const path: BlockEntry[] = [];
     let e: BlockEntry | undefined = entry;
-    while (e && !this.poolTotals.has(e.hash)) {
+    let prev: PoolValues | null = null;
+    for (; e; e = this.index.parent(e)) {
+      if (this.poolTotals.has(e.hash)) {
+        prev = this.poolTotals.get(e.hash)!;
+        break;
+      }
+      const s = this.storedPools(e);
+      if (s) {
+        prev = s.total;
+        break;
+      }
       path.push(e);
-      e = this.index.parent(e);
     }
-    let prev: PoolValues | null = e ? this.poolTotals.get(e.hash)! : null;
     for (let i = path.length - 1; i >= 0; i--) {
       const b = path[i]!;
       const d = this.poolDelta(b);
@@ -830,11 +842,30 @@ export class ChainStoreLogic implements ServiceLogic {
     return { delta: this.poolDelta(entry), total: this.poolTotals.get(hash) ?? null };
   }
 
-  private poolDelta(entry: BlockEntry): PoolValues | null {
-    if (this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
+  /** The value pools stored when the block connected. */
+  private storedPools(entry: BlockEntry): { delta: PoolValues | null; total: PoolValues | null } | undefined {
+    const p = this.indexes.poolsOf(entry.hash);
+    return p ? { delta: p.delta ? poolsFrom(p.delta) : null, total: p.total ? poolsFrom(p.total) : null } : undefined;
+  }
+
+  /**
+   * Inside the write transaction connecting `entry`, after the indexes: its value pools, stored
+   * with it (komodod keeps them in CBlockIndex), so that no later call walks the chain for them.
+   */
+  private storePools(entry: BlockEntry, block: Block, txids: readonly string[], undo: BlockUndo): void {
+    const delta = this.poolDelta(entry, { block, txids, undo: undo.spent });
+    const parent = this.index.parent(entry);
+    const before = parent ? (this.valuePools(parent.hash)?.total ?? null) : null;
+    const total = before && delta ? addPools(before, delta) : null;
+    this.indexes.putPools(entry.hash, delta && poolsArray(delta), total && poolsArray(total));
+  }
+
+  /** `given`: the block, its txids and the coins it spent, while it connects (nothing read, nothing kept). */
+  private poolDelta(entry: BlockEntry, given?: { block: Block; txids: readonly string[]; undo: BlockUndo['spent'] }): PoolValues | null {
+    if (!given && this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
     const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
-    const undo = this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
-    const { block, txids } = this.store.peek(entry.hash, entry.pos);
+    const undo = given ? given.undo : this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
+    const { block, txids } = given ?? this.store.peek(entry.hash, entry.pos);
     let u = 0;
     const earlier = new Map<string, Transaction>();
     let known = true;
@@ -878,7 +909,7 @@ export class ChainStoreLogic implements ServiceLogic {
       earlier.set(txids[i]!, tx);
     });
     const result = known ? d : null;
-    this.poolDeltas.set(entry.hash, result);
+    if (!given) this.poolDeltas.set(entry.hash, result);
     return result;
   }
 
@@ -1051,7 +1082,8 @@ export class ChainStoreLogic implements ServiceLogic {
     this.commit(() => {
       // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
       this.tokens.connect(block.txs, h.txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
-      this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
+      const undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
+      this.storePools(entry, block, h.txids, undo);
       this.store.db.putMeta('tip', entry.hash);
     });
     this.index.setActiveTip(entry);
@@ -1138,6 +1170,15 @@ export interface PoolValues {
   sprout: bigint;
   sapling: bigint;
   burned: bigint;
+}
+
+/** The order pools are stored in: supply, transparent, sprout, sapling, burned. */
+function poolsArray(p: PoolValues): bigint[] {
+  return [p.supply, p.transparent, p.sprout, p.sapling, p.burned];
+}
+
+function poolsFrom(xs: readonly bigint[]): PoolValues {
+  return { supply: xs[0]!, transparent: xs[1]!, sprout: xs[2]!, sapling: xs[3]!, burned: xs[4]! };
 }
 
 function addPools(a: PoolValues, b: PoolValues): PoolValues {
