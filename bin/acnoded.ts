@@ -52,8 +52,9 @@ async function main(): Promise<number> {
   // -inspect: every actor reports to the hub, which streams to WebSocket clients on loopback.
   let inspector: InspectHub | undefined;
   if (config.inspect) {
-    inspector = new InspectHub();
-    log(`inspector listening on ${await inspector.listen(0)} (acnode-cli inspect, or any WebSocket client)`);
+    inspector = new InspectHub({ log });
+    const url = await inspector.listen(0);
+    log(`inspector listening on ${url} (acnode-cli inspect, a WebSocket client, or a browser at ${inspector.pageUrl})`);
   }
   const node = await startNode(config, { log, ...(inspector ? { inspector } : {}) });
   if (config.devChain) {
