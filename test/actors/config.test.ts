@@ -134,6 +134,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
     [['-pubkey=02abcd'], 'pubkey'],
     [['-sigbackend=gpu'], 'sigbackend'],
     [['-addnode'], 'addnode'],
+    [['-walletresendtimes=5'], 'walletresendtimes'],
+    [['-walletresendtimes=0,0'], 'walletresendtimes'],
   ];
   for (const [argv, flag] of bad) {
     assert.throws(
@@ -145,6 +147,9 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
   const c = loadConfig(['-dbcache=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
   assert.deepEqual([...c.ignored].sort(), ['dbcache', 'exportdir', 'notary', 'rpcworkqueue']);
   assert.equal(c.pubkey, '02' + '11'.repeat(32));
+  // komodod's rebroadcast timing unless the internal test flag shortens it.
+  assert.equal(c.walletResendTimes, null);
+  assert.deepEqual(loadConfig(['-walletresendtimes=2,0'], { homedir: h, ...fixed }).walletResendTimes, { maxDelay: 2, minAge: 0 });
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
   rmSync(h, { recursive: true });
 });
