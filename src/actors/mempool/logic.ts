@@ -358,6 +358,9 @@ export class MempoolLogic implements ServiceLogic {
         return this.entries.get(body.txid as string) ?? null;
       case 'has':
         return this.entries.has(body.txid as string);
+      case 'hasMany':
+        // Which of these txids the pool holds: p2p's AlreadyHave for a slice of an inv, in one ask.
+        return (body.txids as string[]).map((t) => this.entries.has(t));
       case 'txids':
         return [...this.entries.keys()];
       case 'entries':

@@ -1,11 +1,18 @@
 import type { Socket } from 'node:net';
 import { MessageParser, frameMessage, ipBytes, type Frame } from '../../chain/p2p/messages.js';
 import { ipToString } from './banlist.js';
+import { AskQueue, FingerprintSet } from './askfor.js';
 
-/** Inventory a peer is known to have: bounded (komodod uses a rolling filter of 50,000 entries). */
+/**
+ * komodod's setInventoryKnown: an mruset of SendBufferSize() / 1000 entries (net.cpp:2101), 1,000 at
+ * the default -maxsendbuffer=1000, so an inv of 50,000 entries leaves only its last 1,000 known.
+ */
+export const INVENTORY_KNOWN_MAX = 1000;
+
+/** Inventory a peer is known to have: the most recent INVENTORY_KNOWN_MAX entries. */
 export class KnownSet {
   private readonly set = new Set<string>();
-  constructor(private readonly max = 50_000) {}
+  constructor(private readonly max = INVENTORY_KNOWN_MAX) {}
   has(k: string): boolean {
     return this.set.has(k);
   }
@@ -73,6 +80,12 @@ export class Peer {
   syncStarted = false;
   /** Transaction invs waiting for the next flush. */
   readonly pendingTxInv: { type: number; hash: Uint8Array }[] = [];
+  /** setAskFor: transactions asked of this peer (or queued to be) and not received yet. */
+  readonly askFor = new FingerprintSet();
+  /** mapAskFor: requests for transactions not sent yet, by the time they may go. */
+  readonly askQueue = new AskQueue();
+  /** The queue being sent (SendMessages' getdata loop): a second pass waits for it. */
+  askSending: Promise<void> | undefined;
   /** Relayed transactions handed to the mempool and not answered yet. */
   readonly txInflight = new Set<Promise<void>>();
   disconnected = false;
@@ -130,6 +143,21 @@ export class Peer {
     }
   }
 
+  /** Resolves once the output queued to the socket is below `bytes` (at once if it is), or the peer is gone. */
+  async drained(bytes: number): Promise<void> {
+    while (!this.disconnected && this.socket.writableLength >= bytes) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.socket.off('drain', done);
+          this.socket.off('close', done);
+          resolve();
+        };
+        this.socket.on('drain', done);
+        this.socket.on('close', done);
+      });
+    }
+  }
+
   send(command: string, payload: Uint8Array = new Uint8Array(0)): void {
     if (this.disconnected) return;
     const frame = frameMessage(this.magic, command, payload);
@@ -142,6 +170,10 @@ export class Peer {
     if (this.disconnected) return;
     this.disconnected = true;
     this.queue = [];
+    // What was asked of the peer goes with it (komodod's CNode destructor).
+    this.askFor.clear();
+    this.askQueue.clear();
+    this.pendingTxInv.length = 0;
     this.socket.destroy();
     this.onClose(this);
   }
