@@ -64,6 +64,7 @@ function trustingRules(): ChainRules {
     nextBits: (a) => real.nextBits(a),
     checkBlock() {},
     checkHeader() {},
+    checkContextual() {},
     connect(block, height, view) {
       for (const tx of block.txs) view.apply(tx, tx.txid(), height);
       return { fees: 0n };

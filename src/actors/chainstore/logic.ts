@@ -220,6 +220,11 @@ export class ChainStoreLogic implements ServiceLogic {
     }
   }
 
+  private forgetParsed(hash: string): void {
+    if (!this.parsed.delete(hash)) return;
+    this.parsedBytes -= this.held.get(hash)!.raw.length;
+  }
+
   /** A held block, parsed, without keeping it among the recent ones (passes over many blocks). */
   private peekBlock(hash: string, h: Held): Block {
     return this.parsed.get(hash) ?? Block.fromRaw(h.raw);
@@ -711,6 +716,15 @@ export class ChainStoreLogic implements ServiceLogic {
       return this.rejection(e, hash);
     }
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
+    // AcceptBlock runs ContextualCheckBlock before it writes the block (main.cpp:5590-5615): a block
+    // failing it is never stored. Nor is it remembered as failed: komodod treats a failure within
+    // 50,000 blocks of Sapling's activation (any young chain) as a "future block", so a resubmission
+    // is checked again.
+    try {
+      this.opts.rules.checkContextual(block, height);
+    } catch (e) {
+      return this.rejection(e, hash);
+    }
 
     await this.disk.putBlock(hash, raw);
     this.hold(hash, raw, txStarts, block, txHashes);
@@ -767,6 +781,8 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       if (failedAt) {
         this.index.markFailed(failedAt);
+        // An invalid block is not read again unless reconsidered: its parsed form goes now.
+        this.forgetParsed(failedAt.hash);
         this.log(`block ${failedAt.hash} at height ${failedAt.height} is invalid: ${lastFailure!.reason}`);
         await this.disk.setState('failed', this.failedHashes());
       }

@@ -1,7 +1,8 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Block } from '../../chain/block/block.js';
-import type { BlockHeader } from '../../chain/block/header.js';
+import { BlockHeader } from '../../chain/block/header.js';
+import { BufferReader } from '../../chain/encoding/reader.js';
 import { getBlockProof } from '../../chain/block/pow.js';
 import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
@@ -1240,9 +1241,11 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private async onBlock(p: Peer, payload: Uint8Array): Promise<void> {
-    const block = Block.fromRaw(payload);
-    const hash = block.hashHex();
-    const prev = toHexReversed(block.header.prevHash);
+    // komodod decodes the whole block first (a malformed one is answered "error parsing message");
+    // only its header is kept here: the chain store parses what it will check.
+    const header = Block.headerOf(payload);
+    const hash = header.hashHex();
+    const prev = toHexReversed(header.prevHash);
     p.known.add(hashKey(MSG_BLOCK, hash));
     const requested = p.inflight.has(hash);
     p.inflight.delete(hash);
@@ -1259,8 +1262,8 @@ export class P2PLogic implements ServiceLogic {
       return;
     }
     // An unrequested block is processed only if it would give the chain more work (AcceptBlock).
-    if (!requested && !p.whitelisted && pk.chainWork + getBlockProof(block.header.bits) <= this.tip.chainWork) return;
-    if (await this.submitBlock(p, payload, hash)) this.updateBestKnown(p, hash, pk.height + 1, pk.chainWork + getBlockProof(block.header.bits));
+    if (!requested && !p.whitelisted && pk.chainWork + getBlockProof(header.bits) <= this.tip.chainWork) return;
+    if (await this.submitBlock(p, payload, hash)) this.updateBestKnown(p, hash, pk.height + 1, pk.chainWork + getBlockProof(header.bits));
     await this.scheduleDownloads(p);
   }
 
@@ -1299,8 +1302,8 @@ export class P2PLogic implements ServiceLogic {
         // A block already known invalid: komodod's state.Invalid(..., 0, "duplicate") scores nothing.
         return false;
       case 'inconclusive': {
-        const b = Block.fromRaw(raw);
-        this.holdOrphanBlock(hash, raw, toHexReversed(b.header.prevHash), p?.id ?? -1);
+        // The chain store decoded the block: its header is all that is needed here.
+        this.holdOrphanBlock(hash, raw, toHexReversed(BlockHeader.read(new BufferReader(raw)).prevHash), p?.id ?? -1);
         return false;
       }
       default: {
