@@ -14,6 +14,7 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import type { ChainParams } from '../../src/chain/params/chain-params.js';
+import { RECEIVE_FLOOD_SIZE, type Peer } from '../../src/actors/p2p/peer.js';
 import { removeDir } from '../helpers/daemon.js';
 import { TestPeer, compactSize } from '../integration/p2p-testpeer.js';
 
@@ -199,4 +200,41 @@ test('a block of 10,000 bogus transactions, refused before it is stored or faili
   const [r, f] = await node.services.chain.ask<({ failed: boolean } | null)[]>({ op: 'known', hashes: [Block.headerOf(refused).hashHex(), Block.headerOf(failing).hashHex()] });
   assert.equal(r, null, 'the refused block is not stored');
   assert.equal(f?.failed, true, 'the other one is stored and marked failed');
+});
+
+test('a peer whose messages wait (the node blocked on its getdata) has at most ReceiveFloodSize of them held, not 64 messages', { timeout: 120_000 }, async (t) => {
+  const { node, connect } = await inProcessNode(t);
+  const logic = (node.services.actors!.get('p2p')!.getSnapshot() as { context: { logic: { peers: Map<number, Peer> } } }).context.logic;
+  const tip = await node.services.chain.ask<{ hash: string }>({ op: 'tip' });
+  const p = await connect();
+  await p.ping();
+  const mine = [...logic.peers.values()].at(-1)!;
+  // The peer stops reading and asks for the tip block 50,000 times (15 MB of answers): the node stops
+  // handling its messages while a send buffer's worth waits unread (ProcessGetData, main.cpp:8256-8260).
+  p.socket.pause();
+  const n = 50_000;
+  p.send('getdata', Buffer.concat([compactSize(n), ...Array.from({ length: n }, () => Buffer.concat([Buffer.from('02000000', 'hex'), Buffer.from(tip.hash, 'hex').reverse()]))]));
+  await new Promise((r) => setTimeout(r, 1000));
+  // Meanwhile it sends 30 messages of 1 MB (pings whose first 8 bytes are the nonce).
+  const pings = Array.from({ length: 30 }, (_, i) => {
+    const b = Buffer.alloc(1_000_000);
+    b.writeUInt32LE(i + 1, 0);
+    return b;
+  });
+  for (const b of pings) p.send('ping', b);
+  await new Promise((r) => setTimeout(r, 2000));
+  assert.ok(mine.receivedPending <= RECEIVE_FLOOD_SIZE + 1_000_024 + 65_536, `${mine.receivedPending} bytes held unhandled`);
+  assert.ok(mine.receivedPending >= RECEIVE_FLOOD_SIZE - 1_000_024, 'the node read up to its limit');
+
+  // Once the peer reads again, everything is answered, in order.
+  p.socket.resume();
+  const count = (cmd: string) => p.received.filter((m) => m.command === cmd).length;
+  const deadline = Date.now() + 60_000;
+  while ((count('block') < n || count('pong') < 31) && !p.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(count('block'), n);
+  const pongs = p.received.filter((m) => m.command === 'pong').slice(1);
+  assert.deepEqual(
+    pongs.map((m) => m.payload.readUInt32LE(0)),
+    pings.map((_, i) => i + 1),
+  );
 });
