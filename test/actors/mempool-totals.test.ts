@@ -20,7 +20,7 @@ import type { Asker } from '../../src/actors/ask.js';
 
 /**
  * getmempoolinfo answers from running totals (size, bytes, usage) that every add and every removal
- * updates. After each step — accepts, a refused accept, a block mining some entries and conflicting
+ * updates; spentAmong from spent outpoints kept by txid, updated with them. After each step — accepts, a refused accept, a block mining some entries and conflicting
  * with others (their children with them), expiry, a disconnected block whose transactions come back
  * (one of them no longer valid) — the totals equal a full recount of the entries.
  */
@@ -91,7 +91,18 @@ function check(m: MempoolLogic, step: string, size: number): void {
   };
   assert.deepEqual(running, recount, `${step}: running totals equal a recount`);
   assert.equal(running.size, size, `${step}: ${size} entries`);
+  // spentAmong (kept by txid beside spentBy) answers as spentBy for every outpoint seen so far.
+  const asked = [...seen];
+  const answer = m.read({ op: 'spentAmong', outpoints: asked.map((k) => [k.slice(0, 64), Number(k.slice(65))]) }) as boolean[];
+  assert.deepEqual(answer, asked.map((k) => m.spentBy.has(k)), `${step}: spentAmong equals spentBy`);
 }
+
+/** Every outpoint any transaction of the test spends or creates (spentAmong is asked about all of them). */
+const seen = new Set<string>();
+const note = (tx: Transaction) => {
+  for (const i of tx.vin) seen.add(`${i.prevout.txid()}:${i.prevout.index}`);
+  tx.vout.forEach((_, n) => seen.add(`${tx.txid()}:${n}`));
+};
 
 test('getmempoolinfo totals equal a full recount after adds and every kind of removal', async () => {
   const coins = new Map<string, Coin>();
@@ -103,7 +114,10 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   }
   const m = new MempoolLogic({ chain: fakeChain(coins), dataCarrierSize: 80, now: () => TIME });
   const notices: Notice[] = [];
-  const accept = (tx: Transaction) => m.accept(tx.toRaw(), false, notices);
+  const accept = (tx: Transaction) => {
+    note(tx);
+    return m.accept(tx.toRaw(), false, notices);
+  };
   check(m, 'empty', 0);
 
   // Adds: independent spends of different sizes, a parent with children and a grandchild.
@@ -127,6 +141,7 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   // A block mines f and a (a's children stay: their inputs are confirmed now) and a rival of d:
   // d leaves as a conflict, and its child with it.
   const dRival = spendTx([confirmed[1]!], 1);
+  note(dRival);
   const first = block(HEIGHT + 1, [a, f, dRival]);
   for (const [tx, n] of [[a, 3], [f, 4], [dRival, 1]] as const) {
     for (let k = 0; k < n; k++) coins.set(`${tx.txid()}:${k}`, { value: tx.vout[k]!.value, script: P2PKH, height: HEIGHT + 1, coinbase: false, txVersion: 4 });
@@ -152,6 +167,7 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   coins.set(`${confirmed[3]!.txid}:0`, { value: COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
   // One of the block's transactions is no longer valid on the new chain (its input is gone): not re-added.
   const gone = spendTx([{ txid: toHexReversed(sha256(Uint8Array.of(0x71))), n: 0, value: COIN }]);
+  note(gone);
   const reorged = block(HEIGHT + 1, [a, f, dRival, gone]);
   await m.write({ op: 'blockDisconnected', block: reorged.block });
   assert.deepEqual([a, f, dRival, gone].map((t) => m.entries.has(t.txid())), [true, true, true, false]);

@@ -288,6 +288,11 @@ export class MempoolLogic implements ServiceLogic {
   readonly entries = new Map<string, MempoolEntry>();
   /** Outpoint key → txid of the mempool transaction spending it. */
   readonly spentBy = new Map<string, string>();
+  /**
+   * The same outpoints by txid: txid → the output indexes spent. spentAmong looks up each candidate
+   * by the txid string it is given (whose hash V8 keeps), instead of building and hashing an outpoint key.
+   */
+  private readonly spentIndexes = new Map<string, Set<number>>();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   /** Txid → the address keys it was indexed under. */
@@ -375,6 +380,10 @@ export class MempoolLogic implements ServiceLogic {
         return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'spentAmong':
+        // Which of the outpoints a transaction in the mempool spends (myIsutxo_spentinmempool for a
+        // whole candidate list in one request), in the order asked.
+        return (body.outpoints as [string, number][]).map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
       case 'addressDeltas':
         return this.addressDeltas(body.addresses as string[]);
       case 'spentMany':
@@ -750,7 +759,13 @@ export class MempoolLogic implements ServiceLogic {
         s.add(e.txid);
       }
     }
-    for (const k of e.spends) this.spentBy.set(k, e.txid);
+    e.tx.vin.forEach((input, i) => {
+      this.spentBy.set(e.spends[i]!, e.txid);
+      const prev = input.prevout.txid();
+      let s = this.spentIndexes.get(prev);
+      if (!s) this.spentIndexes.set(prev, (s = new Set()));
+      s.add(input.prevout.index);
+    });
     this.bytes += e.size;
     this.usage += entryUsage(e);
   }
@@ -761,7 +776,15 @@ export class MempoolLogic implements ServiceLogic {
     this.unindexAddresses(e);
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
-    for (const k of e.spends) if (this.spentBy.get(k) === e.txid) this.spentBy.delete(k);
+    e.tx.vin.forEach((input, i) => {
+      const k = e.spends[i]!;
+      if (this.spentBy.get(k) !== e.txid) return;
+      this.spentBy.delete(k);
+      const prev = input.prevout.txid();
+      const s = this.spentIndexes.get(prev);
+      s?.delete(input.prevout.index);
+      if (s?.size === 0) this.spentIndexes.delete(prev);
+    });
   }
 
   /** Removes a transaction and every mempool transaction that spends its outputs. */
