@@ -111,6 +111,10 @@ function tokenOpretOf(tx: Transaction): TokenOpRet | null {
   return endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
 }
 
+/** One empty array for every fungible token's NFT data (a zero-length array cannot be written into). */
+const NO_DATA = new Uint8Array(0);
+const nonEmptyOrShared = (data: Uint8Array): Uint8Array => (data.length > 0 ? data : NO_DATA);
+
 export interface TokenRegistryOptions {
   chain: Asker;
   log?: (msg: string) => void;
@@ -332,7 +336,7 @@ export class TokenRegistryLogic implements ServiceLogic {
             owner: toHex(create.origPubkey),
             name: create.name,
             description: create.description,
-            data: nftDataOf(create),
+            data: nonEmptyOrShared(nftDataOf(create)),
             supply,
             height,
           });
