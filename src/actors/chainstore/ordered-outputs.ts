@@ -26,16 +26,20 @@ export interface OrderedOutput extends OutputRef {
  * lowercase hex digits sort as the nibbles they spell.
  */
 export function compareOutpoints(a: OutputRef, b: OutputRef): number {
+  return compareTo(a, b.txid, b.index);
+}
+
+/** compareOutpoints against an outpoint given as its parts (no object made for it). */
+function compareTo(a: OutputRef, txid: string, index: number): number {
   const x = a.txid;
-  const y = b.txid;
-  if (x !== y) {
+  if (x !== txid) {
     for (let i = 62; i >= 0; i -= 2) {
-      const d = x.charCodeAt(i) - y.charCodeAt(i) || x.charCodeAt(i + 1) - y.charCodeAt(i + 1);
+      const d = x.charCodeAt(i) - txid.charCodeAt(i) || x.charCodeAt(i + 1) - txid.charCodeAt(i + 1);
       if (d !== 0) return d;
     }
   }
   for (let k = 0; k < 32; k += 8) {
-    const d = ((a.index >>> k) & 0xff) - ((b.index >>> k) & 0xff);
+    const d = ((a.index >>> k) & 0xff) - ((index >>> k) & 0xff);
     if (d !== 0) return d;
   }
   return 0;
@@ -47,15 +51,16 @@ export interface OutputPage<T> {
   next: OutputRef | null;
 }
 
-const MAX_CHUNK = 512;
+/** The most outputs a chunk holds before it is split: a move within a chunk stays short. */
+const MAX_CHUNK = 256;
 
-/** The first position in `values` not before `ref` (after it, with `after`). */
-function search<T extends OutputRef>(values: readonly T[], ref: OutputRef, after: boolean): number {
+/** The first position in `values` not before (txid, index) (after it, with `after`). */
+function search<T extends OutputRef>(values: readonly T[], txid: string, index: number, after: boolean): number {
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareOutpoints(values[mid]!, ref);
+    const c = compareTo(values[mid]!, txid, index);
     if (c < 0 || (after && c === 0)) lo = mid + 1;
     else hi = mid;
   }
@@ -72,14 +77,14 @@ export class OrderedOutputs<T extends OrderedOutput> {
     return this.count;
   }
 
-  /** The chunk that holds (or would hold) `ref`: the first whose last output is not before it, else the last. */
-  private chunkFor(ref: OutputRef): number {
+  /** The chunk that holds (or would hold) (txid, index): the first whose last output is not before it, else the last. */
+  private chunkFor(txid: string, index: number): number {
     let lo = 0;
     let hi = this.chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const chunk = this.chunks[mid]!;
-      if (compareOutpoints(chunk[chunk.length - 1]!, ref) < 0) lo = mid + 1;
+      if (compareTo(chunk[chunk.length - 1]!, txid, index) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -93,16 +98,18 @@ export class OrderedOutputs<T extends OrderedOutput> {
       this.total = out.value;
       return;
     }
-    const c = this.chunkFor(out);
+    const c = this.chunkFor(out.txid, out.index);
     const chunk = this.chunks[c]!;
-    const i = search(chunk, out, false);
+    const i = search(chunk, out.txid, out.index, false);
     const there = chunk[i];
-    if (there && compareOutpoints(there, out) === 0) {
+    if (there && compareTo(there, out.txid, out.index) === 0) {
       this.total += out.value - there.value;
       chunk[i] = out;
       return;
     }
-    chunk.splice(i, 0, out);
+    // Moved by hand: splice would make an array for its answer on every insert.
+    for (let j = chunk.length; j > i; j--) chunk[j] = chunk[j - 1]!;
+    chunk[i] = out;
     this.count++;
     this.total += out.value;
     if (chunk.length > MAX_CHUNK) this.chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1));
@@ -111,13 +118,13 @@ export class OrderedOutputs<T extends OrderedOutput> {
   /** Removes the output at (txid, index); the removed output, or undefined when it was not held. */
   delete(txid: string, index: number): T | undefined {
     if (this.chunks.length === 0) return undefined;
-    const ref = { txid, index };
-    const c = this.chunkFor(ref);
+    const c = this.chunkFor(txid, index);
     const chunk = this.chunks[c]!;
-    const i = search(chunk, ref, false);
+    const i = search(chunk, txid, index, false);
     const out = chunk[i];
-    if (!out || compareOutpoints(out, ref) !== 0) return undefined;
-    chunk.splice(i, 1);
+    if (!out || compareTo(out, txid, index) !== 0) return undefined;
+    for (let j = i + 1; j < chunk.length; j++) chunk[j - 1] = chunk[j]!;
+    chunk.pop();
     if (chunk.length === 0) this.chunks.splice(c, 1);
     this.count--;
     this.total -= out.value;
@@ -132,8 +139,8 @@ export class OrderedOutputs<T extends OrderedOutput> {
   page(after: OutputRef | undefined, limit: number, minValue = 0n): OutputPage<T> {
     const outputs: T[] = [];
     let last: T | undefined;
-    let c = after === undefined ? 0 : this.chunkFor(after);
-    let i = after === undefined || c >= this.chunks.length ? 0 : search(this.chunks[c]!, after, true);
+    let c = after === undefined ? 0 : this.chunkFor(after.txid, after.index);
+    let i = after === undefined || c >= this.chunks.length ? 0 : search(this.chunks[c]!, after.txid, after.index, true);
     for (; c < this.chunks.length; c++, i = 0) {
       const chunk = this.chunks[c]!;
       for (; i < chunk.length; i++) {
