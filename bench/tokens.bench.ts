@@ -570,9 +570,9 @@ async function transferBenchmarks(): Promise<Row[]> {
 }
 
 export async function tokensBenchmarks(): Promise<Row[]> {
-  // TOKENS_BENCH_ONLY=query|create|transfer runs one part.
+  // TOKENS_BENCH_ONLY=query|create|transfer (or several, comma-separated) runs only those parts.
   const only = process.env.TOKENS_BENCH_ONLY;
-  const part = (name: string) => only === undefined || only === name;
+  const part = (name: string) => only === undefined || only.split(',').includes(name);
   return [
     ...(part('query') ? await queryBenchmarks() : []),
     ...(part('create') ? await createBenchmarks() : []),
