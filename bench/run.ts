@@ -9,6 +9,7 @@ import { walletBenchmarks } from './wallet.bench.js';
 import { addressBenchmarks } from './address.bench.js';
 import { tokensBenchmarks } from './tokens.bench.js';
 import { assetsBenchmarks } from './assets.bench.js';
+import { mempoolBenchmarks } from './mempool.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -21,6 +22,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['address index (issue 11)', addressBenchmarks],
   ['tokens (issue 6)', tokensBenchmarks],
   ['assets (issue 10)', assetsBenchmarks],
+  ['mempool size (getmempoolinfo)', mempoolBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.

@@ -28,7 +28,7 @@ function spend(prev: [Transaction, number][], outs: TxOut[]): Transaction {
 
 function dump(ix: ChainIndexes): string {
   const rows: string[] = [];
-  for (const [a, m] of ix.addressUnspent) for (const [k, u] of m) rows.push(`${a} ${k} ${u.value} ${toHex(u.script)} ${u.height}`);
+  for (const [a, m] of ix.addressUnspent) for (const u of m.toArray()) rows.push(`${a} ${u.txid}:${u.index} ${u.value} ${toHex(u.script)} ${u.height}`);
   const coins = [...ix.coins.entries()].map(([k, c]) => `${k} ${c.value} ${c.height}`);
   return JSON.stringify({ rows: rows.sort(), coins: coins.sort(), spent: [...ix.spent.keys()].sort(), txs: [...ix.txIndex.keys()].sort() });
 }

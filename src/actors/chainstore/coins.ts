@@ -4,6 +4,7 @@ import { hash160 } from '../../chain/crypto/hash.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { AddressHistoryList } from './address-history.js';
+import { OrderedOutputs, compareOutpoints, type OutputPage, type OutputRef } from './ordered-outputs.js';
 
 /** An unspent output as the chain knows it (komodod's Coin): amount, script, height, coinbase flag. */
 export interface Coin {
@@ -88,20 +89,7 @@ export function addressKeysOf(script: Uint8Array): string[] {
 
 /** leveldb's order of CAddressUnspentKey within one address: txid's internal bytes, then the index as 4 LE bytes. */
 export function compareAddressUnspent(a: Pick<AddressUnspent, 'txid' | 'index'>, b: Pick<AddressUnspent, 'txid' | 'index'>): number {
-  if (a.txid !== b.txid) {
-    // internal byte order = display hex reversed by bytes
-    for (let i = 62; i >= 0; i -= 2) {
-      const x = a.txid.slice(i, i + 2);
-      const y = b.txid.slice(i, i + 2);
-      if (x !== y) return x < y ? -1 : 1;
-    }
-  }
-  for (let k = 0; k < 4; k++) {
-    const x = (a.index >>> (8 * k)) & 0xff;
-    const y = (b.index >>> (8 * k)) & 0xff;
-    if (x !== y) return x - y;
-  }
-  return 0;
+  return compareOutpoints(a, b);
 }
 
 /**
@@ -113,11 +101,11 @@ export class ChainIndexes {
   readonly txIndex = new Map<string, TxLocation>();
   readonly spent = new Map<string, SpentInfo>();
   /**
-   * komodod's address unspent index (-addressindex): address key (addressKey()) → outpoint key → entry.
-   * Kept with the UTXO set: connect adds a block's outputs and removes what it spends, disconnect
-   * does the reverse from the undo data.
+   * komodod's address unspent index (-addressindex): address key (addressKey()) → its unspent
+   * outputs in key order, with their total. Kept with the UTXO set: connect adds a block's outputs
+   * and removes what it spends, disconnect does the reverse from the undo data.
    */
-  readonly addressUnspent = new Map<string, Map<string, AddressUnspent>>();
+  readonly addressUnspent = new Map<string, OrderedOutputs<AddressUnspent>>();
   /**
    * komodod's address index (CAddressIndexKey): address key → every credit and debit, in leveldb key
    * order. Off (-addressindex=0) when `addressIndex` is false.
@@ -174,37 +162,42 @@ export class ChainIndexes {
   }
 
   private addUnspent(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys = addressKeysOf(script)): void {
-    this.addUnspentAt(outpointKey(txid, index), txid, index, value, script, height, coinbase, keys);
+    this.addUnspentAt(txid, index, value, script, height, coinbase, keys);
   }
 
-  private addUnspentAt(key: string, txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys: readonly string[]): void {
+  private addUnspentAt(txid: string, index: number, value: bigint, script: Uint8Array, height: number, coinbase: boolean, keys: readonly string[]): void {
     for (const a of keys) {
       let m = this.addressUnspent.get(a);
-      if (!m) this.addressUnspent.set(a, (m = new Map()));
-      m.set(key, { txid, index, value, script, height, coinbase });
+      if (!m) this.addressUnspent.set(a, (m = new OrderedOutputs()));
+      m.add({ txid, index, value, script, height, coinbase });
     }
   }
 
-  private removeUnspent(key: string, script: Uint8Array, keys = addressKeysOf(script)): void {
+  private removeUnspent(txid: string, index: number, script: Uint8Array, keys = addressKeysOf(script)): void {
     for (const a of keys) {
       const m = this.addressUnspent.get(a);
       if (!m) continue;
-      m.delete(key);
+      m.delete(txid, index);
       if (m.size === 0) this.addressUnspent.delete(a);
     }
   }
 
-  /** Σ of the unspent outputs at one address (CCaddress_balance). */
+  /** Σ of the unspent outputs at one address (CCaddress_balance): a running total. */
   balanceAt(address: string): bigint {
-    let sum = 0n;
-    for (const u of this.addressUnspent.get(address)?.values() ?? []) sum += u.value;
-    return sum;
+    return this.addressUnspent.get(address)?.total ?? 0n;
   }
 
   /** GetAddressUnspent for one address, in leveldb key order. Costs the number of its unspent outputs. */
   unspentAt(address: string): AddressUnspent[] {
-    const m = this.addressUnspent.get(address);
-    return m ? [...m.values()].sort(compareAddressUnspent) : [];
+    return this.addressUnspent.get(address)?.toArray() ?? [];
+  }
+
+  /**
+   * GetAddressUnspent read a page at a time: up to `limit` outputs worth at least `minValue`, in key
+   * order after the cursor `after`. Costs what it walks, not the address's whole set.
+   */
+  unspentPageAt(address: string, after: OutputRef | undefined, limit: number, minValue = 0n): OutputPage<AddressUnspent> {
+    return this.addressUnspent.get(address)?.page(after, limit, minValue) ?? { outputs: [], next: null };
   }
 
   /** Applies a block's transactions; returns the undo data. Inputs must have been validated. */
@@ -220,7 +213,8 @@ export class ChainIndexes {
       if (!coinbase) {
         for (let n = 0; n < tx.vin.length; n++) {
           const prevout = tx.vin[n]!.prevout;
-          const key = outpointKey(prevout.txid(), prevout.index);
+          const prevTxid = prevout.txid();
+          const key = outpointKey(prevTxid, prevout.index);
           const coin = this.coins.get(key);
           if (!coin) throw new Error(`connect ${blockHash}: missing coin ${key}`);
           // The script's address keys, solved once for both address indexes.
@@ -235,7 +229,7 @@ export class ChainIndexes {
           }
           undo.spent.push({ key, coin });
           this.coins.delete(key);
-          this.removeUnspent(key, coin.script, keys);
+          this.removeUnspent(prevTxid, prevout.index, coin.script, keys);
           this.spent.set(key, { txid, vin: n, height });
         }
       }
@@ -248,7 +242,7 @@ export class ChainIndexes {
         }
         if (isUnspendableScript(out.script)) continue;
         const key = outpointKey(txid, n);
-        this.addUnspentAt(key, txid, n, out.value, out.script, height, coinbase, keys);
+        this.addUnspentAt(txid, n, out.value, out.script, height, coinbase, keys);
         this.coins.set(key, { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
       }
       if (history) this.flushDebits(txid, i, height, Infinity);
@@ -272,7 +266,7 @@ export class ChainIndexes {
       const txid = txids[i]!;
       tx.vout.forEach((out, n) => {
         const key = outpointKey(txid, n);
-        if (this.coins.delete(key)) this.removeUnspent(key, out.script);
+        if (this.coins.delete(key)) this.removeUnspent(txid, n, out.script);
       });
       this.txIndex.delete(txid);
     }

@@ -1,3 +1,4 @@
+import type { OutputRef } from './ordered-outputs.js';
 import { Block, txHashesOf, txSizesOf } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
@@ -283,6 +284,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'addressUnspent':
         // body.address: addressKey(type, hash160) of coins.ts
         return this.indexes.unspentAt(body.address as string);
+      case 'addressUnspentPage':
+        // A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue).
+        return this.indexes.unspentPageAt(body.address as string, body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n);
       case 'addressBalance':
         return this.indexes.balanceAt(body.address as string);
       case 'addressHistory':

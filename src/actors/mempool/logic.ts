@@ -51,6 +51,22 @@ export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[
   return s.solutions.map((sol) => addressKey(type, sol.length === 20 ? sol : hash160(sol)));
 }
 
+/**
+ * What an entry counts for in getmempoolinfo's `usage` (komodod's DynamicMemoryUsage): acnode's
+ * estimate of what it holds (the raw bytes, the parsed transaction, about twice that, and the
+ * per-entry and per-input bookkeeping).
+ */
+export function entryUsage(e: Pick<MempoolEntry, 'size' | 'tx'>): number {
+  return 3 * e.size + 200 + 100 * e.tx.vin.length;
+}
+
+/** getmempoolinfo's figures, kept as running totals: every add and removal updates them. */
+export interface MempoolInfo {
+  size: number;
+  bytes: number;
+  usage: number;
+}
+
 /** komodod's MEMPOOL_HEIGHT: the height mempool coins report. */
 export const MEMPOOL_HEIGHT = 0x7fffffff;
 
@@ -279,11 +295,18 @@ export class MempoolLogic implements ServiceLogic {
   readonly entries = new Map<string, MempoolEntry>();
   /** Outpoint key → txid of the mempool transaction spending it. */
   readonly spentBy = new Map<string, string>();
+  /**
+   * The same outpoints by txid: txid → the output indexes spent. spentAmong looks up each candidate
+   * by the txid string it is given (whose hash V8 keeps), instead of building and hashing an outpoint key.
+   */
+  private readonly spentIndexes = new Map<string, Set<number>>();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   /** Txid → the address keys it was indexed under. */
   private readonly indexedAddresses = new Map<string, Set<string>>();
+  /** Running totals of the entries' sizes and usage estimates (getmempoolinfo answers from them). */
   private bytes = 0;
+  private usage = 0;
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
@@ -366,9 +389,13 @@ export class MempoolLogic implements ServiceLogic {
       case 'entries':
         return this.orderedEntries();
       case 'info':
-        return { size: this.entries.size, bytes: this.bytes };
+        return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'spentAmong':
+        // Which of the outpoints a transaction in the mempool spends (myIsutxo_spentinmempool for a
+        // whole candidate list in one request), in the order asked.
+        return (body.outpoints as [string, number][]).map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
       case 'addressDeltas':
         return this.addressDeltas(body.addresses as string[]);
       case 'spentMany':
@@ -744,18 +771,39 @@ export class MempoolLogic implements ServiceLogic {
         s.add(e.txid);
       }
     }
-    for (const k of e.spends) this.spentBy.set(k, e.txid);
+    e.tx.vin.forEach((input, i) => {
+      this.spentBy.set(e.spends[i]!, e.txid);
+      const prev = input.prevout.txid();
+      let s = this.spentIndexes.get(prev);
+      if (!s) this.spentIndexes.set(prev, (s = new Set()));
+      s.add(input.prevout.index);
+    });
     this.bytes += e.size;
+    this.usage += entryUsage(e);
+  }
+
+  /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
+  private drop(e: MempoolEntry): void {
+    this.entries.delete(e.txid);
+    this.unindexAddresses(e);
+    this.bytes -= e.size;
+    this.usage -= entryUsage(e);
+    e.tx.vin.forEach((input, i) => {
+      const k = e.spends[i]!;
+      if (this.spentBy.get(k) !== e.txid) return;
+      this.spentBy.delete(k);
+      const prev = input.prevout.txid();
+      const s = this.spentIndexes.get(prev);
+      s?.delete(input.prevout.index);
+      if (s?.size === 0) this.spentIndexes.delete(prev);
+    });
   }
 
   /** Removes a transaction and every mempool transaction that spends its outputs. */
   private remove(txid: string, reason: TxRemoved['reason'], notices: Notice[]): void {
     const e = this.entries.get(txid);
     if (!e) return;
-    this.entries.delete(txid);
-    this.unindexAddresses(e);
-    this.bytes -= e.size;
-    for (const k of e.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+    this.drop(e);
     notices.push({ type: 'txRemoved', txid, reason } satisfies TxRemoved);
     e.tx.vout.forEach((_, n) => {
       const child = this.spentBy.get(outpointKey(txid, n));
@@ -770,10 +818,7 @@ export class MempoolLogic implements ServiceLogic {
       const mined = this.entries.get(txid);
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).
-        this.entries.delete(txid);
-        this.unindexAddresses(mined);
-        this.bytes -= mined.size;
-        for (const k of mined.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+        this.drop(mined);
         notices.push({ type: 'txRemoved', txid, reason: 'block' } satisfies TxRemoved);
       }
       if (tx.isCoinbase()) return;

@@ -16,6 +16,7 @@ import {
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { Asker } from '../ask.js';
 import { compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
+import { OrderedOutputs, type OutputRef } from '../chainstore/ordered-outputs.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 
 /**
@@ -110,6 +111,10 @@ function tokenOpretOf(tx: Transaction): TokenOpRet | null {
   return endsWithOpReturn(tx) ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
 }
 
+/** One empty array for every fungible token's NFT data (a zero-length array cannot be written into). */
+const NO_DATA = new Uint8Array(0);
+const nonEmptyOrShared = (data: Uint8Array): Uint8Array => (data.length > 0 ? data : NO_DATA);
+
 export interface TokenRegistryOptions {
   chain: Asker;
   log?: (msg: string) => void;
@@ -128,8 +133,8 @@ export class TokenRegistryLogic implements ServiceLogic {
   private readonly chainHashes: string[] = [];
   private readonly undos: Undo[] = [];
   readonly tokens = new Map<string, TokenRecord>();
-  /** group (tokenid:addressHash) → outpoint key → output */
-  private readonly outputs = new Map<string, Map<string, TokenOutput>>();
+  /** group (tokenid:addressHash) → its outputs in address-index order */
+  private readonly outputs = new Map<string, OrderedOutputs<TokenOutput>>();
   /** unspent outpoints the index holds: token outputs and CC markers */
   private readonly tracked = new Map<string, Tracked>();
   /** unspent outputs at the Tokens global CC address of create txs */
@@ -232,9 +237,12 @@ export class TokenRegistryLogic implements ServiceLogic {
         return this.tokens.get(body.tokenid as string) ?? null;
       case 'list':
         return this.list();
-      case 'outputs': {
+      case 'outputs':
+        return this.outputs.get(outputGroup(body.tokenid as string, body.addressHash as string))?.toArray() ?? [];
+      case 'outputsPage': {
+        // A page of AddTokenCCInputs' walk: key order from the cursor `after`, outputs ≥ minValue.
         const m = this.outputs.get(outputGroup(body.tokenid as string, body.addressHash as string));
-        return m ? [...m.values()].sort(compareAddressUnspent) : [];
+        return m?.page(body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n) ?? { outputs: [], next: null };
       }
       default:
         throw new ServiceFailure(-32601, `tokenRegistry has no operation ${body.op}`);
@@ -255,8 +263,8 @@ export class TokenRegistryLogic implements ServiceLogic {
     this.tracked.set(key, entry);
     if (entry.kind === 'output') {
       let m = this.outputs.get(entry.group);
-      if (!m) this.outputs.set(entry.group, (m = new Map()));
-      m.set(key, entry.out);
+      if (!m) this.outputs.set(entry.group, (m = new OrderedOutputs()));
+      m.add(entry.out);
     } else {
       this.ccMarkers.set(key, entry.out);
     }
@@ -269,7 +277,7 @@ export class TokenRegistryLogic implements ServiceLogic {
     this.tracked.delete(key);
     if (entry.kind === 'output') {
       const m = this.outputs.get(entry.group);
-      m?.delete(key);
+      m?.delete(entry.out.txid, entry.out.index);
       if (m && m.size === 0) this.outputs.delete(entry.group);
     } else {
       this.ccMarkers.delete(key);
@@ -328,7 +336,7 @@ export class TokenRegistryLogic implements ServiceLogic {
             owner: toHex(create.origPubkey),
             name: create.name,
             description: create.description,
-            data: nftDataOf(create),
+            data: nonEmptyOrShared(nftDataOf(create)),
             supply,
             height,
           });
@@ -443,7 +451,7 @@ export class TokenRegistryLogic implements ServiceLogic {
 
   /** Test hook: a canonical dump of the whole index, to compare a reorged or reloaded index with a fresh one. */
   snapshot(): unknown {
-    const groups = [...this.outputs.entries()].map(([g, m]) => [g, [...m.keys()].sort()] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const groups = [...this.outputs.entries()].map(([g, m]) => [g, m.toArray().map((o) => outpointKey(o.txid, o.index)).sort()] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     return {
       height: this.chainHashes.length - 1,
       tokens: [...this.tokens.values()].map((t) => ({ ...t, supply: t.supply.toString(), name: toHex(t.name), description: toHex(t.description), data: toHex(t.data) })).sort((a, b) => (a.tokenid < b.tokenid ? -1 : 1)),
