@@ -179,7 +179,11 @@ test('the wallet rebroadcasts its unconfirmed transactions to peers once a block
   const txid = await a.rpc<string>('sendtoaddress', await a.rpc<string>('getnewaddress'), 1);
   await a.stop();
   await a.start();
-  assert.deepEqual(await a.rpc<string[]>('getrawmempool'), [txid]);
+  // The RPC server opens before the wallet's load ends (komodod too ends its warmup before
+  // ReacceptWalletTransactions): a wallet request first, which waits for the load, the re-accept included.
+  assert.equal((await a.rpc<WalletTxJson>('gettransaction', txid)).confirmations, 0, a.log.join('\n'));
+  assert.deepEqual(await a.rpc<string[]>('getrawmempool'), [txid], a.log.join('\n'));
+  assert.ok(a.log.some((l) => l.includes('wallet: re-accepted 1 of 1 unconfirmed wallet transactions into the mempool')), a.log.join('\n'));
   // A peer that connects after the restart has never been told of the transaction.
   const peer = await TestPeer.handshake(p2pPort(a.log), MAGIC);
   peers.push(peer);
