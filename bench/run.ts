@@ -9,6 +9,7 @@ import { walletBenchmarks } from './wallet.bench.js';
 import { addressBenchmarks } from './address.bench.js';
 import { tokensBenchmarks } from './tokens.bench.js';
 import { assetsBenchmarks } from './assets.bench.js';
+import { selectSecp256k1Backend } from '../src/actors/verify/sig-backend.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -29,5 +30,7 @@ const chosen = only.length ? groups.filter(([title]) => only.some((w) => title.t
 if (!chosen.length) throw new Error(`no benchmark group matches ${only.join(', ')}`);
 const missed: string[] = [];
 console.log(`acnode benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+// What acnoded's default (-sigbackend=auto) verifies with, so in-process figures are the node's.
+console.log(`secp256k1 backend: ${selectSecp256k1Backend('auto').report}`);
 for (const [title, run] of chosen) missed.push(...printRows(title, await run()).missed);
 console.log(missed.length ? `\nmissed targets:\n  ${missed.join('\n  ')}` : '\nall targets met');
