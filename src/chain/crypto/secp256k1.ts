@@ -57,7 +57,7 @@ const PARSED_KEYS = 4096;
 /**
  * The key as secp256k1_ec_pubkey_parse reads it, serialised uncompressed; null when it does not parse.
  * Verifying with it skips the square root a compressed key costs at every parse. The answer depends on
- * the bytes alone (both backends agree on it), so recent ones are remembered.
+ * the bytes alone (every backend agrees on it), so recent ones are remembered.
  */
 export function publicKeyUncompressed(pub: Uint8Array): Uint8Array | null {
   const k = toHex(pub);
