@@ -1,5 +1,6 @@
 // npm run bench: runs every benchmark group and prints each figure beside its limit, as a ratio.
 import { printRows, type Row } from './lib.js';
+import { selectSecp256k1Backend } from '../src/actors/verify/sig-backend.js';
 import { chainBenchmarks, sighashBenchmarks } from './chain.bench.js';
 import { ccBenchmarks } from './cc.bench.js';
 import { verifyBenchmarks } from './verify.bench.js';
@@ -9,7 +10,6 @@ import { walletBenchmarks } from './wallet.bench.js';
 import { addressBenchmarks } from './address.bench.js';
 import { tokensBenchmarks } from './tokens.bench.js';
 import { assetsBenchmarks } from './assets.bench.js';
-import { selectSecp256k1Backend } from '../src/actors/verify/sig-backend.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
