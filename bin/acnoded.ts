@@ -20,7 +20,7 @@ Options (komodod's; every other komodod flag is accepted and logged when acnode 
   -datadir=<dir>  -conf=<file>  -rpcport=<port>  -rpcuser=<user>  -rpcpassword=<pw>
   -rpcbind=<addr>  -rpcallowip=<ip>  -port=<port>  -addnode=<ip:port>  -connect=<ip:port>
   -pubkey=<hex>  -gen  -genproclimit=<n>  -datacarriersize=<n>  -blocknotify=<cmd>
-  -walletnotify=<cmd>  -reindex  -inspect  -par=<n>  -sigbackend=<wasm|noble>
+  -walletnotify=<cmd>  -reindex  -inspect  -par=<n>  -sigbackend=<auto|native|wasm|noble>
   -version  -help
 `;
 
@@ -77,6 +77,12 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e) => {
+    // A setting that cannot be honoured once the node starts (-sigbackend=native where the addon does
+    // not load) is reported as a bad flag is.
+    if (e instanceof ConfigError) {
+      process.stderr.write(`Error: ${e.message}\n`);
+      process.exit(1);
+    }
     // A service that failed to load (a damaged or newer data directory) answers with its reason: that
     // message is the whole story, without a stack; anything else is a bug and keeps its stack.
     if (e instanceof ServiceFailure) {

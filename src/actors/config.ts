@@ -12,6 +12,7 @@ import {
   crc32,
 } from '../chain/params/index.js';
 import { ConfigError, Flags, boolValue, parseArgv, parseConfText } from './config-args.js';
+import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from './verify/sig-backend.js';
 
 export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
 
@@ -20,7 +21,8 @@ export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
  * file komodod writes on first start, and the dev chain when no -ac_name is given.
  */
 
-export type SigBackend = 'auto' | 'noble' | 'wasm';
+/** -sigbackend: the secp256k1 backend (src/actors/verify/sig-backend.ts). */
+export type SigBackend = Secp256k1BackendChoice;
 
 export interface RpcEndpoint {
   readonly host: string;
@@ -157,7 +159,7 @@ export const ACTED_FLAGS: readonly string[] = [...FLAG_KINDS.keys(), ...AC_FLAGS
 
 const isActed = (name: string): boolean => FLAG_KINDS.has(name) || AC_FLAGS.includes(name);
 
-const SIG_BACKENDS: readonly SigBackend[] = ['auto', 'noble', 'wasm'];
+const SIG_BACKENDS: readonly SigBackend[] = SECP256K1_BACKEND_CHOICES;
 
 /** Flags that are read from the command line only, as komodod reads them before the conf file. */
 const COMMAND_LINE_ONLY = new Set(['datadir', 'conf', 'regtest', ...AC_FLAGS]);

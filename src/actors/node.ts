@@ -4,9 +4,9 @@ import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import type { Transaction } from '../chain/tx/transaction.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
-import { selectSecp256k1Backend } from '../chain/crypto/secp256k1.js';
+import { selectSecp256k1Backend, type Secp256k1Selection } from './verify/sig-backend.js';
 import { VerifyPool, scriptCheckThreads } from './verify/pool.js';
-import type { NodeConfig } from './config.js';
+import { ConfigError, type NodeConfig } from './config.js';
 import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
@@ -68,15 +68,21 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   // Every actor created below with a systemId is listed here, for getactorstates (shadows xstate's createActor).
   const actorRegistry = new Map<string, AnyActorRef>();
   const createActor = trackingCreateActor(actorRegistry);
+  // -sigbackend: the secp256k1 backend, chosen once, first (a backend that cannot be loaded stops the
+  // start before anything is opened); the script-check workers load the same one.
+  let sig: Secp256k1Selection;
+  try {
+    sig = selectSecp256k1Backend(config.sigbackend);
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
+  }
+  log(`secp256k1 backend: ${sig.report}`);
   const keys = await KeyStore.open(config.datadir);
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   const sigCache = new SignatureCache();
   const scriptCache = new ScriptExecutionCache();
-  // -sigbackend: the secp256k1 backend, chosen once, here (the workers take the same); -par: the
-  // script-check workers, started with the node (blocks are checked serially until they are up).
-  const sigBackend = selectSecp256k1Backend(config.sigbackend);
-  log(`secp256k1 backend: ${sigBackend.name}`);
-  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sigBackend.name, log });
+  // -par: the script-check workers, started with the node (blocks are checked serially until they are up).
+  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log });
 
   // The rules read the parameters in force at the chain store's tip (they change on auto-activation).
   let chainLogic: ChainStoreLogic | undefined;

@@ -151,6 +151,10 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
   assert.equal(c.walletResendTimes, null);
   assert.deepEqual(loadConfig(['-walletresendtimes=2,0'], { homedir: h, ...fixed }).walletResendTimes, { maxDelay: 2, minAge: 0 });
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
+  // -sigbackend: auto unless one of the three is named.
+  assert.equal(c.sigbackend, 'auto');
+  for (const b of ['auto', 'native', 'wasm', 'noble']) assert.equal(loadConfig([`-sigbackend=${b}`], { homedir: h, ...fixed }).sigbackend, b);
+  assert.throws(() => loadConfig(['-sigbackend=Native'], { homedir: h, ...fixed }), { message: "Invalid value for -sigbackend: 'Native' (expected auto, native, wasm, noble)" });
   rmSync(h, { recursive: true });
 });
 
