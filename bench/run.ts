@@ -1,5 +1,6 @@
 // npm run bench: runs every benchmark group and prints each figure beside its limit, as a ratio.
 import { printRows, type Row } from './lib.js';
+import { selectSecp256k1Backend } from '../src/actors/verify/sig-backend.js';
 import { chainBenchmarks, sighashBenchmarks } from './chain.bench.js';
 import { ccBenchmarks } from './cc.bench.js';
 import { verifyBenchmarks } from './verify.bench.js';
@@ -10,6 +11,7 @@ import { addressBenchmarks } from './address.bench.js';
 import { tokensBenchmarks } from './tokens.bench.js';
 import { assetsBenchmarks } from './assets.bench.js';
 import { storageBenchmarks } from './storage.bench.js';
+import { mempoolBenchmarks } from './mempool.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -23,6 +25,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['tokens (issue 6)', tokensBenchmarks],
   ['assets (issue 10)', assetsBenchmarks],
   ['chain storage (scale issue)', storageBenchmarks],
+  ['mempool size (getmempoolinfo)', mempoolBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.
@@ -31,5 +34,7 @@ const chosen = only.length ? groups.filter(([title]) => only.some((w) => title.t
 if (!chosen.length) throw new Error(`no benchmark group matches ${only.join(', ')}`);
 const missed: string[] = [];
 console.log(`acnode benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+// What acnoded's default (-sigbackend=auto) verifies with, so in-process figures are the node's.
+console.log(`secp256k1 backend: ${selectSecp256k1Backend('auto').report}`);
 for (const [title, run] of chosen) missed.push(...printRows(title, await run()).missed);
 console.log(missed.length ? `\nmissed targets:\n  ${missed.join('\n  ')}` : '\nall targets met');

@@ -26,7 +26,7 @@ import { p2pkScript, p2pkhScript } from '../src/chain/script/script.js';
 import { produceScriptSig } from '../src/chain/script/sign.js';
 import { SIGHASH_ALL } from '../src/chain/script/sighash.js';
 import { decodeAddress } from '../src/chain/address/address.js';
-import { decodeWIF } from '../src/chain/address/wif.js';
+import { decodeWIF, encodeWIF } from '../src/chain/address/wif.js';
 import type { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
@@ -64,6 +64,7 @@ function trustingRules(): ChainRules {
     nextBits: (a) => real.nextBits(a),
     checkBlock() {},
     checkHeader() {},
+    checkContextual() {},
     connect(block, height, view) {
       for (const tx of block.txs) view.apply(tx, tx.txid(), height);
       return { fees: 0n };
@@ -439,9 +440,145 @@ async function createBenchmarks(): Promise<Row[]> {
   }
 }
 
+// ---- one holder's transfers within one block --------------------------------------------------
+
+interface HolderChainMeta {
+  /** display hex of the measured token and of the warm-up token */
+  tokenid: string;
+  warmTokenid: string;
+  /** 1-unit outputs of each at the bench key's token address */
+  outputs: number;
+  warmOutputs: number;
+  /** confirmed normal coins at the bench key's address (one per transfer's fee) */
+  coins: number;
+}
+
+/**
+ * A dev-chain data directory where the bench key holds two tokens as confirmed 1-unit outputs at its
+ * token address (the creator's transfers to itself, chained within one block): `outputs` of the
+ * measured one, `warm` of the warm-up one; and one confirmed normal coin (a premine lane) per
+ * transfer to come, plus 200, for the fees. Cached in bench/.cache/token-holder-<outputs>-<warm>/.
+ */
+async function holderChain(outputs: number, warm: number): Promise<{ dir: string; meta: HolderChainMeta }> {
+  const dir = join(cacheDir, `token-holder-${outputs}-${warm}`);
+  const metaFile = join(dir, 'meta.json');
+  if (existsSync(metaFile)) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as HolderChainMeta };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  say(`building a chain where one holder has ${outputs} + ${warm} token outputs in ${dir} (cached for later runs)`);
+  const b = await chainBuilder(dir);
+  const coins = outputs + warm + 200;
+  // Lanes: one per building transaction (two creates and every transfer), then the fee coins.
+  const lanes = await b.lanes(2 + outputs + warm + coins);
+  let lane = 0;
+  const fulfillments = new Map<string, Uint8Array>();
+  const split = async (name: string, count: number): Promise<string> => {
+    let nextHeight = b.height() + 1;
+    const created = assembleTokenCreate({ nextHeight, activation: params.activation, pubkey: PUB, name, description: 'one holder', supply: BigInt(count) + 1_000n, coins: [lanes[lane++]!] });
+    if (!created.ok) throw new Error(`tokencreate: ${created.error}`);
+    const tokenid = fromHexReversed(created.value.tx.txid());
+    await b.mine([created.value.tx]);
+    nextHeight = b.height() + 1;
+    let change = outputOf(created.value.tx, MY_TOKENS);
+    const block: Transaction[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = assembleTokenTransfer({ nextHeight, activation: params.activation, pubkey: PUB, tokenid, destPubkey: PUB, amount: 1n, coins: [lanes[lane++]!], tokenCoins: [change] });
+      if (!r.ok) throw new Error(`tokentransfer: ${r.error}`);
+      const tx = withFulfillments(r.value, () => signTokenTx(r.value, { nextHeight, activation: params.activation, privateKey: KEY }), fulfillments);
+      block.push(tx);
+      // The 1-unit output (vout 0) stays; the change (vout 1) funds the next transfer.
+      change = { txid: fromHexReversed(tx.txid()), vout: 1, value: tx.vout[1]!.value, script: MY_TOKENS };
+    }
+    await b.mine(block);
+    return toHex(Uint8Array.from(tokenid).reverse());
+  };
+  const tokenid = await split('HOLD', outputs);
+  const warmTokenid = await split('WARM', warm);
+  await b.logic.close();
+  const meta: HolderChainMeta = { tokenid, warmTokenid, outputs, warmOutputs: warm, coins };
+  writeFileSync(metaFile, JSON.stringify(meta));
+  return { dir, meta };
+}
+
+/**
+ * tokentransfer by one holder, each sent (sendrawtransaction) before the next, all in one block: the
+ * k-th call's token and fee inputs are found past the k−1 outputs the mempool already spends. The
+ * 1,000th call against the first, on two nodes started on copies of the same chain: one where the
+ * holder has sent 999 transfers (its 1,000th call), one where it has sent none (its first). A call
+ * that is not sent changes nothing, so each node's call is measured again and again, in alternated
+ * rounds, each side keeping its best round's median (single calls move with the machine's load, and a
+ * slow spell must not fall on one side only). Before that, each node makes 300 transfers of another
+ * token, mined: V8 compiles the path over the first hundred calls (the first dozen took 2-10 times as
+ * long as the hundredth), which would flatter the ratio.
+ */
+async function transferBenchmarks(): Promise<Row[]> {
+  const N = 1000;
+  const WARM = 300;
+  const chain = await holderChain(N + 50, WARM);
+  const dest = toHex(DESTS[0]!);
+  const start = async (): Promise<Running> => {
+    const n = await runNodeOn(chain.dir, ['tokeninfo', chain.meta.tokenid]);
+    await n.rpc('importprivkey', encodeWIF(KEY, true), '', false);
+    return n;
+  };
+  const build = async (n: Running, tokenid: string): Promise<string> => {
+    const r = await n.rpc<{ result: string; hex?: string; error?: string }>('tokentransfer', tokenid, dest, 1);
+    if (r.result !== 'success') throw new Error(`tokentransfer: ${r.error}`);
+    return r.hex!;
+  };
+  const send = async (n: Running, tokenid: string) => n.rpc('sendrawtransaction', await build(n, tokenid));
+  const first = await start();
+  let last: Running | undefined;
+  try {
+    last = await start();
+    for (const n of [first, last]) {
+      for (let i = 0; i < WARM; i++) await send(n, chain.meta.warmTokenid);
+      await n.rpc('generate', 1);
+    }
+    for (let i = 0; i < N - 1; i++) await send(last, chain.meta.tokenid);
+    const inMempool = (await last.node.services.mempool.ask<{ size: number }>({ op: 'info' })).size;
+    if (inMempool !== N - 1) throw new Error(`bench: ${inMempool} of ${N - 1} transfers in the mempool`);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const round = async (n: Running): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        await build(n, chain.meta.tokenid);
+        times.push(performance.now() - t0);
+      }
+      return median(times);
+    };
+    let bestFirst = Infinity;
+    let bestLast = Infinity;
+    for (let r = 0; r < 8; r++) {
+      bestFirst = Math.min(bestFirst, await round(first));
+      bestLast = Math.min(bestLast, await round(last));
+    }
+    return [
+      {
+        name: `tokentransfer #${N} by one holder, one block`,
+        value: bestLast,
+        unit: 'ms',
+        limitName: 'tokentransfer #1 (the same chain, nothing sent)',
+        limit: bestFirst,
+        target: { kind: 'max', ratio: 1.5 },
+      },
+    ];
+  } finally {
+    await first.close();
+    await last?.close();
+  }
+}
+
 export async function tokensBenchmarks(): Promise<Row[]> {
+  // TOKENS_BENCH_ONLY=query|create|transfer (or several, comma-separated) runs only those parts.
   const only = process.env.TOKENS_BENCH_ONLY;
-  return [...(only === 'create' ? [] : await queryBenchmarks()), ...(only === 'query' ? [] : await createBenchmarks())];
+  const part = (name: string) => only === undefined || only.split(',').includes(name);
+  return [
+    ...(part('query') ? await queryBenchmarks() : []),
+    ...(part('create') ? await createBenchmarks() : []),
+    ...(part('transfer') ? await transferBenchmarks() : []),
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

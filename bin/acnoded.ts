@@ -20,7 +20,7 @@ Options (komodod's; every other komodod flag is accepted and logged when acnode 
   -datadir=<dir>  -conf=<file>  -rpcport=<port>  -rpcuser=<user>  -rpcpassword=<pw>
   -rpcbind=<addr>  -rpcallowip=<ip>  -port=<port>  -addnode=<ip:port>  -connect=<ip:port>
   -pubkey=<hex>  -gen  -genproclimit=<n>  -datacarriersize=<n>  -blocknotify=<cmd>
-  -walletnotify=<cmd>  -reindex  -dbcache=<MiB>  -inspect  -par=<n>  -sigbackend=<wasm|noble>
+  -walletnotify=<cmd>  -reindex  -dbcache=<MiB>  -inspect  -par=<n>  -sigbackend=<auto|native|wasm|noble>
   -version  -help
 `;
 
@@ -52,8 +52,9 @@ async function main(): Promise<number> {
   // -inspect: every actor reports to the hub, which streams to WebSocket clients on loopback.
   let inspector: InspectHub | undefined;
   if (config.inspect) {
-    inspector = new InspectHub();
-    log(`inspector listening on ${await inspector.listen(0)} (acnode-cli inspect, or any WebSocket client)`);
+    inspector = new InspectHub({ log });
+    const url = await inspector.listen(0);
+    log(`inspector listening on ${url} (acnode-cli inspect, a WebSocket client, or a browser at ${inspector.pageUrl})`);
   }
   const node = await startNode(config, { log, ...(inspector ? { inspector } : {}) });
   if (config.devChain) {
@@ -76,6 +77,12 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e) => {
+    // A setting that cannot be honoured once the node starts (-sigbackend=native where the addon does
+    // not load) is reported as a bad flag is.
+    if (e instanceof ConfigError) {
+      process.stderr.write(`Error: ${e.message}\n`);
+      process.exit(1);
+    }
     // A service that failed to load (a damaged or newer data directory) answers with its reason: that
     // message is the whole story, without a stack; anything else is a bug and keeps its stack.
     if (e instanceof ServiceFailure) {

@@ -12,6 +12,7 @@ import {
   crc32,
 } from '../chain/params/index.js';
 import { ConfigError, Flags, boolValue, parseArgv, parseConfText } from './config-args.js';
+import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from './verify/sig-backend.js';
 
 export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
 
@@ -20,7 +21,8 @@ export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
  * file komodod writes on first start, and the dev chain when no -ac_name is given.
  */
 
-export type SigBackend = 'auto' | 'noble' | 'wasm';
+/** -sigbackend: the secp256k1 backend (src/actors/verify/sig-backend.ts). */
+export type SigBackend = Secp256k1BackendChoice;
 
 export interface RpcEndpoint {
   readonly host: string;
@@ -78,6 +80,12 @@ export interface NodeConfig {
   /** -dbcache in MiB, clamped to komodod's bounds (nMinDbCache..nMaxDbCache): what the chain store's and the signature caches may hold. */
   readonly dbcache: number;
   readonly sigbackend: SigBackend;
+  /**
+   * -walletresendtimes=MAXDELAY,MINAGE (seconds; internal, for tests): the wallet's rebroadcast round
+   * comes GetRand(MAXDELAY) after the last and resends what was received MINAGE before the last block.
+   * null: komodod's 1800,300.
+   */
+  readonly walletResendTimes: { maxDelay: number; minAge: number } | null;
   readonly help: boolean;
   readonly version: boolean;
 
@@ -142,6 +150,7 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['par', 'int'],
   ['dbcache', 'int'],
   ['sigbackend', 'string'],
+  ['walletresendtimes', 'string'],
   ['help', 'bool'],
   ['h', 'bool'],
   ['?', 'bool'],
@@ -153,7 +162,7 @@ export const ACTED_FLAGS: readonly string[] = [...FLAG_KINDS.keys(), ...AC_FLAGS
 
 const isActed = (name: string): boolean => FLAG_KINDS.has(name) || AC_FLAGS.includes(name);
 
-const SIG_BACKENDS: readonly SigBackend[] = ['auto', 'noble', 'wasm'];
+const SIG_BACKENDS: readonly SigBackend[] = SECP256K1_BACKEND_CHOICES;
 
 /** Flags that are read from the command line only, as komodod reads them before the conf file. */
 const COMMAND_LINE_ONLY = new Set(['datadir', 'conf', 'regtest', ...AC_FLAGS]);
@@ -320,6 +329,14 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
   if (!SIG_BACKENDS.includes(sig as SigBackend))
     throw new ConfigError(`Invalid value for -sigbackend: '${sig}' (expected ${SIG_BACKENDS.join(', ')})`, 'sigbackend');
 
+  const resendText = str('walletresendtimes');
+  let walletResendTimes: NodeConfig['walletResendTimes'] = null;
+  if (resendText !== null) {
+    const m = /^\s*(\d+)\s*,\s*(\d+)\s*$/.exec(resendText);
+    if (!m) throw new ConfigError(`Invalid value for -walletresendtimes: '${resendText}' (expected MAXDELAY,MINAGE in seconds)`, 'walletresendtimes');
+    walletResendTimes = { maxDelay: intValue('walletresendtimes', m[1]!, 1, 0x7fffffff), minAge: intValue('walletresendtimes', m[2]!, 0, 0x7fffffff) };
+  }
+
   const rpcport = int('rpcport', chain.rpcPort, 0, 65535);
   const rpcbind = list('rpcbind');
   const rpcallowip = list('rpcallowip');
@@ -368,6 +385,7 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     // komodod's init clamps -dbcache to [nMinDbCache, nMaxDbCache] (4 MiB..16 GiB) rather than refusing it.
     dbcache: Math.min(Math.max(int('dbcache', 450, -(2 ** 31), 2 ** 31 - 1), 4), 16384),
     sigbackend: sig as SigBackend,
+    walletResendTimes,
     help: bool('help', false) || bool('h', false) || bool('?', false),
     version: bool('version', false),
     ignored,

@@ -1,11 +1,14 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createActor, type ActorRefLike, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { RpcMethod } from '../rpc/table.js';
 import type { JsonValue } from '../rpc/json-value.js';
 import { writeJson } from '../rpc/json-write.js';
 import { serviceSummary, type ServiceLogic } from '../machines/service.js';
+import { redactParams, redactText } from './inspect-redact.js';
 
 /**
  * The inspection hub of `acnoded -inspect`: an XState `inspect` observer given to every actor, a
@@ -62,8 +65,10 @@ const MAX_DEPTH = 4;
 export function sanitize(v: unknown, depth = 0): unknown {
   if (v === null || v === undefined) return v ?? null;
   switch (typeof v) {
-    case 'string':
-      return v.length > MAX_STRING ? `${v.slice(0, MAX_STRING)}…(${v.length} chars)` : v;
+    case 'string': {
+      const text = redactText(v);
+      return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…(${text.length} chars)` : text;
+    }
     case 'number':
     case 'boolean':
       return Number.isFinite(v as number) || typeof v === 'boolean' ? v : String(v);
@@ -74,7 +79,8 @@ export function sanitize(v: unknown, depth = 0): unknown {
     case 'symbol':
       return v.toString();
   }
-  if (v instanceof Uint8Array) return sanitize(Buffer.from(v).toString('hex'), depth);
+  // 32 bytes may be a private key (a hash in internal order tells a reader little anyway).
+  if (v instanceof Uint8Array) return v.length === 32 ? '[32 bytes]' : sanitize(Buffer.from(v).toString('hex'), depth);
   if (depth >= MAX_DEPTH) return Array.isArray(v) ? `[array(${v.length})]` : '[object]';
   if (Array.isArray(v)) {
     const out = v.slice(0, MAX_ITEMS).map((x) => sanitize(x, depth + 1));
@@ -181,6 +187,8 @@ export interface InspectHubOptions {
   ringSize?: number;
   /** a client further behind than this many bytes is skipped until it catches up (default 4 MiB) */
   maxBuffered?: number;
+  /** the node's log, for refused origins */
+  log?: (msg: string) => void;
 }
 
 /**
@@ -200,13 +208,20 @@ export class InspectHub {
   private readonly listeners = new Set<(msg: string, rec: InspectRecord) => void>();
   private http: Server | undefined;
   private wss: WebSocketServer | undefined;
-  /** `ws://127.0.0.1:<port>/` once listening */
+  /** `ws://127.0.0.1:<port>/?token=<this start's token>` once listening */
   url: string | null = null;
   dropped = 0;
+
+  /** This start's secret: every request to the endpoint must carry it. */
+  private readonly token = randomBytes(24).toString('hex');
+  /** Origins already logged as refused (bounded: a hostile page could send many). */
+  private readonly refusedOrigins = new Set<string>();
+  private readonly log: ((msg: string) => void) | undefined;
 
   constructor(opts: InspectHubOptions = {}) {
     this.ringSize = opts.ringSize ?? 1000;
     this.maxBuffered = opts.maxBuffered ?? 4 * 1024 * 1024;
+    this.log = opts.log;
   }
 
   /** The XState `inspect` option. */
@@ -369,7 +384,7 @@ export class InspectHub {
         actor: 'rpc',
         type: method,
         ...(outcome ? { ok: outcome.ok } : {}),
-        ...(outcome?.detail ? { detail: outcome.detail } : params ? { detail: paramsText(params) } : {}),
+        ...(outcome?.detail ? { detail: redactText(outcome.detail) } : params ? { detail: paramsText(redactParams(method, params)) } : {}),
       });
       this.push({ type: '@acnode.rpc', method, createdAt: String(rec.time) }, rec);
     } catch {
@@ -377,7 +392,7 @@ export class InspectHub {
     }
   }
 
-  /** The node's RPC methods with each call and its outcome recorded. */
+  /** The node's RPC methods with each call and its outcome recorded (never a result: dumpprivkey's is a key). */
   wrapRpcMethods(methods: RpcMethod[]): RpcMethod[] {
     return methods.map((m) => ({
       ...m,
@@ -423,19 +438,71 @@ export class InspectHub {
     }
   }
 
+  /** The page URL a browser opens: the same endpoint over http, with the token. */
+  get pageUrl(): string | null {
+    return this.url ? this.url.replace(/^ws:/, 'http:') : null;
+  }
+
   /**
-   * Opens the endpoint on 127.0.0.1 (port 0: OS-chosen): WebSocket clients get the announcements and
-   * the ring, then every new message; a plain GET says what the endpoint is.
+   * Why a request to the endpoint is refused, or null. A web page in the developer's browser can
+   * reach loopback ports, so every request must carry this start's token (a page elsewhere cannot
+   * know it), come from no Origin or our own (browsers send a foreign page's Origin on WebSocket
+   * upgrades), and name a loopback Host (a rebound DNS name is someone else's page).
+   */
+  private refusal(req: IncomingMessage, port: number): string | null {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !loopbackAuthorities(port).some((a) => origin === `http://${a}`)) {
+      if (this.refusedOrigins.size < 100 && !this.refusedOrigins.has(origin)) {
+        this.refusedOrigins.add(origin);
+        this.log?.(`inspector: refused a request from Origin ${JSON.stringify(origin.slice(0, 200))} (only this node's own page may connect)`);
+      }
+      return 'foreign Origin';
+    }
+    const host = req.headers.host;
+    if (host === undefined || !loopbackAuthorities(port).includes(host)) return 'Host is not this loopback endpoint';
+    let token: string | null = null;
+    try {
+      token = new URL(req.url ?? '/', 'http://h').searchParams.get('token');
+    } catch {
+      // an unparseable target carries no token
+    }
+    if (token === null || !sameSecret(token, this.token)) return 'missing or wrong token (use the URL the node logs, or getactorstates\'s "inspector")';
+    return null;
+  }
+
+  /**
+   * Opens the endpoint on 127.0.0.1 (port 0: OS-chosen) with this start's token in its URL: WebSocket
+   * clients get the announcements and the ring, then every new message; a browser gets the bridge page.
+   * Anything without the token, from a foreign Origin or to a foreign Host is answered 403.
    */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
-    const http = createServer((_req, res) => {
+    let bound = 0;
+    const http = createServer((req, res) => {
+      const refused = this.refusal(req, bound);
+      if (refused) {
+        res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(`Forbidden: ${refused}\n`);
+        return;
+      }
       // @statelyai/inspect's bridge page: Stately's inspector in a frame, fed from this endpoint
       // (the frame itself comes from stately.ai, so this view needs the internet; acnode-cli inspect does not).
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      // No Referer leaves the page: the token is in its URL.
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
       res.end(bridgeHtml(this.url ?? ''));
     });
-    const wss = new WebSocketServer({ server: http });
-    wss.on('connection', (ws) => {
+    // Clients only listen: whatever they send is small and ignored.
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      const refused = this.refusal(req, bound);
+      if (refused) {
+        const body = `Forbidden: ${refused}\n`;
+        socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    });
+    wss.on('connection', (ws: WebSocket) => {
       ws.on('error', () => ws.terminate());
       for (const m of this.recent()) ws.send(m);
     });
@@ -445,8 +512,8 @@ export class InspectHub {
     });
     this.http = http;
     this.wss = wss;
-    const addr = http.address() as AddressInfo;
-    this.url = `ws://${host.includes(':') ? `[${host}]` : host}:${addr.port}/`;
+    bound = (http.address() as AddressInfo).port;
+    this.url = `ws://${host.includes(':') ? `[${host}]` : host}:${bound}/?token=${this.token}`;
     return this.url;
   }
 
@@ -463,6 +530,18 @@ export class InspectHub {
   }
 }
 
+/** The Host (and http Origin authority) values under which a browser on this machine reaches `port`. */
+function loopbackAuthorities(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
+
+/** Constant-time comparison of a presented token with ours. */
+function sameSecret(given: string, ours: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(ours);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** xstate.done.actor.<id> → done.actor (the invoke id is internal). */
 function shortType(type: string): string {
   if (type.startsWith('xstate.done.actor.')) return 'done.actor';
@@ -473,7 +552,7 @@ function shortType(type: string): string {
 function paramsText(params: readonly JsonValue[]): string {
   let s: string;
   try {
-    s = writeJson([...params]);
+    s = redactText(writeJson([...params]));
   } catch {
     s = '[…]';
   }
@@ -507,15 +586,15 @@ function bridgeHtml(url: string): string {
   <style>* { margin: 0; padding: 0; } html, body { height: 100%; } iframe { width: 100%; height: 100%; border: none; }</style>
 </head>
 <body>
-  <iframe id="inspector" src="https://stately.ai/inspect"></iframe>
+  <iframe id="inspector" src="https://stately.ai/inspect" referrerpolicy="no-referrer"></iframe>
   <script>
     const iframe = document.getElementById('inspector');
     const buffer = [];
     let connected = false;
     window.addEventListener('message', (e) => {
-      if (e.data && e.data.type === '@statelyai.connected') {
+      if (e.origin === 'https://stately.ai' && e.data && e.data.type === '@statelyai.connected') {
         connected = true;
-        buffer.forEach((event) => iframe.contentWindow.postMessage(event, '*'));
+        buffer.forEach((event) => iframe.contentWindow.postMessage(event, 'https://stately.ai'));
         buffer.length = 0;
       }
     });
@@ -523,7 +602,7 @@ function bridgeHtml(url: string): string {
     ws.onmessage = (event) => {
       const data = JSON.parse(event.data);
       if (!data.type || !data.type.startsWith('@xstate.')) return;
-      if (connected) iframe.contentWindow.postMessage(data, '*');
+      if (connected) iframe.contentWindow.postMessage(data, 'https://stately.ai');
       else buffer.push(data);
     };
   </script>

@@ -4,9 +4,9 @@ import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import type { Transaction } from '../chain/tx/transaction.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
-import { selectSecp256k1Backend } from '../chain/crypto/secp256k1.js';
+import { selectSecp256k1Backend, type Secp256k1Selection } from './verify/sig-backend.js';
 import { VerifyPool, scriptCheckThreads } from './verify/pool.js';
-import type { NodeConfig } from './config.js';
+import { ConfigError, type NodeConfig } from './config.js';
 import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
@@ -68,6 +68,15 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   // Every actor created below with a systemId is listed here, for getactorstates (shadows xstate's createActor).
   const actorRegistry = new Map<string, AnyActorRef>();
   const createActor = trackingCreateActor(actorRegistry);
+  // -sigbackend: the secp256k1 backend, chosen once, first (a backend that cannot be loaded stops the
+  // start before anything is opened); the script-check workers load the same one.
+  let sig: Secp256k1Selection;
+  try {
+    sig = selectSecp256k1Backend(config.sigbackend);
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
+  }
+  log(`secp256k1 backend: ${sig.report}`);
   const keys = await KeyStore.open(config.datadir);
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   // -dbcache bounds the caches (komodod sizes its coin caches from it): the signature and script
@@ -75,11 +84,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   // store's recent blocks a sixteenth of it.
   const sigCache = new SignatureCache(config.dbcache * 220);
   const scriptCache = new ScriptExecutionCache(config.dbcache * 450);
-  // -sigbackend: the secp256k1 backend, chosen once, here (the workers take the same); -par: the
-  // script-check workers, started with the node (blocks are checked serially until they are up).
-  const sigBackend = selectSecp256k1Backend(config.sigbackend);
-  log(`secp256k1 backend: ${sigBackend.name}`);
-  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sigBackend.name, log });
+  // -par: the script-check workers, started with the node (blocks are checked serially until they are up).
+  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log });
 
   // The rules read the parameters in force at the chain store's tip (they change on auto-activation).
   let chainLogic: ChainStoreLogic | undefined;
@@ -150,6 +156,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // GetBoolArg("-rescan"): a bare flag is true, else atoi(value) != 0.
     rescanBlocks: ((v) => v !== undefined && (v === '' || (parseInt(v, 10) || 0) !== 0))(config.flags.get('rescan')),
     ...(config.pubkey ? { externalPubkey: fromHex(config.pubkey) } : {}),
+    ...(config.walletResendTimes ? { resendTimes: config.walletResendTimes } : {}),
     log,
   });
   const walletActor = createActor(serviceMachine, { input: { logic: walletLogic }, ...actorOpts('wallet') });
@@ -183,7 +190,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       return;
     }
     void toWallet({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
-    void toP2p({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, raw: n.raw })) });
+    // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
+    const relayed = r.items.filter((n) => n.relay !== false);
+    if (relayed.length > 0) void toP2p({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
   };
   const queueNotice = (next: { kind: 'accepted'; n: TxAccepted } | { kind: 'removed'; n: TxRemoved }) => {
     if (run && run.kind !== next.kind) forwardRun();
@@ -224,6 +233,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
   chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
   chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
+  // The wallet's rebroadcast (RelayWalletTransaction) goes out by the p2p actor's relay, as accepted transactions do.
+  walletActor.on('relayTxs', (e) => void toP2p({ op: 'relayTxs', items: (e as unknown as { items: unknown[] }).items }));
   let pacedBlockInFlight = false;
   pacer.on('tick', () => {
     if (pacedBlockInFlight) return;
@@ -287,10 +298,29 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   log(`node pubkey ${toHex(minerPubkey)}`);
   if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
 
+  // ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
+  // random time has come; here the wallet answers when that is, and is asked again then.
+  let resendTimer: NodeJS.Timeout | undefined;
+  const scheduleResend = (ms: number) => {
+    if (stopping) return;
+    resendTimer = setTimeout(() => {
+      wallet.ask<number>({ op: 'resend' }).then(
+        (next) => scheduleResend(next),
+        (err) => {
+          log(`wallet: ${String(err)}`);
+          scheduleResend(60_000);
+        },
+      );
+    }, ms);
+    resendTimer.unref();
+  };
+  scheduleResend(0);
+
   async function stop(): Promise<void> {
     if (stopping) return stopping;
     stopping = (async () => {
       log('shutting down');
+      clearTimeout(resendTimer);
       pacer.stop();
       minerLogic.abort();
       for (const n of notifiers) n.close();

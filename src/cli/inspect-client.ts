@@ -93,8 +93,9 @@ export async function runInspect(s: CliSettings, filters: string[], io: CliIo): 
     return 1;
   }
   const wanted = new Set(filters);
+  // The URL carries the node's per-start token (the endpoint refuses a client without it).
   const ws = new WebSocket(url);
-  io.stderr(`inspecting ${url}${wanted.size ? ` (actors: ${[...wanted].join(', ')})` : ''}; Ctrl-C to stop\n`);
+  io.stderr(`inspecting ${url.replace(/\?.*$/, '')}${wanted.size ? ` (actors: ${[...wanted].join(', ')})` : ''}; Ctrl-C to stop\n`);
   return new Promise<number>((resolve) => {
     let finished = false;
     const finish = (code: number) => {

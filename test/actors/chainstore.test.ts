@@ -41,6 +41,9 @@ const rules: ChainRules = {
   nextBits: () => BITS,
   checkBlock: () => {},
   checkHeader: () => {},
+  checkContextual: (block) => {
+    if (block.txs[0]!.vout[0]!.value === 667n) throw Object.assign(new Error('ctx'), { rejectCode: 16, reason: 'tx-overwinter-active', dos: 100 });
+  },
   connect: (block, _h, view) => {
     if (block.txs[0]!.vout[0]!.value === 666n) throw Object.assign(new Error('bad'), { rejectCode: 16, reason: 'bad-cb-amount' });
     block.txs.forEach((tx, n) => {
@@ -150,6 +153,39 @@ test('chain store: an invalid block is refused and the chain stays on the valid 
   const garbage = (await s.write({ op: 'submitBlock', raw: Uint8Array.of(1, 2, 3) })).result as { status: string; reason: string };
   assert.equal(garbage.status, 'rejected');
   assert.match(garbage.reason, /Block decode failed/);
+});
+
+test('chain store: a block failing ContextualCheckBlock is refused before it is stored, one failing to connect is not kept parsed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
+  let s = await open(dir);
+  const a = extend(genesis.hashHex(), 0, 2, 1, 1_600_000_100);
+  for (const b of a) await submit(s, b);
+  const bad = makeBlock(a[1]!.hashHex(), 3, [coinbase(3, 667n)], 1_600_000_500);
+  const r = (await submit(s, bad)).result as { status: string; reason: string; dos: number };
+  assert.deepEqual([r.status, r.reason, r.dos], ['rejected', 'tx-overwinter-active', 100]);
+  assert.equal(s.index.get(bad.hashHex()), undefined, 'not in the block index');
+  assert.equal((await s.read({ op: 'rawBlock', hash: bad.hashHex() })) ?? null, null, 'its bytes are not held');
+  // Not remembered as failed (komodod's "future block" window): submitted again, it is checked again.
+  const again = (await submit(s, bad)).result as { status: string; reason: string };
+  assert.deepEqual([again.status, again.reason], ['rejected', 'tx-overwinter-active']);
+  // A child of it is an orphan: its parent is unknown.
+  const child = makeBlock(bad.hashHex(), 4, [coinbase(4, 1n)], 1_600_000_501);
+  assert.equal(((await submit(s, child)).result as { status: string }).status, 'inconclusive');
+  await s.close();
+  s = await open(dir);
+  assert.equal(s.index.get(bad.hashHex()), undefined, 'nor after a restart');
+  assert.equal(s.index.tip.hash, a[1]!.hashHex());
+
+  // A block that passes those checks is stored, then fails to connect: marked failed, its parsed form let go.
+  const spend = new Transaction();
+  spend.vin.push(new TxIn(new Outpoint(new Uint8Array(32).fill(9), 0)));
+  spend.vout.push(new TxOut(1n, Uint8Array.of(0x51)));
+  const b2 = makeBlock(a[1]!.hashHex(), 3, [coinbase(3, 5n), spend], 1_600_000_600);
+  const r2 = (await submit(s, b2)).result as { status: string; reason: string };
+  assert.deepEqual([r2.status, r2.reason], ['rejected', 'bad-txns-inputs-missingorspent']);
+  assert.equal(s.index.get(b2.hashHex())?.failed, true);
+  assert.equal((s as unknown as { store: { parsed: Map<string, unknown> } }).store.parsed.has(b2.hashHex()), false);
+  assert.equal(((await submit(s, b2)).result as { status: string }).status, 'duplicate-invalid');
 });
 
 test('chain store: a block file cut short (killed mid-write) is truncated at start; a whole block written but not indexed is taken up', async () => {

@@ -134,6 +134,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
     [['-pubkey=02abcd'], 'pubkey'],
     [['-sigbackend=gpu'], 'sigbackend'],
     [['-addnode'], 'addnode'],
+    [['-walletresendtimes=5'], 'walletresendtimes'],
+    [['-walletresendtimes=0,0'], 'walletresendtimes'],
   ];
   for (const [argv, flag] of bad) {
     assert.throws(
@@ -145,7 +147,14 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
   const c = loadConfig(['-maxorphantx=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
   assert.deepEqual([...c.ignored].sort(), ['exportdir', 'maxorphantx', 'notary', 'rpcworkqueue']);
   assert.equal(c.pubkey, '02' + '11'.repeat(32));
+  // komodod's rebroadcast timing unless the internal test flag shortens it.
+  assert.equal(c.walletResendTimes, null);
+  assert.deepEqual(loadConfig(['-walletresendtimes=2,0'], { homedir: h, ...fixed }).walletResendTimes, { maxDelay: 2, minAge: 0 });
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
+  // -sigbackend: auto unless one of the three is named.
+  assert.equal(c.sigbackend, 'auto');
+  for (const b of ['auto', 'native', 'wasm', 'noble']) assert.equal(loadConfig([`-sigbackend=${b}`], { homedir: h, ...fixed }).sigbackend, b);
+  assert.throws(() => loadConfig(['-sigbackend=Native'], { homedir: h, ...fixed }), { message: "Invalid value for -sigbackend: 'Native' (expected auto, native, wasm, noble)" });
   rmSync(h, { recursive: true });
 });
 

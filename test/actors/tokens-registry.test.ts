@@ -143,6 +143,13 @@ test('token index: creations, transfers, fakes ignored, exact undo on disconnect
   r.connect(b3);
   assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_B)), []);
   assert.deepEqual(r.ix.outputsAt(tokenid, groupHash(PK_A)).map((o) => [o.txid, o.index]), [[t.txid(), 1], [t2.tx.txid(), 0]].sort((x, y) => (Buffer.from(x[0] as string, 'hex').reverse().compare(Buffer.from(y[0] as string, 'hex').reverse()))));
+  // Read a page at a time (AddTokenCCInputs' walk): the same outputs in the same order, a cursor between them; minValue leaves out the smaller.
+  const all = r.ix.outputsAt(tokenid, groupHash(PK_A));
+  const p1 = r.ix.outputsPageAt(tokenid, groupHash(PK_A), undefined, 1);
+  assert.deepEqual(p1, { outputs: [all[0]], next: { txid: all[0]!.txid, index: all[0]!.index } });
+  assert.deepEqual(r.ix.outputsPageAt(tokenid, groupHash(PK_A), p1.next!, 1), { outputs: [all[1]], next: null });
+  assert.deepEqual(r.ix.outputsPageAt(tokenid, groupHash(PK_A), undefined, 5, 101n).outputs.map((o) => o.value), [900n]);
+  assert.deepEqual(r.ix.outputsPageAt(tokenid, groupHash(PK_B), undefined, 5), { outputs: [], next: null });
   r.disconnect(b3);
   assert.equal(JSON.stringify(r.ix.snapshot()), afterB2);
   await r.close();

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Daemon, startDaemon, removeDir } from '../helpers/daemon.js';
 
 /**
  * The node starts its script-check workers (-par) and its secp256k1 backend (-sigbackend) and stops
@@ -25,8 +28,9 @@ test('-par and -sigbackend: workers start and stop with the node; an unseen bloc
   });
   const x = await startDaemon(['-gen=0', '-par=2']);
   nodes.push(x);
-  assert.ok(x.log.some((l) => l.includes('secp256k1 backend: wasm')), x.log.join('\n'));
-  await until('X workers up', async () => x.log.some((l) => l.includes('Using 2 threads for script verification')));
+  // The default, auto: native libsecp256k1 where its addon loads, on the main thread and in the workers.
+  assert.ok(x.log.some((l) => l.includes('secp256k1 backend: native (-sigbackend=auto; libsecp256k1 N-API addon')), x.log.join('\n'));
+  await until('X workers up', async () => x.log.some((l) => l.includes('Using 2 threads for script verification (secp256k1 backend native)')));
 
   await x.rpc('generate', 12);
   const txids: string[] = [];
@@ -37,8 +41,8 @@ test('-par and -sigbackend: workers start and stop with the node; an unseen bloc
 
   const y = await startDaemon(['-gen=0', '-par=2', '-sigbackend=noble']);
   nodes.push(y);
-  assert.ok(y.log.some((l) => l.includes('secp256k1 backend: noble')), y.log.join('\n'));
-  await until('Y workers up', async () => y.log.some((l) => l.includes('Using 2 threads for script verification')));
+  assert.ok(y.log.some((l) => l.includes('secp256k1 backend: noble (-sigbackend=noble')), y.log.join('\n'));
+  await until('Y workers up', async () => y.log.some((l) => l.includes('Using 2 threads for script verification (secp256k1 backend noble)')));
   const port = Number(x.log.map((l) => /P2P listening on .*\(port=(\d+)\)/.exec(l)?.[1]).find((p) => p !== undefined));
   assert.ok(port > 0, x.log.join('\n'));
   await y.rpc('addnode', `127.0.0.1:${port}`, 'onetry');
@@ -47,4 +51,40 @@ test('-par and -sigbackend: workers start and stop with the node; an unseen bloc
 
   await y.stop();
   assert.ok(y.log.at(-1)?.includes('stopped'), y.log.slice(-3).join('\n'));
+});
+
+test('-sigbackend where the native addon does not load: auto takes WebAssembly and says why; native is refused at start', { timeout: 90_000 }, async (t) => {
+  // node-gyp-build looks for the addon in $SECP256K1_PREBUILD when it is set: an empty directory is a
+  // platform the secp256k1 package ships no prebuild for.
+  const empty = mkdtempSync(join(tmpdir(), 'acnode-noprebuild-'));
+  const env = { SECP256K1_PREBUILD: empty };
+  const nodes: Daemon[] = [];
+  t.after(async () => {
+    for (const d of nodes) await d.stop().catch(() => {});
+    for (const d of nodes) removeDir(d.datadir);
+    removeDir(empty);
+  });
+  const refused = new Daemon(mkdtempSync(join(tmpdir(), 'acnode-it-')), ['-gen=0', '-sigbackend=native'], env);
+  nodes.push(refused);
+  const err = await refused.start(30_000).then(
+    () => undefined,
+    (e: Error) => e.message,
+  );
+  assert.ok(err, 'acnoded -sigbackend=native must not start without the addon');
+  assert.match(err, /acnoded exited with 1 before it was ready/);
+  assert.match(err, /Error: -sigbackend=native: the native libsecp256k1 addon could not be loaded \(No native build was found for platform=/);
+  assert.doesNotMatch(err, /\n\s+at /, 'a clear message, not a stack trace');
+
+  const w = await startDaemon(['-gen=0', '-par=2'], undefined, env);
+  nodes.push(w);
+  assert.ok(
+    w.log.some((l) => l.includes('secp256k1 backend: wasm (-sigbackend=auto; libsecp256k1 in WebAssembly, tiny-secp256k1; native unavailable: No native build was found for platform=')),
+    w.log.join('\n'),
+  );
+  await until('W workers up', async () => w.log.some((l) => l.includes('Using 2 threads for script verification (secp256k1 backend wasm)')));
+  // It verifies: a block of signed transactions connects.
+  await w.rpc('generate', 11);
+  await w.rpc<string>('sendtoaddress', await w.rpc<string>('getnewaddress'), 0.5);
+  const [h] = await w.rpc<string[]>('generate', 1);
+  assert.equal((await w.rpc<{ tx: string[] }>('getblock', h)).tx.length, 2);
 });

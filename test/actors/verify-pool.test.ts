@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
@@ -19,6 +20,8 @@ import { OP_CHECKCRYPTOCONDITION, OP_DROP, OP_TRUE } from '../../src/chain/scrip
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { BLOCK_SCRIPT_FLAGS } from '../../src/actors/chainstore/consensus.js';
 import { highSTwin } from '../helpers/signatures.js';
+import { secp256k1Backend, useSecp256k1Backend, type Secp256k1Backend } from '../../src/chain/crypto/secp256k1.js';
+import { secp256k1BackendOf, selectSecp256k1Backend } from '../../src/actors/verify/sig-backend.js';
 
 const params = devChainParams();
 const HEIGHT = 100;
@@ -35,11 +38,16 @@ function outcome(rules: ChainRules, sb: SampleBlock): unknown {
 }
 
 let pool: VerifyPool;
+let previousBackend: Secp256k1Backend | undefined;
 test.before(async () => {
+  // As the node runs: its -sigbackend default chosen on this thread, the workers loading the same.
+  previousBackend = secp256k1Backend();
+  selectSecp256k1Backend('auto');
   pool = await VerifyPool.start({ threads: 3, batchInputs: 8 });
 });
 test.after(async () => {
   await pool?.stop();
+  if (previousBackend) useSecp256k1Backend(previousBackend);
 });
 
 test('-par: komodod semantics (0 = one per core, negative leaves cores free, ≤ 1 none, at most 16)', () => {
@@ -57,6 +65,66 @@ test('the pool starts its workers (with the node) and they answer', () => {
   assert.equal(pool.threads, 3);
   assert.equal(pool.size, 2);
   assert.equal(pool.parallel, true);
+  // The calling thread's backend (the node's default picks native where its addon loads).
+  assert.equal(pool.workerBackend, secp256k1Backend().name);
+  assert.equal(pool.workerBackend, 'native');
+});
+
+test('the workers load the backend they are given, by default the calling thread\'s; a block gets the same answer on each', async () => {
+  const sb = sampleBlock({ params, height: HEIGHT, txCount: 12, seed: 21 });
+  sb.breakSignature(7, 0);
+  const want = outcome(consensusRules({ params: () => params }), sb);
+  const prev = secp256k1Backend();
+  try {
+    for (const name of ['native', 'wasm', 'noble'] as const) {
+      // Named: the node passes the backend it picked.
+      const named = await VerifyPool.start({ threads: 2, batchInputs: 2, backend: name });
+      // Unnamed: whatever this thread verifies with.
+      useSecp256k1Backend(secp256k1BackendOf(name)!);
+      const inherited = await VerifyPool.start({ threads: 2, batchInputs: 2 });
+      useSecp256k1Backend(prev);
+      try {
+        for (const p of [named, inherited]) {
+          assert.equal(p.parallel, true, name);
+          assert.equal(p.workerBackend, name);
+          assert.deepEqual(outcome(consensusRules({ params: () => params, verifyPool: p }), sb), want, name);
+          assert.ok(p.stats.batches > 0, name);
+        }
+      } finally {
+        await named.stop();
+        await inherited.stop();
+      }
+    }
+  } finally {
+    useSecp256k1Backend(prev);
+  }
+});
+
+test('a worker that cannot load the node\'s backend is not used: the calling thread verifies, and the log says why', async () => {
+  // node-gyp-build looks for the addon in $SECP256K1_PREBUILD when set (a worker copies process.env
+  // as it starts): an empty directory is a platform without a prebuild.
+  const empty = mkdtempSync(join(tmpdir(), 'acnode-noprebuild-'));
+  const saved = process.env.SECP256K1_PREBUILD;
+  const logs: string[] = [];
+  process.env.SECP256K1_PREBUILD = empty;
+  const p = VerifyPool.create({ threads: 2, backend: 'native', log: (m) => logs.push(m) });
+  if (saved === undefined) delete process.env.SECP256K1_PREBUILD;
+  else process.env.SECP256K1_PREBUILD = saved;
+  try {
+    await p.ready;
+    assert.equal(p.parallel, false);
+    assert.equal(p.workerBackend, undefined);
+    assert.ok(
+      logs.some((l) => l.includes('-sigbackend=native: the native libsecp256k1 addon could not be loaded (No native build was found') && l.includes('verifying scripts on the main thread')),
+      logs.join('\n'),
+    );
+    const sb = sampleBlock({ params, height: HEIGHT, txCount: 6, seed: 22 });
+    sb.breakSignature(3, 0);
+    assert.deepEqual(outcome(consensusRules({ params: () => params, verifyPool: p }), sb), outcome(consensusRules({ params: () => params }), sb));
+  } finally {
+    await p.stop();
+    rmSync(empty, { recursive: true, force: true });
+  }
 });
 
 /** The nice value of each of this process's threads (Linux: field 19 of /proc/self/task/<tid>/stat). */

@@ -8,6 +8,7 @@ import { DecodeError } from '../../src/chain/encoding/errors.js';
 import { fromHex, toHex, toHexReversed, fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { sha256d } from '../../src/chain/crypto/hash.js';
 import { needVectors, loadVector, readVector } from '../helpers/vectors.js';
+import { mutate, prng } from '../helpers/prng.js';
 
 interface IndexTx {
   txid: string;
@@ -159,6 +160,31 @@ test('decoding rejects truncation, trailing bytes and hostile counts with Decode
   assert.equal(BlockHeader.fromRaw(empty.toRaw()).toHex(), empty.toHex());
   assert.equal(empty.toRaw().length, HEADER_SIZE + 1);
   assert.equal(Block.fromRaw(new Block(empty, []).toRaw()).txs.length, 0);
+});
+
+test('Block.headerOf: the header fromRaw reads, and fromRaw\'s DecodeError for the same bytes', needVectors, () => {
+  const rnd = prng(21);
+  const blocks = [...vectorBlocks().map((b) => fromHex(b.hex)), regtestGenesisBlock().toRaw()];
+  const outcome = (f: () => { toHex(): string }): string => {
+    try {
+      return f().toHex();
+    } catch (e) {
+      assert.ok(e instanceof DecodeError, String(e));
+      return `DecodeError: ${e.message}`;
+    }
+  };
+  let failures = 0;
+  for (const raw of blocks) {
+    assert.equal(Block.headerOf(raw).toHex(), Block.fromRaw(raw).header.toHex());
+    const cases = [raw.subarray(0, raw.length - 1), Uint8Array.from([...raw, 0])];
+    for (let i = 0; i < 40; i++) cases.push(mutate(raw, rnd));
+    for (const c of cases) {
+      const want = outcome(() => Block.fromRaw(c).header);
+      assert.equal(outcome(() => Block.headerOf(c)), want);
+      if (want.startsWith('DecodeError')) failures++;
+    }
+  }
+  assert.ok(failures > 40, `${failures} of the cases fail to decode`);
 });
 
 function leaf(n: number): Uint8Array {

@@ -5,6 +5,7 @@ import {
   AddrMessage,
   HeadersMessage,
   InvMessage,
+  InvReader,
   LocatorMessage,
   MAX_HEADERS_RESULTS,
   MAX_PROTOCOL_MESSAGE_LENGTH,
@@ -142,6 +143,30 @@ test('inv/getdata/notfound: CompactSize n × {uint32 type, uint256 hash}', () =>
   assert.throws(() => InvMessage.fromRaw(hex('fe50c30000')), DecodeError);
   // Trailing bytes are an error.
   assert.throws(() => InvMessage.fromRaw(Buffer.concat([raw, hex('00')])), DecodeError);
+});
+
+test('InvReader reads an inv in place: the entries InvMessage reads, and the payloads it refuses', () => {
+  const h1 = Buffer.alloc(32, 0x11);
+  const h2 = Buffer.alloc(32, 0x22);
+  // A type with the top bit set reads as an unsigned 32-bit value, as InvMessage's u32 does.
+  const raw = Buffer.concat([hex('02'), hex('01000000'), h1, hex('040302f1'), h2]);
+  const r = InvReader.fromRaw(raw);
+  assert.equal(r.count, 2);
+  assert.deepEqual(
+    [0, 1].map((i) => [r.type(i), Buffer.from(r.hash(i)).toString('hex')]),
+    InvMessage.fromRaw(raw).items.map((i) => [i.type, Buffer.from(i.hash).toString('hex')]),
+  );
+  assert.equal(r.type(1), 0xf1020304);
+  // The hash is a view of the payload, not a copy.
+  assert.equal(r.hash(0).buffer, raw.buffer);
+  assert.equal(InvReader.fromRaw(hex('00')).count, 0);
+  // A 3-byte CompactSize count (fd), as komodod writes 50,000.
+  const big = Buffer.concat([hex('fd50c3'), Buffer.alloc(50_000 * 36, 7)]);
+  assert.equal(InvReader.fromRaw(big).count, 50_000);
+  for (const bad of [hex(''), hex('fe50c30000'), Buffer.concat([raw, hex('00')]), raw.subarray(0, raw.length - 1), hex('fd0100')]) {
+    assert.throws(() => InvMessage.fromRaw(bad), DecodeError);
+    assert.throws(() => InvReader.fromRaw(bad), DecodeError);
+  }
 });
 
 test('getheaders/getblocks: uint32 version, locator, hashStop', () => {

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  CURVE_ORDER, publicKeyFromPrivate, secp256k1BackendOf, signDER, useSecp256k1Backend, verifyCompact, verifyDER,
+  CURVE_ORDER, publicKeyFromPrivate, signDER, useSecp256k1Backend, verifyCompact, verifyDER,
 } from '../../src/chain/crypto/secp256k1.js';
+import { secp256k1BackendOf } from '../../src/actors/verify/sig-backend.js';
 import { comparingBackend, type ComparingBackend } from '../../src/chain/crypto/backend-compare.js';
 import { parseDERSignature, encodeDERSignature } from '../../src/chain/crypto/der.js';
 import { fromHex, fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
@@ -24,17 +25,18 @@ import { listVectors, loadVector, needVectors } from '../helpers/vectors.js';
 import { parseTestFlags, parseTestScript } from './script-asm-parser.js';
 
 /**
- * Every signature in the vectors, verified with both backends answering each call: the script test
- * rows, tx_valid/tx_invalid, signatures made over every sighash.json digest, and the real
+ * Every signature in the vectors, verified with all three backends answering each call: the script
+ * test rows, tx_valid/tx_invalid, signatures made over every sighash.json digest, and the real
  * crypto-conditions signatures (token transactions and the other CC examples). A comparing backend
- * records any call where wasm and noble differ.
+ * records any call where native or wasm differs from noble.
  */
-const wasm = secp256k1BackendOf('wasm');
-const noble = secp256k1BackendOf('noble')!;
-const skip = !wasm ? { skip: 'no WebAssembly' } : needVectors;
+const backends = { native: secp256k1BackendOf('native'), wasm: secp256k1BackendOf('wasm'), noble: secp256k1BackendOf('noble')! };
+const missing = Object.entries(backends).filter(([, b]) => !b).map(([n]) => n);
+const skip = missing.length ? { skip: `the ${missing.join(' and ')} backend does not load here` } : needVectors;
 
 function withComparing(f: (cmp: ComparingBackend) => void): void {
-  const cmp = comparingBackend(wasm!, noble);
+  // noble first: the reference answers, and native and wasm must say the same on every call.
+  const cmp = comparingBackend(backends.noble, backends.native!, backends.wasm!);
   const prev = useSecp256k1Backend(cmp);
   try {
     f(cmp);

@@ -1,22 +1,33 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  CURVE_ORDER, isLowS, isValidPrivateKey, isValidPublicKey, publicKeyFromPrivate, publicKeyUncompressed, secp256k1Backend, secp256k1BackendOf,
-  selectSecp256k1Backend, signCompact, signDER, useSecp256k1Backend, verifyCompact, verifyDER, wasmBackendAvailable,
+  CURVE_ORDER, isLowS, isValidPrivateKey, isValidPublicKey, publicKeyFromPrivate, publicKeyUncompressed, secp256k1Backend,
+  signCompact, signDER, useSecp256k1Backend, verifyCompact, verifyDER, type Secp256k1Backend,
 } from '../../src/chain/crypto/secp256k1.js';
 import { comparingBackend } from '../../src/chain/crypto/backend-compare.js';
-import { loadWasmBackend } from '../../src/chain/crypto/backend-wasm.js';
+import {
+  loadNativeBackend, loadWasmBackend, pickSecp256k1Backend, secp256k1BackendOf, selectSecp256k1Backend, type LoadResult,
+} from '../../src/actors/verify/sig-backend.js';
 import { encodeDERSignature, parseDERSignature } from '../../src/chain/crypto/der.js';
 import { isValidSignatureEncoding } from '../../src/chain/script/sigencoding.js';
+import { decodeFulfillment, type CCNode } from '../../src/chain/cc/index.js';
 import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
 import { mutate, prng } from '../helpers/prng.js';
+import { loadVector, needVectors } from '../helpers/vectors.js';
 
 const N = CURVE_ORDER;
 const P = 2n ** 256n - 2n ** 32n - 977n;
+const native = secp256k1BackendOf('native');
 const wasm = secp256k1BackendOf('wasm');
 const noble = secp256k1BackendOf('noble')!;
+/** The three backends, or why not all load here. */
+const all = native && wasm ? [native, wasm, noble] : undefined;
+const needAll = all ? {} : { skip: `${native ? 'wasm' : 'native'} backend does not load here` };
 
 const be32 = (x: bigint) => fromHex(x.toString(16).padStart(64, '0'));
 const num = (b: Uint8Array) => BigInt('0x' + (toHex(b) || '0'));
@@ -51,24 +62,86 @@ function nobleReference(der: Uint8Array, digest: Uint8Array, pub: Uint8Array): b
   }
 }
 
-test('both backends load here; the default is wasm; -sigbackend choices', () => {
-  assert.ok(wasmBackendAvailable(), 'tiny-secp256k1 must load on Node 20');
-  assert.equal(secp256k1Backend().name, 'wasm');
-  assert.equal(selectSecp256k1Backend('noble').name, 'noble');
-  assert.equal(selectSecp256k1Backend('auto').name, 'wasm');
-  assert.equal(selectSecp256k1Backend('wasm').name, 'wasm');
+/** The platforms the secp256k1 package ships a prebuilt addon for (prebuilds/): native must load there. */
+const PREBUILT = ['linux-x64', 'darwin-arm64', 'win32-x64'];
+
+test('all three backends load here; auto picks native; -sigbackend choices; the report says which', () => {
+  if (PREBUILT.includes(`${process.platform}-${process.arch}`)) {
+    const r = loadNativeBackend();
+    assert.ok(r.backend, `the native addon must load on ${process.platform}-${process.arch}: ${r.backend ? '' : r.why}`);
+    assert.match(r.detail, /^libsecp256k1 N-API addon, secp256k1\/prebuilds\/.*\.node$/);
+  }
+  assert.ok(loadWasmBackend().backend, 'tiny-secp256k1 must load on Node 20');
+  const prev = secp256k1Backend();
+  try {
+    // Until the node installs one, src/chain verifies with the reference (nothing to load).
+    assert.equal(prev.name, 'noble');
+    const auto = selectSecp256k1Backend('auto');
+    assert.equal(auto.backend.name, 'native');
+    assert.equal(secp256k1Backend(), auto.backend);
+    assert.match(auto.report, /^native \(-sigbackend=auto; libsecp256k1 N-API addon, secp256k1\/prebuilds\//);
+    for (const name of ['native', 'wasm', 'noble'] as const) {
+      const s = selectSecp256k1Backend(name);
+      assert.equal(s.backend.name, name);
+      assert.equal(secp256k1Backend().name, name);
+      assert.ok(s.report.startsWith(`${name} (-sigbackend=${name}; `), s.report);
+    }
+    // Loaded once per thread: the same object each time.
+    assert.equal(selectSecp256k1Backend('native').backend, native);
+    assert.equal(selectSecp256k1Backend('wasm').backend, wasm);
+  } finally {
+    useSecp256k1Backend(prev);
+  }
 });
 
-test('without WebAssembly the wasm backend does not load (the default then falls back to noble)', () => {
+test('auto falls back native -> wasm -> noble and says why; an explicit backend that does not load is an error', () => {
+  const fails = (why: string) => (): LoadResult => ({ why });
+  const loads = (b: Secp256k1Backend, detail: string) => (): LoadResult => ({ backend: b, detail });
+  const noNative = { native: fails('No native build was found for platform=x'), wasm: loads(wasm!, 'wasm here') };
+  let s = pickSecp256k1Backend('auto', noNative);
+  assert.equal(s.backend, wasm);
+  assert.equal(s.report, 'wasm (-sigbackend=auto; wasm here; native unavailable: No native build was found for platform=x)');
+  s = pickSecp256k1Backend('auto', { native: fails('no addon'), wasm: fails('WebAssembly is unavailable') });
+  assert.equal(s.backend.name, 'noble');
+  assert.equal(s.report, 'noble (-sigbackend=auto; @noble/curves, pure JavaScript; native unavailable: no addon; wasm unavailable: WebAssembly is unavailable)');
+  assert.throws(() => pickSecp256k1Backend('native', noNative), {
+    message: '-sigbackend=native: the native libsecp256k1 addon could not be loaded (No native build was found for platform=x)',
+  });
+  assert.throws(() => pickSecp256k1Backend('wasm', { native: loads(native!, 'n'), wasm: fails('WebAssembly is unavailable') }), {
+    message: '-sigbackend=wasm: the WebAssembly libsecp256k1 could not be loaded (WebAssembly is unavailable)',
+  });
+  // noble needs no loader at all.
+  assert.equal(pickSecp256k1Backend('noble', { native: fails('x'), wasm: fails('y') }).backend.name, 'noble');
+});
+
+test('without its prebuilt addon native is unavailable, never the package\'s pure-JavaScript fallback', () => {
+  // node-gyp-build looks in $SECP256K1_PREBUILD instead of the package when it is set: an empty
+  // directory is a platform without a prebuild. The package's index.js would answer with elliptic here.
+  const empty = mkdtempSync(join(tmpdir(), 'acnode-noprebuild-'));
+  const saved = process.env.SECP256K1_PREBUILD;
+  try {
+    process.env.SECP256K1_PREBUILD = empty;
+    const r = loadNativeBackend();
+    assert.equal(r.backend, undefined);
+    assert.match(r.backend ? '' : r.why, /^No native build was found for platform=/);
+  } finally {
+    if (saved === undefined) delete process.env.SECP256K1_PREBUILD;
+    else process.env.SECP256K1_PREBUILD = saved;
+    rmSync(empty, { recursive: true, force: true });
+  }
+  assert.equal(loadNativeBackend().backend?.name, 'native');
+});
+
+test('without WebAssembly the wasm backend does not load (auto then goes on to noble)', () => {
   const g = globalThis as { WebAssembly?: unknown };
   const saved = g.WebAssembly;
   try {
     delete g.WebAssembly;
-    assert.equal(loadWasmBackend(), undefined);
+    assert.deepEqual(loadWasmBackend(), { why: 'WebAssembly is unavailable' });
   } finally {
     g.WebAssembly = saved;
   }
-  assert.equal(loadWasmBackend()?.name, 'wasm');
+  assert.equal(loadWasmBackend().backend?.name, 'wasm');
 });
 
 test('DER parser: libsecp256k1 secp256k1_ecdsa_sig_parse, and minimal serialisation', () => {
@@ -100,12 +173,13 @@ test('DER parser: libsecp256k1 secp256k1_ecdsa_sig_parse, and minimal serialisat
 });
 
 /**
- * The property test: 10,000 seeded cases through every exported entry point, with both backends
+ * The property test: 10,000 seeded cases through every exported entry point, with all three backends
  * answering each call (a comparing backend records any disagreement), plus the expected verdict of
  * each case kind and, for strictly encoded signatures, an independent @noble/curves reading.
  */
-test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malformed DER, wrong key/message, bad r/s, bad points)', { skip: wasm ? false : 'no WebAssembly' }, () => {
-  const cmp = comparingBackend(wasm!, noble);
+test('property: native, wasm and noble agree on 10,000 seeded cases (valid, high-S, malformed DER, wrong key/message, bad r/s, bad points)', needAll, () => {
+  // native answers (the node's default), wasm and noble are compared with it on every call.
+  const cmp = comparingBackend(native!, wasm!, noble);
   const prev = useSecp256k1Backend(cmp);
   try {
     const rnd = prng(0x5ec9);
@@ -124,8 +198,8 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
       const form = Math.floor(rnd() * 3); // compressed, uncompressed, hybrid
       const pubs = pubsOf[i % keys.length]!;
       const pub = pubs[form]!;
-      // Signing is compared on every tenth case (and byte for byte below); the rest sign with wasm alone.
-      const der = i % 10 === 3 ? signDER(digest, k) : encodeDERSignature(wasm!.sign(digest, k));
+      // Signing is compared on every tenth case (and byte for byte below); the rest sign with native alone.
+      const der = i % 10 === 3 ? signDER(digest, k) : encodeDERSignature(native!.sign(digest, k));
       const c = parseDERSignature(der)!;
       const r = num(c.subarray(0, 32));
       const s = num(c.subarray(32));
@@ -236,18 +310,52 @@ test('property: wasm and noble agree on 10,000 seeded cases (valid, high-S, malf
   }
 });
 
-test('signatures and keys are byte-identical across backends (RFC 6979, low S)', { skip: wasm ? false : 'no WebAssembly' }, () => {
+test('signatures and keys are byte-identical across backends (RFC 6979, low S); bad keys throw on each', needAll, () => {
   for (let i = 0; i < 50; i++) {
     const key = sha256(Uint8Array.of(9, i));
     const d = sha256(Uint8Array.of(10, i));
-    assert.deepEqual(wasm!.sign(d, key), noble.sign(d, key));
-    assert.deepEqual(wasm!.publicKey(key, true), noble.publicKey(key, true));
-    assert.deepEqual(wasm!.publicKey(key, false), noble.publicKey(key, false));
+    const ref = noble.sign(d, key);
+    for (const b of all!) {
+      assert.deepEqual(b.sign(d, key), ref, `${b.name} sign ${i}`);
+      assert.deepEqual(b.publicKey(key, true), noble.publicKey(key, true), `${b.name} key ${i}`);
+      assert.deepEqual(b.publicKey(key, false), noble.publicKey(key, false), `${b.name} key ${i}`);
+      assert.equal(b.isPrivate(key), true);
+    }
   }
-  for (const bad of [new Uint8Array(32), be32(N), new Uint8Array(31).fill(1)]) {
-    assert.throws(() => wasm!.sign(new Uint8Array(32), bad));
-    assert.throws(() => noble.sign(new Uint8Array(32), bad));
-    assert.throws(() => wasm!.publicKey(bad, true));
-    assert.throws(() => noble.publicKey(bad, true));
+  for (const bad of [new Uint8Array(32), be32(N), be32(N + 1n), new Uint8Array(31).fill(1), new Uint8Array(33).fill(1)]) {
+    for (const b of all!) {
+      assert.throws(() => b.sign(new Uint8Array(32), bad), Error, `${b.name} sign ${toHex(bad)}`);
+      assert.throws(() => b.publicKey(bad, true), Error, `${b.name} publicKey ${toHex(bad)}`);
+      assert.equal(b.isPrivate(bad), false, `${b.name} isPrivate ${toHex(bad)}`);
+    }
   }
+});
+
+/** The secp256k1 nodes of a fulfillment with their public keys and signatures. */
+function secpNodes(n: CCNode, out: { publicKey: Uint8Array; signature: Uint8Array }[] = []) {
+  if (n.type === 'secp256k1' && n.signature) out.push({ publicKey: n.publicKey, signature: n.signature });
+  if (n.type === 'threshold') for (const c of n.subconditions) secpNodes(c, out);
+  if (n.type === 'prefix') secpNodes(n.subcondition, out);
+  return out;
+}
+
+test("each backend signs as komodod's libsecp256k1 does (RFC 6979): the signatures of the generated CC vectors, byte for byte", { ...needVectors, ...needAll }, () => {
+  const { vectors } = loadVector<{ vectors: Record<string, { fulfillment: string; msg32: string; privateKeys: string[] }> }>(
+    'cryptoconditions/generated/komodo-cc-vectors.json',
+  );
+  let checked = 0;
+  for (const [name, v] of Object.entries(vectors)) {
+    const msg = fromHex(v.msg32);
+    const keys = v.privateKeys.map(fromHex);
+    for (const node of secpNodes(decodeFulfillment(fromHex(v.fulfillment)))) {
+      // The key that made this node's signature: the one whose public key the node carries.
+      const key = keys.find((k) => toHex(noble.publicKey(k, true)) === toHex(node.publicKey));
+      assert.ok(key, `${name}: a signed node without its private key`);
+      for (const b of all!) {
+        assert.equal(toHex(b.sign(msg, key)), toHex(node.signature), `${name}: ${b.name}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 3 * 4, `${checked} signatures compared`);
 });

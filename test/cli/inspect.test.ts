@@ -8,6 +8,7 @@ import { serviceMachine, type ServiceLogic } from '../../src/machines/service.js
 import { pacerMachine } from '../../src/machines/pacer.js';
 import { RpcTable } from '../../src/rpc/table.js';
 import { RpcError } from '../../src/rpc/errors.js';
+import { JsonNumber, JsonObject } from '../../src/rpc/json-value.js';
 
 /** A tiny service: `get` reads, `put` writes and emits a notice; its index must never reach a client. */
 function logic(): ServiceLogic & { index: Map<string, string> } {
@@ -94,6 +95,8 @@ test('sanitize: bounded strings and arrays, bytes as hex, class instances and ma
   assert.equal((out.a as unknown[]).length, 21);
   assert.equal((out.a as unknown[])[20], '…10 more');
   assert.equal(out.b, '01ff');
+  // 32 bytes may be a private key: never rendered
+  assert.equal(sanitize(new Uint8Array(32).fill(0xab)), '[32 bytes]');
   assert.equal(out.blk, '[Block]');
   assert.equal(out.m, '[Map(1)]');
   assert.equal(out.n, '5');
@@ -113,9 +116,13 @@ test('RPC calls are recorded with their outcome; the WebSocket endpoint replays 
   );
   const url = await hub.listen(0);
   t.after(() => hub.close());
-  assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/$/);
-  // A browser gets @statelyai/inspect's bridge page pointed at this endpoint.
-  const page = await (await fetch(url.replace('ws:', 'http:'))).text();
+  assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48}$/);
+  // A browser gets @statelyai/inspect's bridge page pointed at this endpoint (token included), and
+  // sends no Referer to stately.ai.
+  const pageRes = await fetch(hub.pageUrl!);
+  assert.equal(pageRes.status, 200);
+  assert.equal(pageRes.headers.get('referrer-policy'), 'no-referrer');
+  const page = await pageRes.text();
   assert.ok(page.includes(`new WebSocket(${JSON.stringify(url)})`) && page.includes('https://stately.ai/inspect'));
   assert.equal(await table.execute('echo', ['hi']), 'hi');
   const ws = new WebSocket(url);
@@ -144,4 +151,95 @@ test('acnode-cli inspect line format', () => {
   assert.equal(formatRecord({ ...base, kind: 'rpc', actor: 'rpc', type: 'generate', detail: '[1]' }), '12:34:56.789 rpc            ← generate [1]');
   assert.equal(formatRecord({ ...base, kind: 'rpc', actor: 'rpc', type: 'generate', ok: true }), '12:34:56.789 rpc            → generate ok');
   assert.equal(formatRecord({ ...base, kind: 'actor', actor: 'tokenRegistry', type: 'service' }), '12:34:56.789 tokenRegistry  + started (service)');
+});
+
+/** An upgrade attempt's outcome: 'open', or the HTTP status it was refused with. */
+function upgrade(url: string, headers: Record<string, string> = {}): Promise<number | 'open'> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => {
+      ws.terminate();
+      resolve('open');
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+    });
+    ws.once('error', (e) => {
+      if (!/Unexpected server response/.test(String(e))) reject(e);
+    });
+  });
+}
+
+test("the endpoint needs this start's token, refuses foreign Origins and Hosts (403), logs each refused Origin once", async (t) => {
+  const logged: string[] = [];
+  const hub = new InspectHub({ log: (m) => logged.push(m) });
+  const url = await hub.listen(0);
+  t.after(() => hub.close());
+  const port = new URL(url).port;
+  const bare = `ws://127.0.0.1:${port}/`;
+  const page = hub.pageUrl!;
+  assert.equal(await upgrade(url), 'open');
+  assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${port}` }), 'open', 'our own page');
+  assert.equal(await upgrade(url.replace('127.0.0.1', 'localhost')), 'open');
+  // no token, a wrong token, a token of the right length but wrong
+  assert.equal(await upgrade(bare), 403);
+  assert.equal(await upgrade(`${bare}?token=x`), 403);
+  assert.equal(await upgrade(url.replace(/token=./, (m) => m.slice(0, -1) + (m.endsWith('0') ? '1' : '0'))), 403);
+  // a foreign Origin with the right token (a page that learnt it still cannot connect)
+  assert.equal(await upgrade(url, { Origin: 'https://evil.example' }), 403);
+  assert.equal(await upgrade(url, { Origin: 'https://evil.example' }), 403);
+  assert.equal(await upgrade(url, { Origin: 'null' }), 403);
+  assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${Number(port) + 1}` }), 403, 'another local port is another origin');
+  // DNS rebinding: a foreign Host name resolving to loopback
+  assert.equal(await upgrade(url, { Host: `evil.example:${port}` }), 403);
+  // the page: the same rules
+  assert.equal((await fetch(page.replace(/\?token=.*/, ''))).status, 403);
+  const foreign = await fetch(page, { headers: { Origin: 'https://evil.example' } });
+  assert.equal(foreign.status, 403);
+  assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+  assert.doesNotMatch(await foreign.text(), /stately|WebSocket/);
+  assert.deepEqual(
+    logged.filter((l) => l.includes('refused')).map((l) => /Origin "([^"]*)"/.exec(l)?.[1]),
+    ['https://evil.example', 'null', `http://127.0.0.1:${Number(port) + 1}`],
+    'each refused Origin logged once',
+  );
+  assert.equal(hub.clients, 0, 'no refused client holds a connection');
+});
+
+test('secrets never enter the recorder: key-bearing params, WIFs anywhere, error details', async () => {
+  const hub = new InspectHub();
+  const seen: string[] = [];
+  hub.subscribe((m) => seen.push(m));
+  const wif = 'UpFCo5m9aAVj8qFLHBgpBC8WF1f8jMYAjpVCD4ceN1x7SnN6CcZq'; // the WIF of the key 0707…07 (version 188, compressed)
+  const table = new RpcTable(
+    { chainName: 'T', rpcPort: 1 },
+    hub.wrapRpcMethods(
+      ['importprivkey', 'signrawtransaction', 'walletpassphrase', 'walletpassphrasechange', 'importwallet', 'dumpwallet', 'echo'].map((name) => ({
+        name,
+        category: 'x',
+        help: name,
+        handler: (p: unknown[]) => {
+          if (name === 'echo' && p[1] === 'fail') throw new RpcError(-5, `Invalid key ${String(p[0])}`);
+          return null;
+        },
+      })),
+    ),
+  );
+  await table.execute('importprivkey', [wif, 'label', false]);
+  await table.execute('signrawtransaction', ['00', [], ['hexkey-or-wif-one', wif]]);
+  await table.execute('walletpassphrase', ['correct horse battery staple', new JsonNumber('60')]);
+  await table.execute('walletpassphrasechange', ['old pass phrase', 'new pass phrase']);
+  await table.execute('importwallet', ['/secret/dump/path']);
+  await table.execute('dumpwallet', ['/secret/out/path']);
+  await table.execute('echo', [new JsonObject([['nested', [wif]]])]);
+  await assert.rejects(table.execute('echo', [wif, 'fail']));
+  const all = seen.join('\n');
+  for (const secret of [wif, 'hexkey-or-wif-one', 'correct horse', 'old pass', 'new pass', '/secret/']) {
+    assert.ok(!all.includes(secret), `${secret} reached the recorder`);
+  }
+  // what is not secret stays readable
+  assert.ok(all.includes('label') && all.includes('[redacted]'));
+  // an actor's event carrying a WIF string is redacted too
+  assert.equal((sanitize({ note: `key ${wif} here` }) as { note: string }).note, 'key [redacted] here');
 });

@@ -44,6 +44,8 @@ export class Daemon {
   constructor(
     readonly datadir: string,
     readonly args: string[],
+    /** Extra environment variables for the daemon (beside the test's own). */
+    readonly env: Record<string, string> = {},
   ) {}
 
   /** Starts acnoded and waits for its "RPC server listening" line. */
@@ -53,7 +55,7 @@ export class Daemon {
       cwd: root,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env },
+      env: { ...process.env, ...this.env },
     });
     this.proc = proc;
     live.add(this);
@@ -185,8 +187,12 @@ export class Daemon {
 }
 
 /** A fresh daemon on a temporary data directory; `args` are extra acnoded flags (none: the dev chain). */
-export async function startDaemon(args: string[] = ['-gen=0'], datadir = mkdtempSync(join(tmpdir(), 'acnode-it-'))): Promise<Daemon> {
-  return new Daemon(datadir, args).start();
+export async function startDaemon(
+  args: string[] = ['-gen=0'],
+  datadir = mkdtempSync(join(tmpdir(), 'acnode-it-')),
+  env: Record<string, string> = {},
+): Promise<Daemon> {
+  return new Daemon(datadir, args, env).start();
 }
 
 export function removeDir(dir: string): void {

@@ -7,6 +7,12 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import type { InspectRecord } from '../../src/actors/inspect.js';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { encodeWIF } from '../../src/chain/address/wif.js';
 
 /**
  * acnoded -inspect: a WebSocket client sees the messages between actors of a generate flow
@@ -59,7 +65,7 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     removeDir(d.datadir);
   });
   const line = d.log.find((l) => l.includes('inspector listening on'));
-  const url = /(ws:\/\/127\.0\.0\.1:\d+\/)/.exec(line ?? '')?.[1];
+  const url = /(ws:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48})/.exec(line ?? '')?.[1];
   assert.ok(url, `inspector line in the log:\n${d.log.join('\n')}`);
   const states = await d.rpc<{ inspector: string }>('getactorstates');
   assert.equal(states.inspector, url);
@@ -171,4 +177,94 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     const r = await cli.done;
     assert.equal(r.code, 0, r.err);
   });
+});
+
+/** One raw HTTP exchange (fetch refuses to send some headers a browser sends itself). */
+function httpRaw(port: number, method: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: '/', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('-inspect: no secret reaches the stream; foreign Origins and tokenless clients are refused; RPC answers no CORS preflight', async (t) => {
+  const dumpDir = mkdtempSync(join(tmpdir(), 'acnode-dump-'));
+  const d = await startDaemon(['-gen=0', '-inspect', `-exportdir=${dumpDir}`]);
+  t.after(async () => {
+    await d.stop();
+    removeDir(d.datadir);
+    removeDir(dumpDir);
+  });
+  const url = /(ws:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48})/.exec(d.log.find((l) => l.includes('inspector listening on')) ?? '')?.[1];
+  assert.ok(url);
+  const port = Number(new URL(url!).port);
+
+  // Refusals: no token, a foreign Origin (with the token), each answered 403 and the Origin logged.
+  for (const [target, headers] of [
+    [url!.replace(/\?.*/, ''), {}],
+    [url!, { Origin: 'https://evil.example' }],
+  ] as const) {
+    const status = await new Promise<number | 'open'>((resolve, reject) => {
+      const ws = new WebSocket(target, { headers });
+      ws.once('open', () => (ws.terminate(), resolve('open')));
+      ws.once('unexpected-response', (_q, res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      ws.once('error', (e) => /Unexpected server response/.test(String(e)) || reject(e));
+    });
+    assert.equal(status, 403, `${target} ${JSON.stringify(headers)}`);
+  }
+  assert.ok(d.log.some((l) => l.includes('inspector: refused a request from Origin "https://evil.example"')), d.log.join('\n'));
+  const page = await httpRaw(port, 'GET', { Origin: 'https://evil.example', Host: `127.0.0.1:${port}` });
+  assert.equal(page.status, 403);
+
+  // JSON-RPC: a browser's CORS preflight gets libevent's 501 and no Access-Control-Allow-Origin (as komodod).
+  const preflight = await httpRaw(d.rpcPort, 'OPTIONS', { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' });
+  assert.equal(preflight.status, 501);
+  assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+  const post = await d.rpcRaw('getblockcount', []);
+  assert.equal(post.status, 200);
+
+  // Every byte the stream carries, from before the first secret until the last call is recorded.
+  const ws = new WebSocket(url!);
+  const c = new Collector(ws);
+  const raw: string[] = [];
+  ws.on('message', (m) => raw.push(String(m)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  t.after(() => ws.terminate());
+
+  const key = randomBytes(32);
+  const wif = encodeWIF(key, true);
+  const addr = await d.rpc<string>('getnewaddress');
+  await d.rpc('importprivkey', wif, '', false);
+  const dumped = await d.rpc<string>('dumpprivkey', addr);
+  const dumpPath = join(dumpDir, 'secretdumpfile');
+  assert.equal(await d.rpc('dumpwallet', 'secretdumpfile'), dumpPath);
+  assert.ok(readFileSync(dumpPath, 'utf8').includes(dumped), 'the dump holds the keys');
+  await d.rpcRaw('importwallet', [dumpPath]);
+  await d.rpcRaw('signrawtransaction', ['00', [], [wif, dumped]]);
+  await d.rpcRaw('walletpassphrase', ['correct horse battery staple', 60]);
+  const from = c.msgs.length;
+  await d.rpc('getblockcount');
+  await c.waitFor((r) => r.kind === 'rpc' && r.type === 'getblockcount' && r.ok === true, from);
+
+  const all = raw.join('\n');
+  assert.ok(all.includes('"importprivkey"') && all.includes('"dumpwallet"') && all.includes('"signrawtransaction"'), 'the calls themselves are recorded');
+  const hexKey = key.toString('hex');
+  for (const [what, secret] of [
+    ['the imported WIF', wif],
+    ['the imported key in hex', hexKey],
+    ['dumpprivkey\'s result', dumped],
+    ['the dump path', 'secretdumpfile'],
+    ['the passphrase', 'correct horse'],
+  ] as const) {
+    assert.ok(!all.includes(secret), `${what} reached the inspection stream`);
+  }
+  // the same with the stream's own bytes of a 32-byte key
+  assert.ok(!all.includes(Buffer.from(key).reverse().toString('hex')));
 });

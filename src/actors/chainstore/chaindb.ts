@@ -9,9 +9,10 @@ import type { BlockPos } from './blockfiles.js';
  * Bump when the stored layout changes; older layouts are migrated or refused, never misread.
  * 1: nedb blocks.db + chainstate.db (every index rebuilt by replay); 2: block files + LMDB block
  * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip; 4:
- * the token registry too; 5: each connected block's value pools too.
+ * the token registry too; 5: each connected block's value pools too; 6: address balances as running
+ * totals (addressBalance).
  */
-export const CHAIN_SCHEMA_VERSION = 5;
+export const CHAIN_SCHEMA_VERSION = 6;
 
 /** What -reindex is for: every message about damaged chain state ends with it. */
 export const REINDEX_HINT = 'restart with -reindex to rebuild the chain state from the block files';
@@ -101,7 +102,7 @@ export class ChainDb {
       // noMetaSync: a commit flushes its data pages, not the meta page; a system crash may undo the
       // last commit but never breaks the environment (LMDB keeps ACI), and a block whose record is
       // undone that way is still in the fsynced block files, taken up again at start.
-      env = open({ path, maxDbs: 16, noMetaSync: true });
+      env = open({ path, maxDbs: 32, noMetaSync: true });
       meta = env.openDB<unknown, string>({ name: 'meta' });
       blocks = env.openDB<Buffer, Buffer>({ name: 'blocks', keyEncoding: 'binary', encoding: 'binary' });
       // A first read: a damaged environment often opens and fails here.

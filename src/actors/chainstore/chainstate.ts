@@ -1,6 +1,8 @@
 import type { Database } from 'lmdb';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
+import { pageOf } from './lmdb-pages.js';
+import type { OutputPage, OutputRef } from './ordered-outputs.js';
 import {
   addressKeysOf,
   outpointKey,
@@ -21,6 +23,7 @@ import {
  * - txs: txid (internal) → block hash | height u32 | position u32 | offset u32 | length u32 (the transaction's bytes within its block's)
  * - spent: outpoint → spending txid (internal) | input u32 | height u32
  * - addressUnspent: type u8 | hash160 | txid (internal) | n u32 LE (CAddressUnspentKey) → value u64 | height u32 | coinbase u8 | script
+ * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64 (a running total: CCaddress_balance reads one row)
  * - addressHistory: type u8 | hash160 | height u32 BE | position u32 BE | txid (internal) | index u32 BE | spending u8 (CAddressIndexKey) → satoshis i64
  *
  * connect() and disconnect() change them for one block and must run inside the chain store's write
@@ -33,6 +36,7 @@ export class ChainIndexes {
   private readonly txs: Database<Buffer, Buffer>;
   private readonly spent: Database<Buffer, Buffer>;
   private readonly addrUnspent: Database<Buffer, Buffer>;
+  private readonly addrBalance: Database<Buffer, Buffer>;
   private readonly addrHistory: Database<Buffer, Buffer>;
   private readonly pools: Database<Buffer, Buffer>;
 
@@ -46,6 +50,7 @@ export class ChainIndexes {
     this.txs = db.index('txs');
     this.spent = db.index('spent');
     this.addrUnspent = db.index('addressUnspent');
+    this.addrBalance = db.index('addressBalance');
     this.addrHistory = db.index('addressHistory');
     this.pools = db.index('pools');
   }
@@ -121,25 +126,22 @@ export class ChainIndexes {
   unspentAt(address: string): AddressUnspent[] {
     const out: AddressUnspent[] = [];
     const prefix = addressPrefix(address);
-    for (const { key, value } of this.addrUnspent.getRange({ start: prefix, end: after(prefix) })) {
-      out.push({
-        txid: displayOf(key, 21),
-        index: key.readUInt32LE(53),
-        value: value.readBigUInt64LE(0),
-        height: value.readUInt32LE(8),
-        coinbase: value[12] === 1,
-        script: new Uint8Array(value.subarray(13)),
-      });
-    }
+    for (const { key, value } of this.addrUnspent.getRange({ start: prefix, end: after(prefix) })) out.push(decodeUnspent(key, value));
     return out;
   }
 
-  /** Σ of the unspent outputs at one address (CCaddress_balance). */
+  /**
+   * GetAddressUnspent read a page at a time: up to `limit` outputs worth at least `minValue`, in key
+   * order after the cursor `after`. Costs what it walks, not the address's whole set.
+   */
+  unspentPageAt(address: string, after: OutputRef | undefined, limit: number, minValue = 0n): OutputPage<AddressUnspent> {
+    return pageOf(this.addrUnspent, addressPrefix(address), after, limit, minValue, (v) => v.readBigUInt64LE(0), decodeUnspent);
+  }
+
+  /** Σ of the unspent outputs at one address (CCaddress_balance): a running total, one read. */
   balanceAt(address: string): bigint {
-    let sum = 0n;
-    const prefix = addressPrefix(address);
-    for (const { value } of this.addrUnspent.getRange({ start: prefix, end: after(prefix) })) sum += value.readBigUInt64LE(0);
-    return sum;
+    const v = this.addrBalance.get(addressPrefix(address));
+    return v ? v.readBigInt64LE(0) : 0n;
   }
 
   /**
@@ -170,6 +172,7 @@ export class ChainIndexes {
   *allAddressRows(): Generator<string> {
     for (const { key, value } of this.addrUnspent.getRange({})) yield `u ${key.toString('hex')} ${value.toString('hex')}`;
     for (const { key, value } of this.addrHistory.getRange({})) yield `h ${key.toString('hex')} ${value.toString('hex')}`;
+    for (const { key, value } of this.addrBalance.getRange({})) yield `b ${key.toString('hex')} ${value.toString('hex')}`;
   }
 
   /** Every spent-index and tx-index row (tests: whole-state comparisons). */
@@ -207,7 +210,7 @@ export class ChainIndexes {
           undo.spent.push({ key: outpointKey(prevTxid, prevout.index), coin });
           this.coins.removeSync(key);
           for (const a of keys) {
-            this.addrUnspent.removeSync(unspentKey(a, key));
+            this.removeUnspentRow(a, key, coin.value);
             if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
           }
           this.spent.putSync(key, spentValue(txidBytes, n, height));
@@ -219,7 +222,7 @@ export class ChainIndexes {
         if (history) for (const a of keys) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
         if (isUnspendableScript(out.script)) continue;
         const key = outpointOf(txidBytes, n);
-        for (const a of keys) this.addrUnspent.putSync(unspentKey(a, key), unspentValue(out.value, height, coinbase, out.script));
+        this.putUnspentRows(keys, key, out.value, height, coinbase, out.script);
         this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
       }
       this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
@@ -256,7 +259,7 @@ export class ChainIndexes {
       const txidBytes = hashKey(txids[i]!);
       tx.vout.forEach((out, n) => {
         const key = outpointOf(txidBytes, n);
-        if (this.coins.removeSync(key)) for (const a of addressKeysOf(out.script)) this.addrUnspent.removeSync(unspentKey(a, key));
+        if (this.coins.removeSync(key)) for (const a of addressKeysOf(out.script)) this.removeUnspentRow(a, key, out.value);
       });
       this.txs.removeSync(txidBytes);
     }
@@ -269,14 +272,39 @@ export class ChainIndexes {
       // An output created and spent inside this block leaves with the block (DisconnectBlock's reverse walk).
       if (own.has(txid)) continue;
       this.coins.putSync(op, encodeCoin(coin));
-      for (const a of addressKeysOf(coin.script)) this.addrUnspent.putSync(unspentKey(a, op), unspentValue(coin.value, coin.height, coin.coinbase, coin.script));
+      this.putUnspentRows(addressKeysOf(coin.script), op, coin.value, coin.height, coin.coinbase, coin.script);
     }
     this.undo.removeSync(hashBytes);
   }
 
+  /**
+   * An output's rows of the address unspent index, and its addresses' running totals. A script naming
+   * one address twice (a multisig repeating a key) files one row, counted once.
+   */
+  private putUnspentRows(keys: readonly string[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array): void {
+    const unique = keys.length > 1 ? new Set(keys) : keys;
+    for (const a of unique) {
+      this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
+      this.addBalance(a, value);
+    }
+  }
+
+  private removeUnspentRow(address: string, op: Buffer, value: bigint): void {
+    if (this.addrUnspent.removeSync(unspentKey(address, op))) this.addBalance(address, -value);
+  }
+
+  private addBalance(address: string, delta: bigint): void {
+    const k = addressPrefix(address);
+    const v = this.addrBalance.get(k);
+    const total = (v ? v.readBigInt64LE(0) : 0n) + delta;
+    // An address with nothing unspent has no row (nor does one whose outputs are all worth 0).
+    if (total === 0n) this.addrBalance.removeSync(k);
+    else this.addrBalance.putSync(k, i64(total));
+  }
+
   /** Empties every index (-reindex, a migration). Inside a write transaction. */
   clear(): void {
-    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrHistory, this.pools]) d.clearSync();
+    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrBalance, this.addrHistory, this.pools]) d.clearSync();
   }
 }
 
@@ -336,6 +364,17 @@ function unspentKey(address: string, op: Buffer): Buffer {
   // CAddressUnspentKey's index is serialised little-endian: leveldb orders it so.
   k.writeUInt32LE(op.readUInt32BE(32), 53);
   return k;
+}
+
+function decodeUnspent(key: Buffer, value: Buffer): AddressUnspent {
+  return {
+    txid: displayOf(key, 21),
+    index: key.readUInt32LE(53),
+    value: value.readBigUInt64LE(0),
+    height: value.readUInt32LE(8),
+    coinbase: value[12] === 1,
+    script: new Uint8Array(value.subarray(13)),
+  };
 }
 
 function unspentValue(value: bigint, height: number, coinbase: boolean, script: Uint8Array): Buffer {

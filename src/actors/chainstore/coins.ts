@@ -2,6 +2,7 @@ import { toHex } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
+import { compareOutpoints } from './ordered-outputs.js';
 
 /** An unspent output as the chain knows it (komodod's Coin): amount, script, height, coinbase flag. */
 export interface Coin {
@@ -89,18 +90,5 @@ export function addressKeysOf(script: Uint8Array): string[] {
 
 /** leveldb's order of CAddressUnspentKey within one address: txid's internal bytes, then the index as 4 LE bytes. */
 export function compareAddressUnspent(a: Pick<AddressUnspent, 'txid' | 'index'>, b: Pick<AddressUnspent, 'txid' | 'index'>): number {
-  if (a.txid !== b.txid) {
-    // internal byte order = display hex reversed by bytes
-    for (let i = 62; i >= 0; i -= 2) {
-      const x = a.txid.slice(i, i + 2);
-      const y = b.txid.slice(i, i + 2);
-      if (x !== y) return x < y ? -1 : 1;
-    }
-  }
-  for (let k = 0; k < 4; k++) {
-    const x = (a.index >>> (8 * k)) & 0xff;
-    const y = (b.index >>> (8 * k)) & 0xff;
-    if (x !== y) return x - y;
-  }
-  return 0;
+  return compareOutpoints(a, b);
 }

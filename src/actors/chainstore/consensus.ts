@@ -100,6 +100,10 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
       contextualCheckBlockHeader(header, { height: prev.height, mtp: prev.mtp, nextBits: prev.nextBits }, ctx, now);
     },
 
+    checkContextual(block, height) {
+      contextualCheckBlock(block, height, validationContext(opts.params()));
+    },
+
     connect(block, height, view, txids) {
       const params = opts.params();
       const ctx = validationContext(params);

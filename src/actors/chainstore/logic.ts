@@ -1,3 +1,4 @@
+import type { OutputRef } from './ordered-outputs.js';
 import { Block, txHashesOf, txSizesOf } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
@@ -175,8 +176,8 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /**
-   * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index)
-   * or 4 (no value pools) to 5: the indexes are built once from the active chain, from genesis, then kept.
+   * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index),
+   * 4 (no value pools) or 5 (no address balances) to 6: the indexes are built once from the active chain, from genesis, then kept.
    * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
    * kill midway goes on from where it was.
    */
@@ -288,6 +289,11 @@ export class ChainStoreLogic implements ServiceLogic {
     }
     this.unrecorded.push(this.index.add(block.header, pos, block.txs.length, prev.failed));
     return hash;
+  }
+
+  /** An invalid block's parsed form goes (it is not read again unless reconsidered). */
+  private forgetParsed(hash: string): void {
+    this.store.forgetParsed(hash);
   }
 
   private recordOf(e: BlockEntry) {
@@ -502,9 +508,14 @@ export class ChainStoreLogic implements ServiceLogic {
         return this.tokens.list();
       case 'tokenOutputs':
         return this.tokens.outputsAt(body.tokenid as string, body.addressHash as string);
+      case 'tokenOutputsPage':
+        return this.tokens.outputsPageAt(body.tokenid as string, body.addressHash as string, body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n);
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
+      case 'inChain':
+        // Whether each transaction is in the active chain (the tx index only, no transaction read).
+        return (body.txids as string[]).map((txid) => this.indexes.hasTx(txid));
       case 'coins':
         return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coin(txid, n) ?? null);
       case 'spent':
@@ -512,6 +523,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'addressUnspent':
         // body.address: addressKey(type, hash160) of coins.ts
         return this.indexes.unspentAt(body.address as string);
+      case 'addressUnspentPage':
+        // A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue).
+        return this.indexes.unspentPageAt(body.address as string, body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n);
       case 'addressBalance':
         return this.indexes.balanceAt(body.address as string);
       case 'addressHistory':
@@ -997,6 +1011,15 @@ export class ChainStoreLogic implements ServiceLogic {
       return this.rejection(e, hash);
     }
     if (prev.failed) return { status: 'rejected', hash, rejectCode: 16, reason: 'bad-prevblk' };
+    // AcceptBlock runs ContextualCheckBlock before it writes the block (main.cpp:5590-5615): a block
+    // failing it is never stored. Nor is it remembered as failed: komodod treats a failure within
+    // 50,000 blocks of Sapling's activation (any young chain) as a "future block", so a resubmission
+    // is checked again.
+    try {
+      this.opts.rules.checkContextual(block, height);
+    } catch (e) {
+      return this.rejection(e, hash);
+    }
 
     // The bytes are fsynced before the record that points at them commits.
     const pos = this.store.append(raw);
@@ -1061,6 +1084,8 @@ export class ChainStoreLogic implements ServiceLogic {
       }
       if (failedAt) {
         this.index.markFailed(failedAt);
+        // An invalid block is not read again unless reconsidered: its parsed form goes now.
+        this.forgetParsed(failedAt.hash);
         this.log(`block ${failedAt.hash} at height ${failedAt.height} is invalid: ${lastFailure!.reason}`);
         this.saveFailed();
       }

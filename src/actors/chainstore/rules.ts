@@ -37,6 +37,8 @@ export interface ChainRules {
   /** `known`: the block's serialised size, transaction hashes and sizes, when the caller has them already. */
   checkBlock(block: Block, height: number, known?: { size: number; txHashes: readonly Uint8Array[]; txSizes: readonly number[] }): void;
   checkHeader(header: BlockHeader, prev: PrevContext, now: number): void;
+  /** ContextualCheckBlock: every transaction's rules at the block's height, finality, BIP34. */
+  checkContextual(block: Block, height: number): void;
   /** Contextual block checks, every transaction's inputs and scripts, and the coinbase value. */
   connect(block: Block, height: number, view: ConnectView, txids?: readonly string[]): { fees: bigint };
 }

@@ -275,6 +275,14 @@ export class BlockStore {
     }
   }
 
+  /** Drops a block's parsed form (an invalid block is not read again unless reconsidered); its bytes may stay among the recent. */
+  forgetParsed(hash: string): void {
+    const kept = this.parsed.get(hash);
+    if (!kept) return;
+    this.parsed.delete(hash);
+    this.parsedBytes -= kept.bytes;
+  }
+
   /** Forgets what is cached (-reindex starts over). */
   forget(): void {
     this.recent.clear();

@@ -6,6 +6,8 @@ import { OP_RETURN } from '../../chain/script/opcodes.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, nftDataOf, tokenValuesOf, tryDecodeTokenOpRet, type TokenOpRet } from '../../chain/tokens/index.js';
 import type { ChainDb } from './chaindb.js';
+import { pageOf } from './lmdb-pages.js';
+import type { OutputPage, OutputRef } from './ordered-outputs.js';
 
 /**
  * The token registry: what komodod's token RPCs find through its address index and tx index, kept
@@ -137,6 +139,15 @@ export class TokenIndex {
       out.push(decodeOutput(key.subarray(52, 84), key.readUInt32LE(84), value));
     }
     return out;
+  }
+
+  /**
+   * A page of AddTokenCCInputs' walk over those outputs: up to `limit` worth at least `minValue`, in
+   * key order after the cursor `after`. Costs what it walks, not the holder's whole set.
+   */
+  outputsPageAt(tokenid: string, addressHash: string, after: OutputRef | undefined, limit: number, minValue = 0n): OutputPage<TokenOutput> {
+    const prefix = Buffer.concat([hashBytes(tokenid), Buffer.from(addressHash, 'hex')]);
+    return pageOf(this.outputs, prefix, after, limit, minValue, (v) => v.readBigUInt64LE(0), (key, value) => decodeOutput(key.subarray(52, 84), key.readUInt32LE(84), value));
   }
 
   /** A canonical dump of the whole index (tests: a reorged or reopened index against a fresh one). */

@@ -51,6 +51,22 @@ export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[
   return s.solutions.map((sol) => addressKey(type, sol.length === 20 ? sol : hash160(sol)));
 }
 
+/**
+ * What an entry counts for in getmempoolinfo's `usage` (komodod's DynamicMemoryUsage): acnode's
+ * estimate of what it holds (the raw bytes, the parsed transaction, about twice that, and the
+ * per-entry and per-input bookkeeping).
+ */
+export function entryUsage(e: Pick<MempoolEntry, 'size' | 'tx'>): number {
+  return 3 * e.size + 200 + 100 * e.tx.vin.length;
+}
+
+/** getmempoolinfo's figures, kept as running totals: every add and removal updates them. */
+export interface MempoolInfo {
+  size: number;
+  bytes: number;
+  usage: number;
+}
+
 /** komodod's MEMPOOL_HEIGHT: the height mempool coins report. */
 export const MEMPOOL_HEIGHT = 0x7fffffff;
 
@@ -103,6 +119,8 @@ export interface TxAccepted extends Notice {
   tx: Transaction;
   /** Its serialisation, as accepted (relayed as is). */
   raw: Uint8Array;
+  /** false: not announced to peers (AcceptItem.relay). */
+  relay?: false;
 }
 
 export interface TxRemoved extends Notice {
@@ -134,6 +152,11 @@ export interface AcceptItem {
   raw: Uint8Array;
   allowHighFees: boolean;
   tx?: Transaction;
+  /**
+   * false: accepted without being announced to peers. komodod's AcceptToMemoryPool never relays (its
+   * callers do); the wallet's re-accept at start leaves the announcement to its rebroadcast.
+   */
+  relay?: false;
 }
 
 /** A transaction that passed every check before its input scripts. */
@@ -272,11 +295,18 @@ export class MempoolLogic implements ServiceLogic {
   readonly entries = new Map<string, MempoolEntry>();
   /** Outpoint key → txid of the mempool transaction spending it. */
   readonly spentBy = new Map<string, string>();
+  /**
+   * The same outpoints by txid: txid → the output indexes spent. spentAmong looks up each candidate
+   * by the txid string it is given (whose hash V8 keeps), instead of building and hashing an outpoint key.
+   */
+  private readonly spentIndexes = new Map<string, Set<number>>();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   /** Txid → the address keys it was indexed under. */
   private readonly indexedAddresses = new Map<string, Set<string>>();
+  /** Running totals of the entries' sizes and usage estimates (getmempoolinfo answers from them). */
   private bytes = 0;
+  private usage = 0;
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
@@ -326,7 +356,7 @@ export class MempoolLogic implements ServiceLogic {
     const sizes: number[] = [];
     for (const b of bodies) {
       const own = b.op === 'acceptMany' ? (b.items as AcceptItem[]) : [b as unknown as AcceptItem];
-      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}) });
+      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}), ...(i.relay === false ? { relay: false as const } : {}) });
       sizes.push(own.length);
     }
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
@@ -349,14 +379,23 @@ export class MempoolLogic implements ServiceLogic {
     switch (body.op) {
       case 'get':
         return this.entries.get(body.txid as string) ?? null;
+      case 'has':
+        return this.entries.has(body.txid as string);
+      case 'hasMany':
+        // Which of these txids the pool holds: p2p's AlreadyHave for a slice of an inv, in one ask.
+        return (body.txids as string[]).map((t) => this.entries.has(t));
       case 'txids':
         return [...this.entries.keys()];
       case 'entries':
         return this.orderedEntries();
       case 'info':
-        return { size: this.entries.size, bytes: this.bytes };
+        return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+      case 'spentAmong':
+        // Which of the outpoints a transaction in the mempool spends (myIsutxo_spentinmempool for a
+        // whole candidate list in one request), in the order asked.
+        return (body.outpoints as [string, number][]).map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
       case 'addressDeltas':
         return this.addressDeltas(body.addresses as string[]);
       case 'spentMany':
@@ -378,7 +417,7 @@ export class MempoolLogic implements ServiceLogic {
     switch (body.op) {
       case 'accept':
         await this.settled();
-        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined), notices };
+        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined, body.relay !== false), notices };
       case 'blockConnected':
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
@@ -418,7 +457,7 @@ export class MempoolLogic implements ServiceLogic {
    * AcceptToMemoryPool for sendrawtransaction (fLimitFree=false) and relayed transactions, in
    * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
    */
-  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction): Promise<string> {
+  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction, relay = true): Promise<string> {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
@@ -426,7 +465,7 @@ export class MempoolLogic implements ServiceLogic {
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
       this.checkScripts(p);
-      this.commit(p, notices);
+      this.commit(p, notices, relay);
       return txid;
     } catch (e) {
       if (e instanceof ServiceFailure) throw e;
@@ -566,7 +605,7 @@ export class MempoolLogic implements ServiceLogic {
         }
         const p = (stage as { p: Prepared }).p;
         leaveOverlay(this.pending, p);
-        this.commit(p, out.notices);
+        this.commit(p, out.notices, items[i]!.relay !== false);
         out.outcomes.push({ ok: true, result: p.txid });
       }
     } catch (e) {
@@ -582,9 +621,9 @@ export class MempoolLogic implements ServiceLogic {
 
   private async acceptEach(items: AcceptItem[], notices: Notice[]): Promise<BatchOutcome[]> {
     const out: BatchOutcome[] = [];
-    for (const { raw, allowHighFees, tx } of items) {
+    for (const { raw, allowHighFees, tx, relay } of items) {
       try {
-        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx) });
+        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx, relay !== false) });
       } catch (e) {
         out.push({ ok: false, error: e });
       }
@@ -646,10 +685,10 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** The transaction passed every check: it enters the mempool and is announced. */
-  private commit(p: Prepared, notices: Notice[]): void {
+  private commit(p: Prepared, notices: Notice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
-    notices.push({ type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } satisfies TxAccepted);
+    notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
   }
 
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
@@ -732,18 +771,39 @@ export class MempoolLogic implements ServiceLogic {
         s.add(e.txid);
       }
     }
-    for (const k of e.spends) this.spentBy.set(k, e.txid);
+    e.tx.vin.forEach((input, i) => {
+      this.spentBy.set(e.spends[i]!, e.txid);
+      const prev = input.prevout.txid();
+      let s = this.spentIndexes.get(prev);
+      if (!s) this.spentIndexes.set(prev, (s = new Set()));
+      s.add(input.prevout.index);
+    });
     this.bytes += e.size;
+    this.usage += entryUsage(e);
+  }
+
+  /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
+  private drop(e: MempoolEntry): void {
+    this.entries.delete(e.txid);
+    this.unindexAddresses(e);
+    this.bytes -= e.size;
+    this.usage -= entryUsage(e);
+    e.tx.vin.forEach((input, i) => {
+      const k = e.spends[i]!;
+      if (this.spentBy.get(k) !== e.txid) return;
+      this.spentBy.delete(k);
+      const prev = input.prevout.txid();
+      const s = this.spentIndexes.get(prev);
+      s?.delete(input.prevout.index);
+      if (s?.size === 0) this.spentIndexes.delete(prev);
+    });
   }
 
   /** Removes a transaction and every mempool transaction that spends its outputs. */
   private remove(txid: string, reason: TxRemoved['reason'], notices: Notice[]): void {
     const e = this.entries.get(txid);
     if (!e) return;
-    this.entries.delete(txid);
-    this.unindexAddresses(e);
-    this.bytes -= e.size;
-    for (const k of e.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+    this.drop(e);
     notices.push({ type: 'txRemoved', txid, reason } satisfies TxRemoved);
     e.tx.vout.forEach((_, n) => {
       const child = this.spentBy.get(outpointKey(txid, n));
@@ -758,10 +818,7 @@ export class MempoolLogic implements ServiceLogic {
       const mined = this.entries.get(txid);
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).
-        this.entries.delete(txid);
-        this.unindexAddresses(mined);
-        this.bytes -= mined.size;
-        for (const k of mined.spends) if (this.spentBy.get(k) === txid) this.spentBy.delete(k);
+        this.drop(mined);
         notices.push({ type: 'txRemoved', txid, reason: 'block' } satisfies TxRemoved);
       }
       if (tx.isCoinbase()) return;

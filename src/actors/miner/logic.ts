@@ -4,6 +4,8 @@ import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { MempoolEntry } from '../mempool/logic.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
 
 interface TemplateContext {
@@ -17,7 +19,8 @@ export interface MinerOptions {
   chain: Asker;
   mempool: Asker;
   payTo: Uint8Array;
-  now?: () => number;
+  /** The clock in milliseconds (the chain store's time rules read the same clock). */
+  clockMs?: () => number;
   log?: (msg: string) => void;
 }
 
@@ -36,10 +39,10 @@ export class MinerLogic implements ServiceLogic {
   lastBlock: { size: number; txs: number } = { size: 0, txs: 0 };
   /** When the wait for the clock was last logged (at most once a minute, not once per block). */
   private waitLoggedAt = 0;
-  private readonly now: () => number;
+  private readonly clockMs: () => number;
 
   constructor(private readonly opts: MinerOptions) {
-    this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+    this.clockMs = opts.clockMs ?? Date.now;
   }
 
   async load(): Promise<void> {}
@@ -63,7 +66,11 @@ export class MinerLogic implements ServiceLogic {
       case 'generate': {
         const hashes: string[] = [];
         // A shutdown ends a long `generate N` after the block in progress (its hashes so far are returned).
-        for (let i = 0; i < (body.n as number) && !this.aborted; i++) hashes.push(await this.mineOne());
+        for (let i = 0; i < (body.n as number) && !this.aborted; i++) {
+          const hash = await this.mineOne();
+          if (hash === null) break;
+          hashes.push(hash);
+        }
         return { result: hashes };
       }
       case 'setGenerate':
@@ -77,34 +84,35 @@ export class MinerLogic implements ServiceLogic {
 
   /** Set at shutdown, before the stop request is queued behind a running `generate`. */
   private aborted = false;
+  /** Ends a wait for the clock at shutdown. */
+  private readonly abortWaits = new AbortController();
 
   abort(): void {
     this.aborted = true;
+    this.abortWaits.abort();
   }
 
   summary(): Record<string, unknown> {
     return { generating: this.generating, blocksMined: this.blocksMined };
   }
 
-  /** Mines one block on the current tip and returns its hash. */
-  async mineOne(): Promise<string> {
-    let waited = 0;
-    for (let attempt = 0; attempt < 5; attempt++) {
+  /**
+   * Mines one block on the current tip and returns its hash, or null when the node began shutting
+   * down while the miner waited for the clock.
+   */
+  async mineOne(): Promise<string | null> {
+    let tipMoves = 0;
+    for (;;) {
       const tpl = await this.opts.chain.ask<TemplateContext>({ op: 'template' });
       const params = await this.opts.chain.ask<ChainParams>({ op: 'params' });
-      // Blocks mined faster than one per second run their timestamps (at least MTP+1) ahead of the
-      // clock; past now + nMaxFutureBlockTime (35 s on the dev chain, about 200 blocks of
-      // `generate`) the block would be refused as time-too-new. Wait for the clock instead of
-      // mining a block that cannot connect (komodod's generate fails there).
-      const ahead = tpl.mtp + 1 - (this.now() + params.maxFutureBlockTime);
-      if (ahead > 0 && waited < 2 * params.maxFutureBlockTime) {
-        if (Date.now() - this.waitLoggedAt > 60_000) {
-          this.opts.log?.(`block times are ${params.maxFutureBlockTime + ahead} s ahead of the clock: mining waits for it`);
-          this.waitLoggedAt = Date.now();
-        }
-        await new Promise((r) => setTimeout(r, ahead * 1000));
-        waited += ahead;
-        attempt--;
+      // The block carries max(MTP+1, now). Mined faster than six blocks a second, MTP+1 runs ahead of
+      // the clock (one second per six blocks); past the allowed drift the block would be refused as
+      // time-too-new (komodod's generate fails there). Wait until the clock makes MTP+1 acceptable,
+      // then read the tip again: it may have moved meanwhile.
+      const waitMs = this.clockWaitMs(tpl.mtp + 1, params);
+      if (waitMs > 0) {
+        this.logWait(tpl.mtp + 1, params);
+        if (!(await this.sleep(waitMs))) return null;
         continue;
       }
       const entries = await this.opts.mempool.ask<MempoolEntry[]>({ op: 'entries' });
@@ -116,7 +124,7 @@ export class MinerLogic implements ServiceLogic {
         params,
         txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
         payTo: this.opts.payTo,
-        now: this.now(),
+        now: Math.floor(this.clockMs() / 1000),
       });
       if (!solveBlock(block, params)) continue;
       const result = await this.submit(block);
@@ -125,10 +133,44 @@ export class MinerLogic implements ServiceLogic {
         this.lastBlock = { size: block.toRaw().length, txs: txCount + 1 };
         return result.hash;
       }
+      if (result.reason === 'time-too-new') {
+        // Only a clock that stepped back between the wait and the check gets here: wait until this
+        // block's time is acceptable (at least a second, so a disagreeing clock never spins), then rebuild.
+        this.opts.log?.(`mined block refused as time-too-new (time ${block.header.time}): waiting for the clock`);
+        if (!(await this.sleep(Math.max(1000, this.clockWaitMs(block.header.time, params))))) return null;
+        continue;
+      }
       // The tip moved while solving (a block from elsewhere): build again on the new tip.
       this.opts.log?.(`mined block not connected (${result.status}${result.reason ? `: ${result.reason}` : ''}); retrying`);
+      if (++tipMoves >= 5) throw new ServiceFailure(-1, 'mining failed: no block could be connected');
     }
-    throw new ServiceFailure(-1, 'mining failed: no block could be connected');
+  }
+
+  /**
+   * Milliseconds until a block stamped `time` is no longer time-too-new: the chain store accepts it
+   * once floor(clock / 1000) + maxBlockTimeAhead ≥ time.
+   */
+  private clockWaitMs(time: number, params: ChainParams): number {
+    return (time - maxBlockTimeAhead(params.maxFutureBlockTime)) * 1000 - this.clockMs();
+  }
+
+  private logWait(time: number, params: ChainParams): void {
+    // Said at most once a minute, not once per block.
+    if (Date.now() - this.waitLoggedAt <= 60_000) return;
+    const ahead = time - Math.floor(this.clockMs() / 1000);
+    this.opts.log?.(`block times are ${ahead} s ahead of the clock (at most ${maxBlockTimeAhead(params.maxFutureBlockTime)} s allowed): mining waits for it`);
+    this.waitLoggedAt = Date.now();
+  }
+
+  /** Sleeps `ms`; resolves false, at once, when the node is shutting down. */
+  private async sleep(ms: number): Promise<boolean> {
+    if (this.aborted) return false;
+    try {
+      await delay(ms, undefined, { signal: this.abortWaits.signal });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private submit(block: Block) {

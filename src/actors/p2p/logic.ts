@@ -1,8 +1,10 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Block } from '../../chain/block/block.js';
-import type { BlockHeader } from '../../chain/block/header.js';
+import { BlockHeader } from '../../chain/block/header.js';
+import { BufferReader } from '../../chain/encoding/reader.js';
 import { getBlockProof } from '../../chain/block/pow.js';
+import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
@@ -11,6 +13,7 @@ import {
   AddrMessage,
   HeadersMessage,
   InvMessage,
+  InvReader,
   LocatorMessage,
   MAX_ADDR_TO_SEND,
   MAX_HEADERS_RESULTS,
@@ -40,6 +43,7 @@ import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BanList, ipToString, isLocalIp } from './banlist.js';
+import { AlreadyAsked, MAPASKFOR_MAX_SZ, SETASKFOR_MAX_SZ } from './askfor.js';
 import { Peer, cleanIp, hostPort } from './peer.js';
 
 /** The komodod release acnode answers as (getinfo's version too, misc.ts); the user agent names acnode. */
@@ -68,10 +72,16 @@ const RELAY_CACHE_MS = 15 * 60 * 1000;
 const MAX_RELAY_CACHE = 20_000;
 /** A peer that does not read what we send is dropped beyond this much queued output. */
 const MAX_SEND_BUFFER = 32 * 1024 * 1024;
+/** SendBufferSize(): -maxsendbuffer's default of 1,000 (kB) (net.cpp:2096). */
+const SEND_BUFFER_SIZE = 1000 * 1000;
+/** Inventory entries looked up together: one ask of the chain store and the mempool per slice. */
+const INV_SLICE = 1000;
+/** Transactions per getdata when the ask queue is sent (main.cpp:8620). */
+const GETDATA_BATCH = 1000;
+/** AskFor: a hash asked of one peer is asked of the next one this much later (µs). */
+const ASK_RETRY_US = 2 * 60 * 1_000_000;
 /** -addnode entries are retried this often (ThreadOpenAddedConnections sleeps 2 minutes; acnode retries sooner). */
 const ADDNODE_RETRY_MS = 15_000;
-/** nMaxTipAge: a tip older than 24 h means initial block download. */
-const MAX_TIP_AGE = 24 * 60 * 60;
 
 /** DoS scores of komodod's input-level rejections (CheckTxInputs, AcceptToMemoryPool, main.cpp). */
 const INPUT_DOS: ReadonlyMap<string, number> = new Map([
@@ -171,8 +181,10 @@ export class P2PLogic implements ServiceLogic {
   private readonly orphanBlocks = new Map<string, { raw: Uint8Array; prev: string; peer: number }>();
   private readonly orphanTxs = new Map<string, OrphanTx>();
   private readonly recentRejects = new Set<string>();
-  /** Transactions asked of some peer (txid → ms), so two announcements do not fetch twice. */
-  private readonly askedTx = new Map<string, number>();
+  /** mapAlreadyAskedFor: when each transaction was last asked of some peer (µs). */
+  private readonly alreadyAsked = new AlreadyAsked(MAX_INV_SZ);
+  /** AskFor's static nLastTime: request times are never reused, so requests keep their order. */
+  private askLastTime = 0;
   private readonly relayCache = new Map<string, { raw: Uint8Array; at: number }>();
   private readonly addedNodes: string[] = [];
   private readonly addrs = new Map<string, TimedNetAddress>();
@@ -282,13 +294,18 @@ export class P2PLogic implements ServiceLogic {
     return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local'].includes(body.op);
   }
 
-  /** The mempool's accepted transactions are announced at once, in the step that brings them (ServiceLogic.writesNow). */
+  /**
+   * The mempool's accepted transactions, and the wallet's rebroadcast (relayTxs), are announced at
+   * once, in the step that brings them (ServiceLogic.writesNow).
+   */
   writesNow(body: Op): boolean {
-    return body.op === 'txsAccepted';
+    return body.op === 'txsAccepted' || body.op === 'relayTxs';
   }
 
   writeNow(body: Op): WriteOutcome {
-    for (const { txid, raw } of body.items as { txid: string; raw: Uint8Array }[]) this.onTxAccepted(txid, raw);
+    const items = body.items as { txid: string; raw: Uint8Array }[];
+    if (body.op === 'relayTxs') for (const { txid, raw } of items) this.relayTransaction(txid, raw);
+    else for (const { txid, raw } of items) this.onTxAccepted(txid, raw);
     return { result: null };
   }
 
@@ -315,6 +332,7 @@ export class P2PLogic implements ServiceLogic {
     const notices: Notice[] = [];
     switch (body.op) {
       case 'txsAccepted':
+      case 'relayTxs':
         return this.writeNow(body);
       case 'tipChanged':
         await this.onTipChanged(body.hash as string | undefined, body.connected === true);
@@ -342,7 +360,18 @@ export class P2PLogic implements ServiceLogic {
   }
 
   summary(): Record<string, unknown> {
-    return { peers: this.connected().length, port: this.boundPort, pendingHeaders: this.pending.size, inflight: this.inflight.size, orphanTxs: this.orphanTxs.size, orphanBlocks: this.orphanBlocks.size };
+    let askFor = 0;
+    for (const p of this.peers.values()) askFor += p.askFor.size;
+    return {
+      peers: this.connected().length,
+      port: this.boundPort,
+      pendingHeaders: this.pending.size,
+      inflight: this.inflight.size,
+      askFor,
+      alreadyAsked: this.alreadyAsked.size,
+      orphanTxs: this.orphanTxs.size,
+      orphanBlocks: this.orphanBlocks.size,
+    };
   }
 
   private connected(): Peer[] {
@@ -583,6 +612,9 @@ export class P2PLogic implements ServiceLogic {
       }
     }
     this.sendPings();
+    // Requests delayed because another peer was asked first (AskFor's two minutes) go out when due.
+    const nowUs = now * 1000;
+    for (const p of this.connected()) if (!p.askSending && p.askQueue.nextTime <= nowUs) this.background(this.sendAskedFor(p), 'getdata');
     // Oldest first (onTxAccepted keeps the map in time order): stop at the first one still fresh, so
     // the sweep costs what expired, not the 20,000 the cache may hold.
     for (const [k, v] of this.relayCache) {
@@ -617,7 +649,7 @@ export class P2PLogic implements ServiceLogic {
   /** IsInitialBlockDownload for an asset chain: tip older than 24 h; latches to false once left. */
   isInitialBlockDownload(): boolean {
     if (this.ibdLatchedFalse) return false;
-    const ibd = this.tip.time < Math.floor(Date.now() / 1000) - MAX_TIP_AGE;
+    const ibd = this.tip.time < Math.floor(Date.now() / 1000) - DEFAULT_MAX_TIP_AGE;
     if (!ibd) this.ibdLatchedFalse = true;
     return ibd;
   }
@@ -642,6 +674,16 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private onTxAccepted(txid: string, raw: Uint8Array): void {
+    this.relayTransaction(txid, raw);
+    // Called for every accepted transaction: no promise when there is no orphan to look at.
+    if (this.orphanTxs.size > 0) this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
+  }
+
+  /**
+   * RelayTransaction (net.cpp): the transaction is kept for getdata (mapRelay) and announced by inv to
+   * every peer not known to have it. The wallet's rebroadcast comes this way too (RelayWalletTransaction).
+   */
+  private relayTransaction(txid: string, raw: Uint8Array): void {
     // Re-set at the end, so the map stays in time order for housekeeping's sweep.
     this.relayCache.delete(txid);
     this.relayCache.set(txid, { raw, at: Date.now() });
@@ -655,8 +697,6 @@ export class P2PLogic implements ServiceLogic {
       p.pendingTxInv.push({ type: MSG_TX, hash: fromHexReversed(txid) });
       if (p.pendingTxInv.length === 1) setImmediate(() => this.flushTxInv(p));
     }
-    // Called for every accepted transaction: no promise when there is no orphan to look at.
-    if (this.orphanTxs.size > 0) this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
   }
 
   private flushTxInv(p: Peer): void {
@@ -797,70 +837,158 @@ export class P2PLogic implements ServiceLogic {
 
   // ---- inventory ------------------------------------------------------------------------------
 
-  private async alreadyHave(items: InvItem[]): Promise<boolean[]> {
-    const blockHashes = items.filter((i) => i.type === MSG_BLOCK).map((i) => toHexReversed(i.hash));
-    const known = blockHashes.length ? await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: blockHashes }) : [];
-    const blockKnown = new Map(blockHashes.map((h, i) => [h, known[i] !== null || this.orphanBlocks.has(h)]));
-    const out: boolean[] = [];
-    for (const it of items) {
-      const h = toHexReversed(it.hash);
-      if (it.type === MSG_BLOCK) out.push(blockKnown.get(h) ?? false);
-      else if (it.type === MSG_TX) {
-        if (this.recentRejects.has(h) || this.orphanTxs.has(h) || this.relayCache.has(h)) out.push(true);
-        else {
-          const inPool = await this.opts.mempool.ask<unknown>({ op: 'get', txid: h });
-          out.push(inPool !== null);
-        }
-      } else out.push(true);
+  /**
+   * AlreadyHave for MSG_TX entries (main.cpp:7038-7066): recently rejected, an orphan, just relayed,
+   * or in the mempool (one ask for all of them).
+   */
+  private async haveTxs(hexes: readonly string[]): Promise<boolean[]> {
+    const out = hexes.map((h) => this.recentRejects.has(h) || this.orphanTxs.has(h) || this.relayCache.has(h));
+    const ask = hexes.filter((_, i) => !out[i]);
+    if (ask.length) {
+      const inPool = await this.opts.mempool.ask<boolean[]>({ op: 'hasMany', txids: ask });
+      let k = 0;
+      for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = inPool[k++] === true;
     }
     return out;
   }
 
+  /**
+   * AlreadyHave for a slice of an inv, with what the chain store knows of its blocks (for
+   * UpdateBlockAvailability). An entry of another type counts as had ("Don't know what it is").
+   */
+  private async alreadyHave(types: readonly number[], hexes: readonly string[]): Promise<{ have: boolean[]; blocks: Map<string, Known | null> }> {
+    const blockHashes = hexes.filter((_, i) => types[i] === MSG_BLOCK);
+    const known = blockHashes.length ? await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: blockHashes }) : [];
+    const blocks = new Map(blockHashes.map((h, i) => [h, known[i] ?? null]));
+    const txHexes = hexes.filter((_, i) => types[i] === MSG_TX);
+    const txHave = txHexes.length ? await this.haveTxs(txHexes) : [];
+    let t = 0;
+    const have = types.map((type, i) => {
+      if (type === MSG_TX) return txHave[t++]!;
+      if (type === MSG_BLOCK) return blocks.get(hexes[i]!) !== null || this.orphanBlocks.has(hexes[i]!);
+      return true;
+    });
+    return { have, blocks };
+  }
+
+  /**
+   * ProcessMessage "inv" (main.cpp:7650-7707). The entries are read in place and looked up a slice at
+   * a time; what the node keeps of them is komodod's: the peer's recent inventory (setInventoryKnown,
+   * 1,000), the transactions it will ask for (AskFor's bounded sets), the blocks it fetches.
+   */
   private async onInv(p: Peer, payload: Uint8Array): Promise<void> {
-    const inv = InvMessage.fromRaw(payload);
-    if (inv.items.length > MAX_INV_SZ) {
-      this.misbehaving(p, 20, `message inv size() = ${inv.items.length}`);
+    const inv = InvReader.fromRaw(payload);
+    if (inv.count > MAX_INV_SZ) {
+      this.misbehaving(p, 20, `message inv size() = ${inv.count}`);
       return;
-    }
-    const have = await this.alreadyHave(inv.items);
-    // UpdateBlockAvailability: an announced block we hold is the peer's best known block if it has more work.
-    const held = inv.items.filter((it, i) => it.type === MSG_BLOCK && have[i]).map((it) => toHexReversed(it.hash));
-    if (held.length) {
-      const info = await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: held });
-      info.forEach((k, i) => {
-        if (k) {
-          this.updateBestKnown(p, held[i]!, k.height, k.chainWork);
-          if (k.active) p.commonHeight = Math.max(p.commonHeight, k.height);
-        }
-      });
     }
     const fetch: InvItem[] = [];
     const ibd = this.isInitialBlockDownload();
-    for (let i = 0; i < inv.items.length; i++) {
-      const it = inv.items[i]!;
-      const h = toHexReversed(it.hash);
-      p.known.add(hashKey(it.type, h));
-      if (have[i]) continue;
-      if (it.type === MSG_TX) {
+    let locator: Uint8Array[] | undefined;
+    for (let start = 0; start < inv.count; start += INV_SLICE) {
+      const end = Math.min(inv.count, start + INV_SLICE);
+      const types: number[] = [];
+      const hexes: string[] = [];
+      for (let i = start; i < end; i++) {
+        types.push(inv.type(i));
+        hexes.push(toHexReversed(inv.hash(i)));
+      }
+      const { have, blocks } = await this.alreadyHave(types, hexes);
+      if (p.disconnected) return;
+      const nowUs = Date.now() * 1000;
+      for (let j = 0; j < types.length; j++) {
+        const type = types[j]!;
+        const h = hexes[j]!;
+        p.known.add(hashKey(type, h));
         // Relayed transactions are ignored in initial download; asking for them would be wasted.
-        if (ibd) continue;
-        // mapAlreadyAskedFor: one request at a time per tx across peers, re-asked after 2 minutes.
-        const asked = this.askedTx.get(h);
-        if (asked !== undefined && Date.now() - asked < 2 * 60_000) continue;
-        this.askedTx.set(h, Date.now());
-        if (this.askedTx.size > MAX_INV_SZ) this.askedTx.delete(this.askedTx.keys().next().value as string);
-        fetch.push(it);
-      } else if (it.type === MSG_BLOCK) {
-        if (this.inflight.has(h)) continue;
-        await this.sendGetHeaders(p, this.bestHeaderHash(), it.hash, false);
-        const spacing = this.opts.params.powTargetSpacing;
-        if (this.tip.time > Math.floor(Date.now() / 1000) - spacing * 20 && p.inflight.size < MAX_BLOCKS_IN_TRANSIT_PER_PEER) {
-          fetch.push(it);
-          this.markInflight(p, h);
+        if (!have[j] && type === MSG_TX && !ibd) this.askFor(p, inv.hash(start + j), nowUs);
+        if (type === MSG_BLOCK) {
+          // UpdateBlockAvailability: an announced block we hold is the peer's best known block if it has more work.
+          const k = blocks.get(h);
+          if (k) {
+            this.updateBestKnown(p, h, k.height, k.chainWork);
+            if (k.active) p.commonHeight = Math.max(p.commonHeight, k.height);
+          }
+          if (!have[j] && !this.inflight.has(h)) {
+            // The headers leading to it first; the block itself too when the tip is recent.
+            locator ??= await this.locatorFrom(this.bestHeaderHash());
+            p.send('getheaders', new LocatorMessage(locator, inv.hash(start + j)).toRaw());
+            const spacing = this.opts.params.powTargetSpacing;
+            if (this.tip.time > Math.floor(Date.now() / 1000) - spacing * 20 && p.inflight.size < MAX_BLOCKS_IN_TRANSIT_PER_PEER) {
+              fetch.push({ type: MSG_BLOCK, hash: inv.hash(start + j).slice() });
+              this.markInflight(p, h);
+            }
+          }
+        }
+        // A peer whose announcements make us queue more than twice the send buffer is scored and dropped from here.
+        if (p.socket.writableLength > 2 * SEND_BUFFER_SIZE) {
+          this.misbehaving(p, 50, `send buffer size() = ${p.socket.writableLength}`);
+          return;
         }
       }
     }
     if (fetch.length) p.send('getdata', new InvMessage(fetch).toRaw());
+    // SendMessages follows the message: the transactions just queued are asked for.
+    await this.sendAskedFor(p);
+  }
+
+  /**
+   * CNode::AskFor (net.cpp:2165-2197): queues a request for a transaction unless the peer's queues
+   * are full (then the announcement is dropped) or it was asked of this peer already. A transaction
+   * asked of another peer in the last two minutes is asked of this one when those two minutes end.
+   */
+  private askFor(p: Peer, hash: Uint8Array, nowUs: number): void {
+    // komodod's checks are `size() > max`: each set takes one entry past its limit.
+    if (p.askQueue.size > MAPASKFOR_MAX_SZ || p.askFor.size > SETASKFOR_MAX_SZ) return;
+    if (!p.askFor.add(hash)) return;
+    const last = this.alreadyAsked.get(hash) ?? 0;
+    // Request times are never reused: at least one µs after the previous one, and at most a second ago.
+    const now = Math.max(nowUs - 1_000_000, this.askLastTime + 1);
+    this.askLastTime = now;
+    const at = Math.max(last + ASK_RETRY_US, now);
+    this.alreadyAsked.set(hash, at);
+    p.askQueue.push(at, hash);
+  }
+
+  /**
+   * SendMessages' getdata for transactions (main.cpp:8613-8634): every queued request whose time has
+   * come goes out, in getdata messages of 1,000, unless the transaction arrived meanwhile (then the
+   * peer is no longer expected to send it). One pass at a time per peer.
+   */
+  private async sendAskedFor(p: Peer): Promise<void> {
+    while (p.askSending) await p.askSending;
+    const pass = this.sendDueAsks(p);
+    p.askSending = pass;
+    try {
+      await pass;
+    } finally {
+      p.askSending = undefined;
+    }
+  }
+
+  private async sendDueAsks(p: Peer): Promise<void> {
+    let batch: InvItem[] = [];
+    while (!p.disconnected && p.askQueue.nextTime <= Date.now() * 1000) {
+      const nowUs = Date.now() * 1000;
+      const hashes = new Uint8Array(INV_SLICE * 32);
+      let n = 0;
+      while (n < INV_SLICE && p.askQueue.nextTime <= nowUs) p.askQueue.pop(hashes, 32 * n++);
+      const slice = Array.from({ length: n }, (_, i) => hashes.subarray(i * 32, i * 32 + 32));
+      const have = await this.haveTxs(slice.map((h) => toHexReversed(h)));
+      if (p.disconnected) return;
+      for (let i = 0; i < n; i++) {
+        if (have[i]) {
+          p.askFor.delete(slice[i]!);
+          continue;
+        }
+        batch.push({ type: MSG_TX, hash: slice[i]! });
+        if (batch.length >= GETDATA_BATCH) {
+          p.send('getdata', new InvMessage(batch).toRaw());
+          batch = [];
+        }
+      }
+    }
+    if (batch.length) p.send('getdata', new InvMessage(batch).toRaw());
   }
 
   private markInflight(p: Peer, h: string): void {
@@ -869,24 +997,31 @@ export class P2PLogic implements ServiceLogic {
     this.inflight.set(h, p.id);
   }
 
+  /**
+   * ProcessGetData (main.cpp:7068-7180): each entry answered in order, the misses in one notfound.
+   * The entries are read in place, and like komodod it pauses while a send buffer's worth of answers
+   * waits for the peer to read them, so a getdata cannot make the node queue more than that.
+   */
   private async onGetData(p: Peer, payload: Uint8Array): Promise<void> {
-    const inv = InvMessage.fromRaw(payload);
-    if (inv.items.length > MAX_INV_SZ) {
-      this.misbehaving(p, 20, `message getdata size() = ${inv.items.length}`);
+    const inv = InvReader.fromRaw(payload);
+    if (inv.count > MAX_INV_SZ) {
+      this.misbehaving(p, 20, `message getdata size() = ${inv.count}`);
       return;
     }
-    const notFound: InvItem[] = [];
-    for (const it of inv.items) {
+    const notFound: number[] = [];
+    for (let i = 0; i < inv.count; i++) {
+      await p.drained(SEND_BUFFER_SIZE);
       if (p.disconnected) return;
-      const h = toHexReversed(it.hash);
-      if (it.type === MSG_BLOCK || it.type === MSG_FILTERED_BLOCK) {
+      const type = inv.type(i);
+      const h = toHexReversed(inv.hash(i));
+      if (type === MSG_BLOCK || type === MSG_FILTERED_BLOCK) {
         const b = await this.opts.chain.ask<{ raw: Uint8Array; active: boolean } | null>({ op: 'rawBlock', hash: h });
         // komodod serves main-chain blocks (and recent valid side blocks); filtered blocks are not offered.
-        if (b && it.type === MSG_BLOCK) {
+        if (b && type === MSG_BLOCK) {
           p.send('block', b.raw);
           p.known.add(hashKey(MSG_BLOCK, h));
         }
-      } else if (it.type === MSG_TX) {
+      } else if (type === MSG_TX) {
         const cached = this.relayCache.get(h);
         let raw = cached?.raw;
         if (!raw) {
@@ -896,10 +1031,10 @@ export class P2PLogic implements ServiceLogic {
         if (raw) {
           p.send('tx', raw);
           p.known.add(hashKey(MSG_TX, h));
-        } else notFound.push(it);
-      } else notFound.push(it);
+        } else notFound.push(i);
+      } else notFound.push(i);
     }
-    if (notFound.length) p.send('notfound', new InvMessage(notFound).toRaw());
+    if (notFound.length) p.send('notfound', new InvMessage(notFound.map((i) => ({ type: inv.type(i), hash: inv.hash(i) }))).toRaw());
   }
 
   private async onMempool(p: Peer): Promise<void> {
@@ -1106,9 +1241,11 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private async onBlock(p: Peer, payload: Uint8Array): Promise<void> {
-    const block = Block.fromRaw(payload);
-    const hash = block.hashHex();
-    const prev = toHexReversed(block.header.prevHash);
+    // komodod decodes the whole block first (a malformed one is answered "error parsing message");
+    // only its header is kept here: the chain store parses what it will check.
+    const header = Block.headerOf(payload);
+    const hash = header.hashHex();
+    const prev = toHexReversed(header.prevHash);
     p.known.add(hashKey(MSG_BLOCK, hash));
     const requested = p.inflight.has(hash);
     p.inflight.delete(hash);
@@ -1125,8 +1262,8 @@ export class P2PLogic implements ServiceLogic {
       return;
     }
     // An unrequested block is processed only if it would give the chain more work (AcceptBlock).
-    if (!requested && !p.whitelisted && pk.chainWork + getBlockProof(block.header.bits) <= this.tip.chainWork) return;
-    if (await this.submitBlock(p, payload, hash)) this.updateBestKnown(p, hash, pk.height + 1, pk.chainWork + getBlockProof(block.header.bits));
+    if (!requested && !p.whitelisted && pk.chainWork + getBlockProof(header.bits) <= this.tip.chainWork) return;
+    if (await this.submitBlock(p, payload, hash)) this.updateBestKnown(p, hash, pk.height + 1, pk.chainWork + getBlockProof(header.bits));
     await this.scheduleDownloads(p);
   }
 
@@ -1165,8 +1302,8 @@ export class P2PLogic implements ServiceLogic {
         // A block already known invalid: komodod's state.Invalid(..., 0, "duplicate") scores nothing.
         return false;
       case 'inconclusive': {
-        const b = Block.fromRaw(raw);
-        this.holdOrphanBlock(hash, raw, toHexReversed(b.header.prevHash), p?.id ?? -1);
+        // The chain store decoded the block: its header is all that is needed here.
+        this.holdOrphanBlock(hash, raw, toHexReversed(BlockHeader.read(new BufferReader(raw)).prevHash), p?.id ?? -1);
         return false;
       }
       default: {
@@ -1205,9 +1342,12 @@ export class P2PLogic implements ServiceLogic {
     // Ignored entirely while in initial block download (main.cpp:7824-7825).
     if (this.isInitialBlockDownload()) return;
     const tx = Transaction.fromRaw(payload);
-    const txid = tx.txid();
+    const hash = tx.hash();
+    const txid = toHexReversed(hash);
     p.known.add(hashKey(MSG_TX, txid));
-    this.askedTx.delete(txid);
+    // Answered: no longer expected of this peer, nor asked of others later (main.cpp:7840-7841).
+    p.askFor.delete(hash);
+    this.alreadyAsked.delete(hash);
     if (this.recentRejects.has(txid) || this.orphanTxs.has(txid)) return;
     // Consecutive tx messages reach the mempool together (it verifies a burst in parallel); any other
     // message of the peer waits for them (processMessage), so a peer still sees them handled in order.

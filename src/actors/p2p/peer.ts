@@ -1,11 +1,29 @@
 import type { Socket } from 'node:net';
 import { MessageParser, frameMessage, ipBytes, type Frame } from '../../chain/p2p/messages.js';
 import { ipToString } from './banlist.js';
+import { AskQueue, FingerprintSet } from './askfor.js';
 
-/** Inventory a peer is known to have: bounded (komodod uses a rolling filter of 50,000 entries). */
+/**
+ * komodod's setInventoryKnown: an mruset of SendBufferSize() / 1000 entries (net.cpp:2101), 1,000 at
+ * the default -maxsendbuffer=1000, so an inv of 50,000 entries leaves only its last 1,000 known.
+ */
+export const INVENTORY_KNOWN_MAX = 1000;
+
+/**
+ * ReceiveFloodSize(): -maxreceivebuffer's default of 5,000 (kB) (net.cpp:2095). komodod stops reading a
+ * peer whose received, unprocessed messages (24-byte headers included) pass it (net.cpp:1137-1142).
+ */
+export const RECEIVE_FLOOD_SIZE = 5000 * 1000;
+/** Frames waiting to be handled before reading pauses, whatever their size, and below which it resumes. */
+const MAX_QUEUED_FRAMES = 64;
+const RESUME_QUEUED_FRAMES = 8;
+
+const frameBytes = (f: Frame): number => 24 + (f.kind === 'message' ? f.payload.length : 0);
+
+/** Inventory a peer is known to have: the most recent INVENTORY_KNOWN_MAX entries. */
 export class KnownSet {
   private readonly set = new Set<string>();
-  constructor(private readonly max = 50_000) {}
+  constructor(private readonly max = INVENTORY_KNOWN_MAX) {}
   has(k: string): boolean {
     return this.set.has(k);
   }
@@ -73,10 +91,18 @@ export class Peer {
   syncStarted = false;
   /** Transaction invs waiting for the next flush. */
   readonly pendingTxInv: { type: number; hash: Uint8Array }[] = [];
+  /** setAskFor: transactions asked of this peer (or queued to be) and not received yet. */
+  readonly askFor = new FingerprintSet();
+  /** mapAskFor: requests for transactions not sent yet, by the time they may go. */
+  readonly askQueue = new AskQueue();
+  /** The queue being sent (SendMessages' getdata loop): a second pass waits for it. */
+  askSending: Promise<void> | undefined;
   /** Relayed transactions handed to the mempool and not answered yet. */
   readonly txInflight = new Set<Promise<void>>();
   disconnected = false;
   private queue: Frame[] = [];
+  /** Bytes of the frames in `queue`, headers included (GetTotalRecvSize). */
+  private queued = 0;
   private working = false;
 
   constructor(
@@ -106,10 +132,19 @@ export class Peer {
     this.bytesrecv += d.length;
     this.lastrecv = Math.floor(Date.now() / 1000);
     const frames = this.parser.push(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
-    for (const f of frames) this.queue.push(f);
-    // Backpressure: a peer cannot queue unbounded work; reading resumes once the queue drains.
-    if (this.queue.length > 64) this.socket.pause();
+    for (const f of frames) {
+      this.queue.push(f);
+      this.queued += frameBytes(f);
+    }
+    // Backpressure: a peer cannot queue unbounded work (nor bytes: 64 messages could be 256 MB);
+    // reading resumes once the queue drains. A message still arriving counts too, as in komodod.
+    if (this.queue.length > MAX_QUEUED_FRAMES || (this.queue.length > 0 && this.queued + this.parser.bufferedBytes > RECEIVE_FLOOD_SIZE)) this.socket.pause();
     void this.pump();
+  }
+
+  /** Bytes received and not handled yet: the queued messages with their headers, and the one arriving. */
+  get receivedPending(): number {
+    return this.queued + this.parser.bufferedBytes;
   }
 
   private async pump(): Promise<void> {
@@ -118,15 +153,31 @@ export class Peer {
     try {
       while (this.queue.length && !this.disconnected) {
         const f = this.queue.shift()!;
+        this.queued -= frameBytes(f);
         try {
           await this.handle(this, f);
         } catch {
           // The handler reports its own failures; a stray one must not stop this peer's queue.
         }
-        if (this.queue.length < 8 && this.socket.isPaused()) this.socket.resume();
+        if (this.queue.length < RESUME_QUEUED_FRAMES && this.queued <= RECEIVE_FLOOD_SIZE && this.socket.isPaused()) this.socket.resume();
       }
     } finally {
       this.working = false;
+    }
+  }
+
+  /** Resolves once the output queued to the socket is below `bytes` (at once if it is), or the peer is gone. */
+  async drained(bytes: number): Promise<void> {
+    while (!this.disconnected && this.socket.writableLength >= bytes) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.socket.off('drain', done);
+          this.socket.off('close', done);
+          resolve();
+        };
+        this.socket.on('drain', done);
+        this.socket.on('close', done);
+      });
     }
   }
 
@@ -142,6 +193,11 @@ export class Peer {
     if (this.disconnected) return;
     this.disconnected = true;
     this.queue = [];
+    this.queued = 0;
+    // What was asked of the peer goes with it (komodod's CNode destructor).
+    this.askFor.clear();
+    this.askQueue.clear();
+    this.pendingTxInv.length = 0;
     this.socket.destroy();
     this.onClose(this);
   }

@@ -51,6 +51,18 @@ export class TokenRegistryLogic implements ServiceLogic {
       }
       case 'outputs':
         return { result: await chain.ask({ op: 'tokenOutputs', tokenid: body.tokenid as string, addressHash: body.addressHash as string }) };
+      case 'outputsPage':
+        // A page of AddTokenCCInputs' walk: key order from the cursor `after`, outputs ≥ minValue.
+        return {
+          result: await chain.ask({
+            op: 'tokenOutputsPage',
+            tokenid: body.tokenid as string,
+            addressHash: body.addressHash as string,
+            ...(body.after !== undefined ? { after: body.after } : {}),
+            limit: body.limit as number,
+            ...(body.minValue !== undefined ? { minValue: body.minValue } : {}),
+          }),
+        };
       default:
         throw new ServiceFailure(-32601, `tokenRegistry has no operation ${body.op}`);
     }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Secp256k1BackendChoice } from '../../chain/crypto/secp256k1.js';
+import { secp256k1Backend } from '../../chain/crypto/secp256k1.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { TransactionSignatureChecker } from '../../chain/script/checker.js';
 import { PrecomputedTxData } from '../../chain/script/sighash.js';
@@ -12,6 +12,7 @@ import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
 import { claimBatch, isClaimed, newClaims } from './claims.js';
 import { SharedRing } from './ring.js';
+import type { Secp256k1BackendChoice } from './sig-backend.js';
 import { batchHeader, decodeResult } from './wire.js';
 import {
   CacheOnlySignatureChecker,
@@ -60,7 +61,10 @@ export interface VerifyPoolOptions {
    * thread is one of them (it verifies while it waits), so threads - 1 workers are started; 0 or 1: none.
    */
   threads: number;
-  /** The secp256k1 backend the workers use (the node's -sigbackend). */
+  /**
+   * The secp256k1 backend the workers load (the node's, by name); by default the one the calling
+   * thread verifies with, so that a batch gives the same answer on whichever thread runs it.
+   */
   backend?: Secp256k1BackendChoice;
   log?: (msg: string) => void;
   /** Inputs per batch posted to a worker. */
@@ -131,7 +135,13 @@ export class VerifyPool {
   private readonly stallTimeoutMs: number;
   private readonly log: (msg: string) => void;
 
+  /** The secp256k1 backend the workers are asked to load. */
+  private readonly backendChoice: Secp256k1BackendChoice;
+  /** The secp256k1 backend the workers loaded, once they are up. */
+  workerBackend: string | undefined;
+
   private constructor(private readonly opts: VerifyPoolOptions) {
+    this.backendChoice = opts.backend ?? secp256k1Backend().name;
     this.threads = Math.max(0, Math.floor(opts.threads));
     this.size = Math.max(0, this.threads - 1);
     this.batchInputs = opts.batchInputs ?? 16;
@@ -169,13 +179,21 @@ export class VerifyPool {
       const results = SharedRing.create(this.opts.ringBytes ?? RESULTS_RING_BYTES);
       const worker = new Worker(entry, {
         eval: isEval,
-        workerData: { jobs: jobs.buffer, results: results.buffer, signal: this.signal.buffer, claims: this.claims.buffer, backend: this.opts.backend ?? 'auto' },
+        workerData: { jobs: jobs.buffer, results: results.buffer, signal: this.signal.buffer, claims: this.claims.buffer, backend: this.backendChoice },
       });
       worker.unref();
       this.workers.push({ worker, jobs, results, load: 0 });
       ready.push(
         new Promise<void>((resolve, reject) => {
-          worker.once('message', () => resolve());
+          worker.once('message', (m: { backend?: string }) => {
+            // A worker verifying with another library than the calling thread could answer differently.
+            if (this.backendChoice !== 'auto' && m.backend !== this.backendChoice) {
+              reject(new Error(`a worker loaded secp256k1 backend ${m.backend}, not ${this.backendChoice}`));
+              return;
+            }
+            this.workerBackend = m.backend;
+            resolve();
+          });
           worker.once('error', reject);
           worker.once('exit', (code) => reject(new Error(`exited with code ${code}`)));
         }),
@@ -195,7 +213,8 @@ export class VerifyPool {
       await Promise.race([Promise.all(ready), timeout]);
       if (this.stopped) return;
       this.up = true;
-      this.log(`Using ${this.threads} threads for script verification`);
+      // komodod's line, then the library the workers verify with (the node's, checked as they came up).
+      this.log(`Using ${this.threads} threads for script verification (secp256k1 backend ${this.workerBackend})`);
     } catch (e) {
       if (!this.stopped) this.fail(`script-check workers did not start (${e instanceof Error ? e.message : String(e)})`);
     } finally {

@@ -1,11 +1,11 @@
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { selectSecp256k1Backend, type Secp256k1BackendChoice } from '../../chain/crypto/secp256k1.js';
 import { BufferWriter } from '../../chain/encoding/writer.js';
 import { runBatch, type BatchResult } from './jobs.js';
 import { claimBatch } from './claims.js';
 import { SharedRing } from './ring.js';
+import { selectSecp256k1Backend, type Secp256k1BackendChoice } from './sig-backend.js';
 import { decodeBatch, encodeResult } from './wire.js';
 
 /**
@@ -29,7 +29,8 @@ const claims = new Int32Array(init.claims);
 const jobs = new SharedRing(init.jobs);
 const results = new SharedRing(init.results);
 const writer = new BufferWriter(4096);
-selectSecp256k1Backend(init.backend);
+// The node's backend, by name: one that does not load here throws, and the pool verifies on its own thread.
+const backend = selectSecp256k1Backend(init.backend).backend.name;
 
 /** How much lower than the node's main thread a worker runs (nice steps, Linux). */
 const WORKER_NICE_STEPS = 10;
@@ -81,6 +82,6 @@ function serve(): void {
   }
 }
 
-parentPort!.postMessage({ ready: true });
+parentPort!.postMessage({ ready: true, backend });
 // After the ready message is on its way: from here the thread blocks between batches.
 setImmediate(serve);

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
@@ -18,6 +19,7 @@ import type { KeyStore, WalletKey } from './keystore.js';
 import { Secret } from './secret.js';
 import { signVariants, type PrevOut, type InputError } from './sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
+import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type ResendTimes } from './rebroadcast.js';
 
 /** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
 export interface WalletCoin {
@@ -92,6 +94,10 @@ export interface WalletOptions {
   expiryDelta?: number;
   /** The -pubkey the node runs with (change goes to it, as komodod's USE_EXTERNAL_PUBKEY). */
   externalPubkey?: Uint8Array;
+  /** The rebroadcast's timing (komodod's unless a test shortens it). */
+  resendTimes?: ResendTimes;
+  /** GetRand(n): a whole number in [0, n). */
+  random?: (n: number) => number;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -133,6 +139,10 @@ export class WalletLogic implements ServiceLogic {
   /** CC outputs of the wallet's pubkeys (confirmed). */
   readonly ccCoins = new Map<string, WalletCoin>();
   readonly txs = new Map<string, WalletTx>();
+  /** Outpoint → the wallet transactions spending it (mapTxSpends: two or more are in conflict). */
+  private readonly txSpends = new Map<string, string[]>();
+  private readonly resendClock: ResendClock;
+  private readonly initialDownload = new InitialDownload();
   private scripts = new Set<string>();
   private ccSubs = new Set<string>();
   tipHeight = 0;
@@ -147,6 +157,7 @@ export class WalletLogic implements ServiceLogic {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.log = opts.log ?? (() => {});
     this.externalPubkey = opts.externalPubkey;
+    this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
   }
 
   get keys(): KeyStore {
@@ -160,7 +171,9 @@ export class WalletLogic implements ServiceLogic {
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
       try {
-        this.txs.set(d._id, { txid: d._id, tx: Transaction.fromRaw(fromHex(d.raw)), timeReceived: d.time, seq: d.seq ?? 0, ...(d.mapValue ? { mapValue: d.mapValue } : {}) });
+        const tx = Transaction.fromRaw(fromHex(d.raw));
+        this.txs.set(d._id, { txid: d._id, tx, timeReceived: d.time, seq: d.seq ?? 0, ...(d.mapValue ? { mapValue: d.mapValue } : {}) });
+        this.addSpends(d._id, tx);
         this.nextSeq = Math.max(this.nextSeq, (d.seq ?? 0) + 1);
       } catch {
         this.log(`wallet: skipping an unreadable stored transaction ${d._id}`);
@@ -173,6 +186,82 @@ export class WalletLogic implements ServiceLogic {
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
     await this.rescan();
+    await this.reaccept();
+  }
+
+  /**
+   * ReacceptWalletTransactions (wallet.cpp), once at load: every wallet transaction neither in the
+   * chain nor in the mempool (depth -1), coinbases aside, goes through the mempool's full acceptance
+   * again, parents first. One that cannot enter (its inputs spent by a mined transaction, expired...)
+   * stays as it is, at depth -1, and is not tried again until the next start (komodod's rule).
+   */
+  private async reaccept(): Promise<void> {
+    const tip = await this.opts.chain.ask<{ time: number }>({ op: 'tip' });
+    this.initialDownload.tipTime(tip.time, this.now());
+    // komodod: `if (IsInitialBlockDownload()) return;` — a node started on a stale tip leaves them out.
+    if (this.initialDownload.active) return;
+    const pending = [...this.txs.values()].filter((w) => !w.tx.isCoinbase() && !this.memKeys.has(w.txid));
+    if (pending.length === 0) return;
+    const inChain = await this.opts.chain.ask<boolean[]>({ op: 'inChain', txids: pending.map((w) => w.txid) }, 10 * 60_000);
+    const candidates = reacceptOrder(pending.filter((_, i) => !inChain[i]));
+    let accepted = 0;
+    for (const w of candidates) {
+      try {
+        // fRejectAbsurdFee as komodod's call; not announced now: the rebroadcast does that.
+        await this.opts.mempool.ask<string>({ op: 'accept', raw: w.tx.toRaw(), tx: w.tx, allowHighFees: false, relay: false });
+        await this.txAccepted(w.txid, w.tx);
+        accepted++;
+      } catch (e) {
+        this.log(`wallet: transaction ${w.txid} not re-accepted into the mempool: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (candidates.length > 0) this.log(`wallet: re-accepted ${accepted} of ${candidates.length} unconfirmed wallet transactions into the mempool`);
+  }
+
+  /**
+   * One call of ResendWalletTransactions: when a round is due and a block came since the last one,
+   * the wallet's transactions still in the mempool that were received minAge before that block are
+   * relayed again (a relayTxs notice for the p2p actor). Answers the milliseconds until the next call.
+   */
+  private resend(): WriteOutcome {
+    const now = this.now();
+    // komodod signals it from SendMessages only outside initial block download: asked again a bit later.
+    if (this.initialDownload.active) return { result: 5_000 };
+    const before = this.resendClock.round(now);
+    const next = Math.max(1, this.resendClock.dueIn(now)) * 1000;
+    if (before === null) return { result: next };
+    const inMempool: WalletTx[] = [];
+    for (const txid of this.memKeys.keys()) {
+      const w = this.txs.get(txid);
+      if (w) inMempool.push(w);
+    }
+    const items = resendable(inMempool, before, now);
+    if (items.length === 0) return { result: next };
+    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
+    return { result: next, notices: [{ type: 'relayTxs', items: items.map((w) => ({ txid: w.txid, raw: w.tx.toRaw() })) }] };
+  }
+
+  /** GetConflicts: the other wallet transactions spending an outpoint this one spends, in txid order. */
+  conflicts(txid: string): string[] {
+    const w = this.txs.get(txid);
+    if (!w || w.tx.isCoinbase()) return [];
+    const out = new Set<string>();
+    for (const input of w.tx.vin) {
+      const spenders = this.txSpends.get(input.prevout.key());
+      if (spenders && spenders.length > 1) for (const t of spenders) out.add(t);
+    }
+    out.delete(txid);
+    return [...out].sort(compareTxids);
+  }
+
+  private addSpends(txid: string, tx: Transaction): void {
+    if (tx.isCoinbase()) return;
+    for (const input of tx.vin) {
+      const k = input.prevout.key();
+      const spenders = this.txSpends.get(k);
+      if (!spenders) this.txSpends.set(k, [txid]);
+      else if (!spenders.includes(txid)) spenders.push(txid);
+    }
   }
 
   async close(): Promise<void> {}
@@ -236,6 +325,7 @@ export class WalletLogic implements ServiceLogic {
     if (this.txs.has(txid)) return;
     const seq = this.nextSeq++;
     this.txs.set(txid, { txid, tx, timeReceived: time, seq });
+    this.addSpends(txid, tx);
     await this.txStore.update({ _id: txid }, { _id: txid, raw: toHex(tx.toRaw()), time, seq }, { upsert: true });
   }
 
@@ -277,6 +367,8 @@ export class WalletLogic implements ServiceLogic {
       case 'txsAccepted':
         // writesNow found none that concerns the wallet: nothing to record.
         return { result: null };
+      case 'resend':
+        return this.resend();
       case 'txsRemoved':
         // Transactions that left the mempool (mined, conflicting, expired), in order.
         this.spendableCache = undefined;
@@ -297,6 +389,8 @@ export class WalletLogic implements ServiceLogic {
         return { height: this.tipHeight, mtp: this.tipMtp };
       case 'tx':
         return this.txs.get(body.txid as string) ?? null;
+      case 'conflicts':
+        return this.conflicts(body.txid as string);
       case 'txs':
         return [...this.txs.values()];
       case 'isMine':
@@ -323,11 +417,14 @@ export class WalletLogic implements ServiceLogic {
     if (WRITE_OPS.has(body.op) && body.op !== 'fund') this.spendableCache = undefined;
     switch (body.op) {
       case 'blockConnected': {
+        this.resendClock.bestReceived = this.now();
         // AddToWallet's -walletnotify moments: a wallet transaction mined (its block set) ...
         const touched = await this.blockConnected(body.block as Block, body.txids as string[], body.height as number);
         return { result: null, notices: touched.map((txid) => ({ type: 'walletTx', txid })) };
       }
       case 'blockDisconnected':
+        // UpdateTip sets nTimeBestReceived on a disconnected block too.
+        this.resendClock.bestReceived = this.now();
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
@@ -395,6 +492,7 @@ export class WalletLogic implements ServiceLogic {
     if (height >= this.tipHeight) {
       this.tipHeight = height;
       this.tipMtp = Math.max(this.tipMtp, block.header.time);
+      this.initialDownload.tipTime(block.header.time, this.now());
     }
     // The median time past for new transactions' locktime is read fresh when building.
     return touched;

@@ -57,6 +57,20 @@ export class Block {
     return block;
   }
 
+  /**
+   * A serialised block's header, once every transaction has been decoded (the decoder fromRaw uses,
+   * so the same bytes fail with the same error) one at a time and let go: a block the caller may not
+   * keep is checked whole without all its transactions held in memory at once.
+   */
+  static headerOf(data: Uint8Array): BlockHeader {
+    const r = new BufferReader(data);
+    const header = BlockHeader.read(r);
+    const n = r.count(MIN_TX_SIZE);
+    for (let i = 0; i < n; i++) Transaction.read(r);
+    if (r.left !== 0) throw new DecodeError(`${r.left} trailing bytes after block`);
+    return header;
+  }
+
   static fromHex(hex: string): Block {
     return Block.fromRaw(fromHex(hex));
   }

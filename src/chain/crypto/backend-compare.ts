@@ -4,7 +4,8 @@ export interface BackendDisagreement {
   op: 'verify' | 'sign' | 'publicKey' | 'isPoint' | 'pointUncompressed' | 'isPrivate';
   args: Uint8Array[];
   flag?: boolean;
-  results: [unknown, unknown];
+  /** Each backend's answer, in the order they were given (`{ threw }` for an exception). */
+  results: unknown[];
 }
 
 export interface ComparingBackend extends Secp256k1Backend {
@@ -29,28 +30,29 @@ function outcome<T>(f: () => T): T | { threw: string } {
 }
 
 /**
- * A backend that runs every call on two backends and records where they disagree (tests, and a
- * diagnostic for anyone doubting a backend). It answers with the first backend's result, rethrowing
- * its exception; a call that throws on one and not the other is a disagreement.
+ * A backend that runs every call on several backends and records where any differs from the first
+ * (tests, and a diagnostic for anyone doubting a backend). It answers with the first backend's result,
+ * rethrowing its exception; a call that throws on one and not on the first is a disagreement.
  */
-export function comparingBackend(a: Secp256k1Backend, b: Secp256k1Backend): ComparingBackend {
+export function comparingBackend(first: Secp256k1Backend, ...others: Secp256k1Backend[]): ComparingBackend {
+  if (others.length === 0) throw new Error('comparingBackend needs at least two backends');
+  const all = [first, ...others];
   const calls = { verify: 0, sign: 0, publicKey: 0, isPoint: 0, pointUncompressed: 0, isPrivate: 0 };
   const disagreements: BackendDisagreement[] = [];
   let verifiedTrue = 0;
+  const threw = (r: unknown) => typeof r === 'object' && r !== null && 'threw' in r;
   const run = <T>(op: BackendDisagreement['op'], args: Uint8Array[], flag: boolean | undefined, f: (x: Secp256k1Backend) => T): T => {
     calls[op]++;
-    const ra = outcome(() => f(a));
-    const rb = outcome(() => f(b));
-    const threwA = typeof ra === 'object' && ra !== null && 'threw' in ra;
-    const threwB = typeof rb === 'object' && rb !== null && 'threw' in rb;
-    if (threwA !== threwB || (!threwA && !same(ra, rb))) {
-      disagreements.push({ op, args: args.map((x) => x.slice()), ...(flag !== undefined ? { flag } : {}), results: [ra, rb] });
+    const rs = all.map((x) => outcome(() => f(x)));
+    const r0 = rs[0];
+    if (rs.some((r) => threw(r) !== threw(r0) || (!threw(r0) && !same(r, r0)))) {
+      disagreements.push({ op, args: args.map((x) => x.slice()), ...(flag !== undefined ? { flag } : {}), results: rs });
     }
-    if (threwA) return f(a); // rethrow the first backend's own exception
-    return ra as T;
+    if (threw(r0)) return f(first); // rethrow the first backend's own exception
+    return r0 as T;
   };
   return {
-    name: a.name,
+    name: first.name,
     calls,
     disagreements,
     get verifiedTrue() {

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import type { Secp256k1Backend } from './backend.js';
 
 /** The part of tiny-secp256k1's API the backend uses. */
-interface TinySecp256k1 {
+export interface TinySecp256k1 {
   verify(h: Uint8Array, Q: Uint8Array, signature: Uint8Array, strict?: boolean): boolean;
   sign(h: Uint8Array, d: Uint8Array): Uint8Array;
   pointFromScalar(d: Uint8Array, compressed?: boolean): Uint8Array | null;
@@ -12,22 +11,13 @@ interface TinySecp256k1 {
 }
 
 /**
- * libsecp256k1 compiled to WebAssembly (tiny-secp256k1). Its checks ahead of the WebAssembly call
- * only look at lengths and ranges (r, s < n; the key 33 or 65 bytes) and throw; the module itself parses
- * keys with secp256k1_ec_pubkey_parse (hybrid keys included) and, when not strict, normalises S before
- * secp256k1_ecdsa_verify. Loaded synchronously (its CommonJS build) so the choice of backend is made at
- * start without an await; undefined when WebAssembly or the package is unavailable.
+ * libsecp256k1 compiled to WebAssembly (tiny-secp256k1), over the module it is handed (loaded by the
+ * node: src/actors/verify/sig-backend.ts). Its checks ahead of the WebAssembly call only look at
+ * lengths and ranges (r, s < n; the key 33 or 65 bytes) and throw; the module itself parses keys with
+ * secp256k1_ec_pubkey_parse (hybrid keys included) and, when not strict, normalises S before
+ * secp256k1_ecdsa_verify.
  */
-export function loadWasmBackend(): Secp256k1Backend | undefined {
-  if (typeof (globalThis as { WebAssembly?: unknown }).WebAssembly !== 'object') return undefined;
-  let tiny: TinySecp256k1;
-  try {
-    tiny = createRequire(import.meta.url)('tiny-secp256k1') as TinySecp256k1;
-    // One call proves the module instantiated.
-    if (!tiny.isPrivate(new Uint8Array(32).fill(1))) return undefined;
-  } catch {
-    return undefined;
-  }
+export function wasmBackend(tiny: TinySecp256k1): Secp256k1Backend {
   return {
     name: 'wasm',
 

@@ -1,11 +1,13 @@
 /**
  * The secp256k1 backend: the few primitives acnode needs from an elliptic-curve library, with
- * libsecp256k1's exact semantics whatever implements them. Two implementations: libsecp256k1 compiled
- * to WebAssembly (tiny-secp256k1, the default) and @noble/curves (the reference, and the fallback where
- * WebAssembly is unavailable). Encodings (DER, hybrid keys, S normalisation policy) are decided above
- * this interface, in secp256k1.ts and der.ts, so both backends see the same bytes.
+ * libsecp256k1's exact semantics whatever implements them. Three implementations: libsecp256k1 as a
+ * native N-API addon (the secp256k1 package), libsecp256k1 compiled to WebAssembly (tiny-secp256k1),
+ * and @noble/curves (pure JavaScript: the reference, and the fallback). Encodings (DER, hybrid keys, S
+ * normalisation policy) are decided above this interface, in secp256k1.ts and der.ts, so every backend
+ * sees the same bytes. src/chain only adapts a library it is handed: loading the native and WebAssembly
+ * ones (and choosing) is the node's business (src/actors/verify/sig-backend.ts).
  */
-export type Secp256k1BackendName = 'wasm' | 'noble';
+export type Secp256k1BackendName = 'native' | 'wasm' | 'noble';
 
 export interface Secp256k1Backend {
   readonly name: Secp256k1BackendName;

@@ -284,6 +284,39 @@ export class InvMessage {
   }
 }
 
+/**
+ * An `inv`, `getdata` or `notfound` payload read in place: the count and the length are checked as
+ * InvMessage.fromRaw checks them (same errors), but no entry is copied or turned into an object
+ * until asked for, so a 50,000-entry vector costs nothing per entry the reader does not look at.
+ */
+export class InvReader {
+  private constructor(
+    private readonly raw: Uint8Array,
+    private readonly start: number,
+    readonly count: number,
+  ) {}
+
+  static fromRaw(raw: Uint8Array): InvReader {
+    const r = new BufferReader(raw);
+    const n = r.count(36);
+    const start = r.offset;
+    if (r.left !== n * 36) throw new DecodeError(`${r.left - n * 36} trailing bytes after inv`);
+    return new InvReader(raw, start, n);
+  }
+
+  type(i: number): number {
+    const o = this.start + i * 36;
+    const b = this.raw;
+    return (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+  }
+
+  /** Entry i's 32-byte hash (internal byte order), a view into the payload: copy it to keep it. */
+  hash(i: number): Uint8Array {
+    const o = this.start + i * 36 + 4;
+    return this.raw.subarray(o, o + 32);
+  }
+}
+
 /** `getheaders` / `getblocks`: CBlockLocator (version + hashes) and hashStop. */
 export class LocatorMessage {
   constructor(

@@ -37,9 +37,31 @@ export class Transaction {
   shieldedSpends: SpendDescription[] = [];
   shieldedOutputs: OutputDescription[] = [];
   joinSplits: JoinSplit[] = [];
-  joinSplitPubKey: Uint8Array = new Uint8Array(32);
-  joinSplitSig: Uint8Array = new Uint8Array(64);
-  bindingSig: Uint8Array = new Uint8Array(64);
+  // The JoinSplit and Sapling signature fields exist only in transactions with JoinSplits or Sapling
+  // spends/outputs (next to none here): made (zeroed) when first read, not with every transaction —
+  // three buffers each were about a quarter of what a parsed transaction held.
+  #joinSplitPubKey?: Uint8Array;
+  #joinSplitSig?: Uint8Array;
+  #bindingSig?: Uint8Array;
+
+  get joinSplitPubKey(): Uint8Array {
+    return (this.#joinSplitPubKey ??= new Uint8Array(32));
+  }
+  set joinSplitPubKey(v: Uint8Array) {
+    this.#joinSplitPubKey = v;
+  }
+  get joinSplitSig(): Uint8Array {
+    return (this.#joinSplitSig ??= new Uint8Array(64));
+  }
+  set joinSplitSig(v: Uint8Array) {
+    this.#joinSplitSig = v;
+  }
+  get bindingSig(): Uint8Array {
+    return (this.#bindingSig ??= new Uint8Array(64));
+  }
+  set bindingSig(v: Uint8Array) {
+    this.#bindingSig = v;
+  }
 
   get isOverwinterV3(): boolean {
     return this.overwintered && this.versionGroupId === OVERWINTER_VERSION_GROUP_ID && this.version === OVERWINTER_TX_VERSION;

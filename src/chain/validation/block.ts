@@ -22,6 +22,15 @@ import { checkTransaction, contextualCheckTransaction, isFinalTx } from './trans
 export const MAX_FUTURE_HEADER_SECONDS = 60;
 /** ...and retries it later when it is less than this far ahead. */
 export const FUTURE_BLOCK_RETRY_SECONDS = 300;
+
+/**
+ * How far past the node's clock a block's time may be and the block still connect: the tighter of
+ * CheckBlockHeader's 60 s and ContextualCheckBlockHeader's nMaxFutureBlockTime (7 × ac_blocktime),
+ * so 60 s once ac_blocktime is 9 or more.
+ */
+export function maxBlockTimeAhead(maxFutureBlockTime: number): number {
+  return Math.min(MAX_FUTURE_HEADER_SECONDS, maxFutureBlockTime);
+}
 /** The KMD genesis hash (display): with -ac_nk its (200,9) solution is accepted by hash (pow.cpp:558). */
 const KMD_GENESIS_HASH = '027e3758c3a65b12aa1046462b486d0a63bfa1beae327897f56c5cfb7daaae71';
 

@@ -63,6 +63,7 @@ export { COINBASE_MIN_EXTRA_OUTPUT, bip34Prefix, checkCoinbaseHeight, checkCoinb
 export {
   MAX_FUTURE_HEADER_SECONDS,
   FUTURE_BLOCK_RETRY_SECONDS,
+  maxBlockTimeAhead,
   type HeaderCheckOptions,
   type BlockCheckOptions,
   type PrevBlockInfo,

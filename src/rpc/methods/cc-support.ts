@@ -5,6 +5,7 @@
 import type { NodeServices } from '../../actors/services.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
 import type { TokenOutput } from '../../actors/tokens/registry.js';
+import type { OutputPage, OutputRef } from '../../actors/chainstore/ordered-outputs.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -17,6 +18,14 @@ import { EVAL_TOKENS, cpubkeyLength, decodeTokenCreateOpRet, nftDataOf, tokensCC
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
+
+/** The first page of an index walk for input selection (see unspentNotInMempool). */
+const FIRST_PAGE = 256;
+
+/** The registry's address hash of `pk`'s token address (tokensCC1Script has no `<data> OP_DROP` params, so its Hash160 is the address index's CC hash). */
+function tokenAddressHash(pk: Uint8Array, nft: number): string {
+  return toHex(hash160(tokensCC1Script(EVAL_TOKENS, nft, pk)));
+}
 
 /** CC_REQUIREMENTS_MSG (CCinclude.h), thrown as -1 by every CC RPC when ensure_CCrequirements fails. */
 export const CC_REQUIREMENTS_MSG = 'to use CC contracts, you need to launch daemon with valid -pubkey= for an address in your wallet\n';
@@ -125,8 +134,33 @@ export class CCSupport {
     return nftDataOfTx((await this.findTx(tokenid))?.tx);
   }
 
-  async spentInMempool(txid: string, n: number): Promise<boolean> {
-    return (await this.node.mempool.ask<string | null>({ op: 'spentBy', txid, n })) !== null;
+  /** myIsutxo_spentinmempool for each output, in one request: whether a mempool transaction spends it. */
+  async spentInMempool(outputs: readonly { txid: string; index: number }[]): Promise<boolean[]> {
+    if (outputs.length === 0) return [];
+    return this.node.mempool.ask<boolean[]>({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
+  }
+
+  /**
+   * The outputs an index walk yields, in its key order, less those a mempool transaction spends. The
+   * index is read a page at a time and each page is checked against the mempool in one request, so
+   * the walk costs what its consumer takes: it stops where the consumer stops. The first page holds
+   * FIRST_PAGE outputs (or `least`, if more), more than a selection takes unless the mempool spends
+   * most of them; each next page is four times the last, so walking past k outputs the mempool
+   * already spends (a holder's earlier transfers within one block) takes about log4(k / 256)
+   * requests, not k. (A round trip to two actors costs as much as checking some hundreds of outputs.)
+   */
+  private async *unspentNotInMempool<T extends { txid: string; index: number }>(
+    read: (after: OutputRef | undefined, limit: number) => Promise<OutputPage<T>>,
+    least: number,
+  ): AsyncGenerator<T> {
+    let after: OutputRef | undefined;
+    for (let limit = Math.max(FIRST_PAGE, least); ; limit *= 4) {
+      const page = await read(after, limit);
+      const spent = await this.spentInMempool(page.outputs);
+      for (let i = 0; i < page.outputs.length; i++) if (!spent[i]) yield page.outputs[i]!;
+      if (page.next === null) return;
+      after = page.next;
+    }
   }
 
   /** CCaddress_balance: the unspent outputs at an address of the index, CC (type 3) or normal (type 1). */
@@ -150,14 +184,17 @@ export class CCSupport {
    * the address index) they are not looked at.
    */
   async normalCandidates(pk: Uint8Array, total: bigint, maxinputs: number, mature?: { nextHeight: number; maturity: number }): Promise<SpendableCoin[]> {
-    const list = await this.node.chain.ask<UnspentEntry[]>({ op: 'addressUnspent', address: addressKey(1, hash160(pk)) });
+    const address = addressKey(1, hash160(pk));
     const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
+    const candidates = this.unspentNotInMempool(
+      (after, limit) => this.node.chain.ask<OutputPage<UnspentEntry>>({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
+      maxinputs,
+    );
     const out: SpendableCoin[] = [];
     let sum = 0n;
-    for (const u of list) {
-      if (u.value < threshold || parsePayToCryptoCondition(u.script)) continue;
+    for await (const u of candidates) {
+      if (parsePayToCryptoCondition(u.script)) continue;
       if (mature && u.coinbase && mature.nextHeight - u.height < mature.maturity) continue;
-      if (await this.spentInMempool(u.txid, u.index)) continue;
       out.push({ txid: txidBytes(u.txid), vout: u.index, value: u.value, script: u.script });
       sum += u.value;
       if (out.length >= maxinputs || sum >= total) break;
@@ -167,20 +204,20 @@ export class CCSupport {
 
   /** The valid outputs of a token at `pk`'s token address (NFT-aware: `nft` is the NFT data's first byte, or 0). */
   async tokenOutputs(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<TokenOutput[]> {
-    // tokensCC1Script has no `<data> OP_DROP` params, so its Hash160 is the address index's CC hash.
-    const addressHash = toHex(hash160(tokensCC1Script(EVAL_TOKENS, nft, pk)));
-    return this.node.tokens.ask<TokenOutput[]>({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash });
+    return this.node.tokens.ask<TokenOutput[]>({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
   }
 
-  /** AddTokenCCInputs' candidates: those outputs, at least total/maxinputs each, not spent in the mempool, until `total` or `maxinputs`. */
+  /**
+   * AddTokenCCInputs' candidates: the token's outputs at `pk`'s token address in address-index order,
+   * at least total/maxinputs each, not spent in the mempool, until `total` or `maxinputs` — read from
+   * the registry and checked against the mempool a page at a time, never the holder's whole set.
+   */
   async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
-    const outputs = await this.tokenOutputs(pk, tokenid, nft);
-    const threshold = total / BigInt(maxinputs);
+    const query = { op: 'outputsPage', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
+    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask<OutputPage<TokenOutput>>({ ...query, after, limit }), maxinputs);
     const out: SpendableCoin[] = [];
     let sum = 0n;
-    for (const o of outputs) {
-      if (o.value < threshold) continue;
-      if (await this.spentInMempool(o.txid, o.index)) continue;
+    for await (const o of candidates) {
       out.push({ txid: txidBytes(o.txid), vout: o.index, value: o.value, script: o.script });
       sum += o.value;
       if (sum >= total || out.length >= maxinputs) break;

@@ -33,7 +33,7 @@ export function devMethods(node: NodeServices): RpcMethod[] {
         "\nReturns each actor's current state and a small summary of its context (sizes and tip, never whole indexes).\n" +
         '\nResult:\n' +
         '{\n' +
-        '  "inspector": "url"|null,     (string) the live inspection endpoint (acnoded -inspect), or null\n' +
+        '  "inspector": "url"|null,     (string) the live inspection endpoint with its token (acnoded -inspect), or null\n' +
         '  "actors": {\n' +
         '    "name": {                  (object) one entry per actor (chainStore, mempool, miner, ...)\n' +
         '      "status": "active",      (string) the actor status: active, done, error or stopped\n' +

@@ -116,7 +116,7 @@ export function tokensMethods(node: NodeServices): RpcMethod[] {
         if (!found) return errResult('cant find tokenid');
         const nft = nftDataOfTx(found.tx);
         const outputs = await cc.tokenOutputs(pk, tokenid, nft.length > 0 ? nft[0]! : 0);
-        const spent = await Promise.all(outputs.map((o) => cc.spentInMempool(o.txid, o.index)));
+        const spent = await cc.spentInMempool(outputs);
         let balance = 0n;
         outputs.forEach((o, i) => {
           if (!spent[i]) balance += o.value;

@@ -209,14 +209,20 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
     return coins.filter((c) => c.mature && (c.confirmations > 0 || c.fromMe) && c.confirmations >= minConf).reduce((s, c) => s + c.value, 0n);
   }
 
-  async function chainTx(txid: string): Promise<ChainTxInfo | null> {
-    return ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+  /**
+   * GetDepthInMainChain: the confirmations in the active chain, else 0 in the mempool, else -1 (a
+   * conflicted, expired or stranded transaction). The mempool is asked first: a transaction mined in
+   * between is then found in the chain, never taken for -1.
+   */
+  async function txDepth(txid: string): Promise<{ info: ChainTxInfo | null; depth: number }> {
+    const inMempool = await ask<boolean>(node.mempool, { op: 'has', txid });
+    const info = await ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+    return { info, depth: info ? info.confirmations : inMempool ? 0 : -1 };
   }
 
   /** WalletTxToJSON (rpcwallet.cpp:135-162). */
   async function walletTxJSON(w: WalletTx, entry: Record<string, JsonOut>): Promise<void> {
-    const info = await chainTx(w.txid);
-    const confirms = info ? info.confirmations : 0;
+    const { info, depth: confirms } = await txDepth(w.txid);
     entry.rawconfirmations = confirms;
     if (w.tx.isCoinbase()) entry.generated = true;
     if (info && confirms > 0) {
@@ -227,7 +233,8 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       entry.expiryheight = w.tx.expiryHeight;
     } else entry.confirmations = confirms;
     entry.txid = w.txid;
-    entry.walletconflicts = [];
+    // GetConflicts: the wallet's other transactions spending one of its inputs.
+    entry.walletconflicts = await ask<string[]>(node.wallet, { op: 'conflicts', txid: w.txid });
     // GetTxTime: the received time (fTimeReceivedIsTxTime), else the block's.
     entry.time = w.timeReceived;
     entry.timereceived = w.timeReceived;
@@ -241,8 +248,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
     const out: Record<string, JsonOut>[] = [];
     const { received, sent, fee } = acc.amounts(w.tx);
     const size = w.tx.toRaw().length;
-    const info = await chainTx(w.txid);
-    const depth = info ? info.confirmations : 0;
+    const { depth } = await txDepth(w.txid);
     if (sent.length > 0 || fee !== 0n) {
       for (const s of sent) {
         const e: Record<string, JsonOut> = { account: '' };
@@ -586,8 +592,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         const ordered = v.txs.slice().sort((a, b) => (internal(a.txid) < internal(b.txid) ? -1 : internal(a.txid) > internal(b.txid) ? 1 : 0));
         const transactions: Record<string, JsonOut>[] = [];
         for (const w of ordered) {
-          const info = await chainTx(w.txid);
-          const d = info ? info.confirmations : 0;
+          const { depth: d } = await txDepth(w.txid);
           if (depth === -1 || d < depth) transactions.push(...(await listTx(w, acc, v, true, accountOf)));
         }
         const last = tip.height + 1 - targetConfirms;
