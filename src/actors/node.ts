@@ -68,7 +68,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   // Every actor created below with a systemId is listed here, for getactorstates (shadows xstate's createActor).
   const actorRegistry = new Map<string, AnyActorRef>();
   const createActor = trackingCreateActor(actorRegistry);
-  const keys = await KeyStore.open(config.datadir);
+  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   const sigCache = new SignatureCache();
   const scriptCache = new ScriptExecutionCache();
