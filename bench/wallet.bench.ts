@@ -21,6 +21,7 @@ import { KeyStore } from '../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../src/actors/wallet/logic.js';
 import type { Asker } from '../src/actors/ask.js';
 import { opsPerSecondAsync, type Row } from './lib.js';
+import { walletScaleBenchmarks } from './wallet-scale.js';
 
 const params = devChainParams();
 
@@ -124,6 +125,7 @@ export async function walletBenchmarks(): Promise<Row[]> {
     limit: small,
     target: { kind: 'max', ratio: 5 },
   });
+  rows.push(...(await walletScaleBenchmarks()));
   return rows;
 }
 
