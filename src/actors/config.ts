@@ -78,6 +78,12 @@ export interface NodeConfig {
   readonly walletnotify: string | null;
   readonly par: number;
   readonly sigbackend: SigBackend;
+  /**
+   * -walletresendtimes=MAXDELAY,MINAGE (seconds; internal, for tests): the wallet's rebroadcast round
+   * comes GetRand(MAXDELAY) after the last and resends what was received MINAGE before the last block.
+   * null: komodod's 1800,300.
+   */
+  readonly walletResendTimes: { maxDelay: number; minAge: number } | null;
   readonly help: boolean;
   readonly version: boolean;
 
@@ -142,6 +148,7 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['walletnotify', 'string'],
   ['par', 'int'],
   ['sigbackend', 'string'],
+  ['walletresendtimes', 'string'],
   ['help', 'bool'],
   ['h', 'bool'],
   ['?', 'bool'],
@@ -320,6 +327,14 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
   if (!SIG_BACKENDS.includes(sig as SigBackend))
     throw new ConfigError(`Invalid value for -sigbackend: '${sig}' (expected ${SIG_BACKENDS.join(', ')})`, 'sigbackend');
 
+  const resendText = str('walletresendtimes');
+  let walletResendTimes: NodeConfig['walletResendTimes'] = null;
+  if (resendText !== null) {
+    const m = /^\s*(\d+)\s*,\s*(\d+)\s*$/.exec(resendText);
+    if (!m) throw new ConfigError(`Invalid value for -walletresendtimes: '${resendText}' (expected MAXDELAY,MINAGE in seconds)`, 'walletresendtimes');
+    walletResendTimes = { maxDelay: intValue('walletresendtimes', m[1]!, 1, 0x7fffffff), minAge: intValue('walletresendtimes', m[2]!, 0, 0x7fffffff) };
+  }
+
   const rpcport = int('rpcport', chain.rpcPort, 0, 65535);
   const rpcbind = list('rpcbind');
   const rpcallowip = list('rpcallowip');
@@ -368,6 +383,7 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     walletnotify: str('walletnotify'),
     par: int('par', 0, -1024, 1024),
     sigbackend: sig as SigBackend,
+    walletResendTimes,
     help: bool('help', false) || bool('h', false) || bool('?', false),
     version: bool('version', false),
     ignored,

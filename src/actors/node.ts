@@ -145,6 +145,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // GetBoolArg("-rescan"): a bare flag is true, else atoi(value) != 0.
     rescanBlocks: ((v) => v !== undefined && (v === '' || (parseInt(v, 10) || 0) !== 0))(config.flags.get('rescan')),
     ...(config.pubkey ? { externalPubkey: fromHex(config.pubkey) } : {}),
+    ...(config.walletResendTimes ? { resendTimes: config.walletResendTimes } : {}),
     log,
   });
   const walletActor = createActor(serviceMachine, { input: { logic: walletLogic }, ...actorOpts('wallet') });
@@ -178,7 +179,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       return;
     }
     void toWallet({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
-    void toP2p({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, raw: n.raw })) });
+    // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
+    const relayed = r.items.filter((n) => n.relay !== false);
+    if (relayed.length > 0) void toP2p({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
   };
   const queueNotice = (next: { kind: 'accepted'; n: TxAccepted } | { kind: 'removed'; n: TxRemoved }) => {
     if (run && run.kind !== next.kind) forwardRun();
@@ -227,6 +230,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
   chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
   chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
+  // The wallet's rebroadcast (RelayWalletTransaction) goes out by the p2p actor's relay, as accepted transactions do.
+  walletActor.on('relayTxs', (e) => void toP2p({ op: 'relayTxs', items: (e as unknown as { items: unknown[] }).items }));
   let pacedBlockInFlight = false;
   pacer.on('tick', () => {
     if (pacedBlockInFlight) return;
@@ -290,10 +295,29 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   log(`node pubkey ${toHex(minerPubkey)}`);
   if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
 
+  // ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
+  // random time has come; here the wallet answers when that is, and is asked again then.
+  let resendTimer: NodeJS.Timeout | undefined;
+  const scheduleResend = (ms: number) => {
+    if (stopping) return;
+    resendTimer = setTimeout(() => {
+      wallet.ask<number>({ op: 'resend' }).then(
+        (next) => scheduleResend(next),
+        (err) => {
+          log(`wallet: ${String(err)}`);
+          scheduleResend(60_000);
+        },
+      );
+    }, ms);
+    resendTimer.unref();
+  };
+  scheduleResend(0);
+
   async function stop(): Promise<void> {
     if (stopping) return stopping;
     stopping = (async () => {
       log('shutting down');
+      clearTimeout(resendTimer);
       pacer.stop();
       minerLogic.abort();
       for (const n of notifiers) n.close();

@@ -45,3 +45,9 @@ export const MAX_PUBKEYS_PER_MULTISIG = 20;
 export const MAX_STACK_SIZE = 1000;
 /** nLockTime below this is a height, at or above it a unix time (script/interpreter.h). */
 export const LOCKTIME_THRESHOLD = 500_000_000;
+
+// Node timing (main.h, komodo_defs.h).
+/** DEFAULT_MAX_TIP_AGE: a tip older than this (seconds) means initial block download (main.h). */
+export const DEFAULT_MAX_TIP_AGE = 24 * 60 * 60;
+/** KOMODO_MAXMEMPOOLTIME (komodo_defs.h): seconds; the wallet does not resend a transaction whose time lock is older. */
+export const KOMODO_MAXMEMPOOLTIME = 3600;

@@ -136,6 +136,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
     [['-addnode'], 'addnode'],
     [['-keypool=many'], 'keypool'],
     [['-keypool=5000000'], 'keypool'],
+    [['-walletresendtimes=5'], 'walletresendtimes'],
+    [['-walletresendtimes=0,0'], 'walletresendtimes'],
   ];
   for (const [argv, flag] of bad) {
     assert.throws(
@@ -150,6 +152,9 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
   assert.equal(c.keypool, 100);
   assert.equal(loadConfig(['-keypool=7'], { homedir: h, ...fixed }).keypool, 7);
   assert.equal(loadConfig(['-keypool=-3'], { homedir: h, ...fixed }).keypool, 0);
+  // komodod's rebroadcast timing unless the internal test flag shortens it.
+  assert.equal(c.walletResendTimes, null);
+  assert.deepEqual(loadConfig(['-walletresendtimes=2,0'], { homedir: h, ...fixed }).walletResendTimes, { maxDelay: 2, minAge: 0 });
   assert.ok(ACTED_FLAGS.includes('rpcport') && ACTED_FLAGS.includes('ac_cc'));
   rmSync(h, { recursive: true });
 });

@@ -250,6 +250,22 @@ test('the service machine hands concurrent accepts to writeBatch, verified in th
   actor.stop();
 });
 
+test('relay: false (the wallet re-accept) reaches the txAccepted notice, alone and in a burst; other accepts are relayed', async () => {
+  const { txs, actor, mempool } = mempoolActor(0x79, 9, -1);
+  const relay = new Map<string, unknown>();
+  actor.on('txAccepted', (e) => relay.set((e as unknown as { txid: string }).txid, (e as unknown as { relay?: unknown }).relay));
+  const quiet = (i: number) => i % 3 === 0;
+  // A burst (verified in the pool), then one alone.
+  await Promise.all(txs.slice(0, 8).map((tx, i) => mempool.ask({ op: 'accept', raw: tx.toRaw(), allowHighFees: false, ...(quiet(i) ? { relay: false } : {}) })));
+  await mempool.ask({ op: 'accept', raw: txs[8]!.toRaw(), allowHighFees: false, relay: false });
+  assert.deepEqual(
+    txs.map((t) => relay.get(t.txid())),
+    txs.map((_, i) => (quiet(i) || i === 8 ? false : undefined)),
+  );
+  assert.equal(relay.size, 9);
+  actor.stop();
+});
+
 test('acceptMany (a JSON-RPC batch as one message) among accepts: one outcome per transaction, in order, as one by one', async () => {
   const { txs, actor, accepted, mempool } = mempoolActor(0x78, 8, 3);
   const raws = txs.map((t) => t.toRaw());

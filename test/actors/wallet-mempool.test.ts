@@ -36,7 +36,7 @@ test('wallet mempool coins: a removed transaction takes exactly its own coins an
     const other = p2pkhScript(hash160(sha256(Uint8Array.of(1))));
     const fake = (answers: Record<string, unknown>) => ({ ask: async (b: { op: string }) => answers[b.op] }) as unknown as Asker;
     const wallet = new WalletLogic({
-      chain: fake({ coinsByScript: { height: 10, hash: '00'.repeat(32), mtp: 0, coins: [] } }),
+      chain: fake({ coinsByScript: { height: 10, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 10, time: 0 } }),
       mempool: fake({ entries: [] }),
       keys,
       dir,

@@ -268,6 +268,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
+      case 'inChain':
+        // Whether each transaction is in the active chain (the tx index only, no transaction read).
+        return (body.txids as string[]).map((txid) => this.indexes.txIndex.has(txid));
       case 'coins':
         return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coins.get(outpointKey(txid, n)) ?? null);
       case 'spent':

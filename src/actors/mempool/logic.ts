@@ -103,6 +103,8 @@ export interface TxAccepted extends Notice {
   tx: Transaction;
   /** Its serialisation, as accepted (relayed as is). */
   raw: Uint8Array;
+  /** false: not announced to peers (AcceptItem.relay). */
+  relay?: false;
 }
 
 export interface TxRemoved extends Notice {
@@ -134,6 +136,11 @@ export interface AcceptItem {
   raw: Uint8Array;
   allowHighFees: boolean;
   tx?: Transaction;
+  /**
+   * false: accepted without being announced to peers. komodod's AcceptToMemoryPool never relays (its
+   * callers do); the wallet's re-accept at start leaves the announcement to its rebroadcast.
+   */
+  relay?: false;
 }
 
 /** A transaction that passed every check before its input scripts. */
@@ -326,7 +333,7 @@ export class MempoolLogic implements ServiceLogic {
     const sizes: number[] = [];
     for (const b of bodies) {
       const own = b.op === 'acceptMany' ? (b.items as AcceptItem[]) : [b as unknown as AcceptItem];
-      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}) });
+      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}), ...(i.relay === false ? { relay: false as const } : {}) });
       sizes.push(own.length);
     }
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
@@ -349,6 +356,8 @@ export class MempoolLogic implements ServiceLogic {
     switch (body.op) {
       case 'get':
         return this.entries.get(body.txid as string) ?? null;
+      case 'has':
+        return this.entries.has(body.txid as string);
       case 'txids':
         return [...this.entries.keys()];
       case 'entries':
@@ -378,7 +387,7 @@ export class MempoolLogic implements ServiceLogic {
     switch (body.op) {
       case 'accept':
         await this.settled();
-        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined), notices };
+        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined, body.relay !== false), notices };
       case 'blockConnected':
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
@@ -418,7 +427,7 @@ export class MempoolLogic implements ServiceLogic {
    * AcceptToMemoryPool for sendrawtransaction (fLimitFree=false) and relayed transactions, in
    * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
    */
-  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction): Promise<string> {
+  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction, relay = true): Promise<string> {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
@@ -426,7 +435,7 @@ export class MempoolLogic implements ServiceLogic {
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
       this.checkScripts(p);
-      this.commit(p, notices);
+      this.commit(p, notices, relay);
       return txid;
     } catch (e) {
       if (e instanceof ServiceFailure) throw e;
@@ -566,7 +575,7 @@ export class MempoolLogic implements ServiceLogic {
         }
         const p = (stage as { p: Prepared }).p;
         leaveOverlay(this.pending, p);
-        this.commit(p, out.notices);
+        this.commit(p, out.notices, items[i]!.relay !== false);
         out.outcomes.push({ ok: true, result: p.txid });
       }
     } catch (e) {
@@ -582,9 +591,9 @@ export class MempoolLogic implements ServiceLogic {
 
   private async acceptEach(items: AcceptItem[], notices: Notice[]): Promise<BatchOutcome[]> {
     const out: BatchOutcome[] = [];
-    for (const { raw, allowHighFees, tx } of items) {
+    for (const { raw, allowHighFees, tx, relay } of items) {
       try {
-        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx) });
+        out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx, relay !== false) });
       } catch (e) {
         out.push({ ok: false, error: e });
       }
@@ -646,10 +655,10 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** The transaction passed every check: it enters the mempool and is announced. */
-  private commit(p: Prepared, notices: Notice[]): void {
+  private commit(p: Prepared, notices: Notice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
-    notices.push({ type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } satisfies TxAccepted);
+    notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
   }
 
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Block } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { getBlockProof } from '../../chain/block/pow.js';
+import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
@@ -70,8 +71,6 @@ const MAX_RELAY_CACHE = 20_000;
 const MAX_SEND_BUFFER = 32 * 1024 * 1024;
 /** -addnode entries are retried this often (ThreadOpenAddedConnections sleeps 2 minutes; acnode retries sooner). */
 const ADDNODE_RETRY_MS = 15_000;
-/** nMaxTipAge: a tip older than 24 h means initial block download. */
-const MAX_TIP_AGE = 24 * 60 * 60;
 
 /** DoS scores of komodod's input-level rejections (CheckTxInputs, AcceptToMemoryPool, main.cpp). */
 const INPUT_DOS: ReadonlyMap<string, number> = new Map([
@@ -282,13 +281,18 @@ export class P2PLogic implements ServiceLogic {
     return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local'].includes(body.op);
   }
 
-  /** The mempool's accepted transactions are announced at once, in the step that brings them (ServiceLogic.writesNow). */
+  /**
+   * The mempool's accepted transactions, and the wallet's rebroadcast (relayTxs), are announced at
+   * once, in the step that brings them (ServiceLogic.writesNow).
+   */
   writesNow(body: Op): boolean {
-    return body.op === 'txsAccepted';
+    return body.op === 'txsAccepted' || body.op === 'relayTxs';
   }
 
   writeNow(body: Op): WriteOutcome {
-    for (const { txid, raw } of body.items as { txid: string; raw: Uint8Array }[]) this.onTxAccepted(txid, raw);
+    const items = body.items as { txid: string; raw: Uint8Array }[];
+    if (body.op === 'relayTxs') for (const { txid, raw } of items) this.relayTransaction(txid, raw);
+    else for (const { txid, raw } of items) this.onTxAccepted(txid, raw);
     return { result: null };
   }
 
@@ -315,6 +319,7 @@ export class P2PLogic implements ServiceLogic {
     const notices: Notice[] = [];
     switch (body.op) {
       case 'txsAccepted':
+      case 'relayTxs':
         return this.writeNow(body);
       case 'tipChanged':
         await this.onTipChanged(body.hash as string | undefined, body.connected === true);
@@ -617,7 +622,7 @@ export class P2PLogic implements ServiceLogic {
   /** IsInitialBlockDownload for an asset chain: tip older than 24 h; latches to false once left. */
   isInitialBlockDownload(): boolean {
     if (this.ibdLatchedFalse) return false;
-    const ibd = this.tip.time < Math.floor(Date.now() / 1000) - MAX_TIP_AGE;
+    const ibd = this.tip.time < Math.floor(Date.now() / 1000) - DEFAULT_MAX_TIP_AGE;
     if (!ibd) this.ibdLatchedFalse = true;
     return ibd;
   }
@@ -642,6 +647,16 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private onTxAccepted(txid: string, raw: Uint8Array): void {
+    this.relayTransaction(txid, raw);
+    // Called for every accepted transaction: no promise when there is no orphan to look at.
+    if (this.orphanTxs.size > 0) this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
+  }
+
+  /**
+   * RelayTransaction (net.cpp): the transaction is kept for getdata (mapRelay) and announced by inv to
+   * every peer not known to have it. The wallet's rebroadcast comes this way too (RelayWalletTransaction).
+   */
+  private relayTransaction(txid: string, raw: Uint8Array): void {
     // Re-set at the end, so the map stays in time order for housekeeping's sweep.
     this.relayCache.delete(txid);
     this.relayCache.set(txid, { raw, at: Date.now() });
@@ -655,8 +670,6 @@ export class P2PLogic implements ServiceLogic {
       p.pendingTxInv.push({ type: MSG_TX, hash: fromHexReversed(txid) });
       if (p.pendingTxInv.length === 1) setImmediate(() => this.flushTxInv(p));
     }
-    // Called for every accepted transaction: no promise when there is no orphan to look at.
-    if (this.orphanTxs.size > 0) this.background(this.resolveOrphanTxs(txid), 'orphan transactions');
   }
 
   private flushTxInv(p: Peer): void {

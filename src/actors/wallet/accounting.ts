@@ -38,6 +38,8 @@ export interface TxDetail {
   sent: Entry[];
   /** GetAmounts' nFee: debit minus the outputs when the wallet paid, else 0. */
   fee: bigint;
+  /** GetConflicts: the wallet's other transactions spending one of its inputs, in txid order. */
+  conflicts: string[];
 }
 
 /** What accounting asks the wallet: ownership of a script, and the account of a key id. */
@@ -63,7 +65,7 @@ export function scriptAddress(script: Uint8Array): string | null {
 
 /** CWalletTx::GetAmounts and the credit/debit behind gettransaction, for one transaction. */
 export function txDetail(
-  meta: { txid: string; timeReceived: number; mapValue?: Record<string, string>; size: number },
+  meta: { txid: string; timeReceived: number; mapValue?: Record<string, string>; size: number; conflicts: string[] },
   tx: Transaction,
   debit: bigint,
   ledger: Ledger,
@@ -105,5 +107,6 @@ export function txDetail(
     received,
     sent,
     fee,
+    conflicts: meta.conflicts,
   };
 }

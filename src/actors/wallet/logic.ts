@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
@@ -19,6 +20,7 @@ import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { Secret } from './secret.js';
 import { signVariants, type PrevOut, type InputError } from './sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
+import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
 
 export type { WalletCoin } from './coins.js';
 export type { TxDetail, Entry } from './accounting.js';
@@ -105,6 +107,10 @@ export interface WalletOptions {
   expiryDelta?: number;
   /** The -pubkey the node runs with (change goes to it, as komodod's USE_EXTERNAL_PUBKEY). */
   externalPubkey?: Uint8Array;
+  /** The rebroadcast's timing (komodod's unless a test shortens it). */
+  resendTimes?: ResendTimes;
+  /** GetRand(n): a whole number in [0, n). */
+  random?: (n: number) => number;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -170,6 +176,13 @@ export class WalletLogic implements ServiceLogic {
   private readonly ccKeys = new Map<number, HeldKey | HeldKey[]>();
   /** Bumped when keys that may own outputs already seen arrive (imports): cached outputs and debits are recomputed. */
   private version = 0;
+  /**
+   * Outpoint → the wallet transactions spending it (mapTxSpends: two or more are in conflict), kept as
+   * transactions are recorded, so GetConflicts costs the inputs of the transaction asked about.
+   */
+  private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
+  private readonly resendClock: ResendClock;
+  private readonly initialDownload = new InitialDownload();
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
   private nextSeq = 0;
@@ -182,6 +195,7 @@ export class WalletLogic implements ServiceLogic {
     this.log = opts.log ?? (() => {});
     this.externalPubkey = opts.externalPubkey;
     this.book = new CoinBook(() => this.opts.params().coinbaseMaturity);
+    this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
   }
 
   get keys(): KeyStore {
@@ -230,6 +244,103 @@ export class WalletLogic implements ServiceLogic {
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
     await this.rescan();
+    await this.reaccept();
+  }
+
+  /**
+   * ReacceptWalletTransactions (wallet.cpp), once at load: every wallet transaction neither in the
+   * chain nor in the mempool (depth -1), coinbases aside, goes through the mempool's full acceptance
+   * again, parents first. One that cannot enter (its inputs spent by a mined transaction, expired...)
+   * stays as it is, at depth -1, and is not tried again until the next start (komodod's rule).
+   */
+  private async reaccept(): Promise<void> {
+    const tip = await this.opts.chain.ask<{ time: number }>({ op: 'tip' });
+    this.initialDownload.tipTime(tip.time, this.now());
+    // komodod: `if (IsInitialBlockDownload()) return;` — a node started on a stale tip leaves them out.
+    if (this.initialDownload.active) return;
+    // Once per start, over the whole wallet as komodod's loop over mapWallet; only the few found
+    // neither in the chain nor in the mempool are read from their stored records.
+    const pending: WalletTx[] = [];
+    for (const w of this.txs.values()) if (!w.coinbase && !this.memKeys.has(w.txid)) pending.push(w);
+    if (pending.length === 0) return;
+    const inChain = await this.opts.chain.ask<boolean[]>({ op: 'inChain', txids: pending.map((w) => w.txid) }, 10 * 60_000);
+    const stranded: PendingTx[] = [];
+    pending.forEach((w, i) => {
+      if (inChain[i]) return;
+      const tx = this.parsed(w.txid);
+      if (tx) stranded.push({ txid: w.txid, tx, timeReceived: w.timeReceived, seq: w.seq });
+    });
+    const candidates = reacceptOrder(stranded);
+    let accepted = 0;
+    for (const w of candidates) {
+      try {
+        // fRejectAbsurdFee as komodod's call; not announced now: the rebroadcast does that.
+        await this.opts.mempool.ask<string>({ op: 'accept', raw: w.tx.toRaw(), tx: w.tx, allowHighFees: false, relay: false });
+        await this.txAccepted(w.txid, w.tx);
+        accepted++;
+      } catch (e) {
+        this.log(`wallet: transaction ${w.txid} not re-accepted into the mempool: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (candidates.length > 0) this.log(`wallet: re-accepted ${accepted} of ${candidates.length} unconfirmed wallet transactions into the mempool`);
+  }
+
+  /**
+   * One call of ResendWalletTransactions: when a round is due and a block came since the last one,
+   * the wallet's transactions still in the mempool that were received minAge before that block are
+   * relayed again (a relayTxs notice for the p2p actor). Answers the milliseconds until the next call.
+   * A round costs the wallet's transactions in the mempool, never the whole wallet.
+   */
+  private resend(): WriteOutcome {
+    const now = this.now();
+    // komodod signals it from SendMessages only outside initial block download: asked again a bit later.
+    if (this.initialDownload.active) return { result: 5_000 };
+    const before = this.resendClock.round(now);
+    const next = Math.max(1, this.resendClock.dueIn(now)) * 1000;
+    if (before === null) return { result: next };
+    const inMempool: PendingTx[] = [];
+    for (const txid of this.memKeys.keys()) {
+      const w = this.txs.get(txid);
+      // Only those old enough are read from their records (resendable checks the time again).
+      if (!w || w.timeReceived > before) continue;
+      const tx = this.parsed(txid);
+      if (tx) inMempool.push({ txid, tx, timeReceived: w.timeReceived, seq: w.seq });
+    }
+    const items = resendable(inMempool, before, now);
+    if (items.length === 0) return { result: next };
+    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
+    return { result: next, notices: [{ type: 'relayTxs', items: items.map((w) => ({ txid: w.txid, raw: w.tx.toRaw() })) }] };
+  }
+
+  /**
+   * GetConflicts: the other wallet transactions spending an outpoint this one spends, in txid order.
+   * Costs this transaction's inputs (one index lookup each); `tx` when the caller has it parsed.
+   */
+  conflicts(txid: string, tx?: Transaction | null): string[] {
+    const w = this.txs.get(txid);
+    if (!w || w.coinbase) return [];
+    const t = tx ?? this.parsed(txid);
+    if (!t) return [];
+    const out = new Set<string>();
+    for (const input of t.vin) {
+      const spenders = this.txSpends.get(input.prevout.key());
+      if (Array.isArray(spenders)) for (const s of spenders) out.add(s.txid);
+    }
+    out.delete(txid);
+    return [...out].sort(compareTxids);
+  }
+
+  /** Indexes the outpoints a recorded transaction spends (one spender is held bare, the usual case). */
+  private addSpends(w: WalletTx, tx: Transaction): void {
+    if (w.coinbase) return;
+    for (const input of tx.vin) {
+      const k = input.prevout.key();
+      const at = this.txSpends.get(k);
+      if (at === undefined) this.txSpends.set(k, w);
+      else if (Array.isArray(at)) {
+        if (!at.includes(w)) at.push(w);
+      } else if (at !== w) this.txSpends.set(k, [at, w]);
+    }
   }
 
   async close(): Promise<void> {}
@@ -346,6 +457,7 @@ export class WalletLogic implements ServiceLogic {
     this.txs.set(txid, w);
     this.ordered[seq] = w;
     this.computeOuts(w, tx);
+    this.addSpends(w, tx);
     return w;
   }
 
@@ -451,6 +563,8 @@ export class WalletLogic implements ServiceLogic {
       case 'txsAccepted':
         // writesNow found none that concerns the wallet: nothing to record.
         return { result: null };
+      case 'resend':
+        return this.resend();
       case 'txsRemoved':
         // Transactions that left the mempool (mined, conflicting, expired), in order.
         this.spendableCache = undefined;
@@ -479,6 +593,8 @@ export class WalletLogic implements ServiceLogic {
         return this.listTxs(body.count as number, body.from as number, body.account as string);
       case 'txDetails':
         return [...this.txs.values()].map((w) => this.detail(w.txid, false)!);
+      case 'conflicts':
+        return this.conflicts(body.txid as string);
       case 'isMine':
         return this.isMine(body.script as Uint8Array);
       case 'keyById':
@@ -503,11 +619,14 @@ export class WalletLogic implements ServiceLogic {
     if (WRITE_OPS.has(body.op) && body.op !== 'fund' && body.op !== 'walletInfo') this.spendableCache = undefined;
     switch (body.op) {
       case 'blockConnected': {
+        this.resendClock.bestReceived = this.now();
         // AddToWallet's -walletnotify moments: a wallet transaction mined (its block set) ...
         const touched = await this.blockConnected(body.block as Block, body.txids as string[], body.height as number);
         return { result: null, notices: touched.map((txid) => ({ type: 'walletTx', txid })) };
       }
       case 'blockDisconnected':
+        // UpdateTip sets nTimeBestReceived on a disconnected block too.
+        this.resendClock.bestReceived = this.now();
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
@@ -578,6 +697,7 @@ export class WalletLogic implements ServiceLogic {
     if (height >= this.tipHeight) {
       this.book.setTip(height);
       this.tipMtp = Math.max(this.tipMtp, block.header.time);
+      this.initialDownload.tipTime(block.header.time, this.now());
     }
     // The median time past for new transactions' locktime is read fresh when building.
     return touched;
@@ -690,7 +810,8 @@ export class WalletLogic implements ServiceLogic {
     const d = w ? peekDoc(this.txStore, txid) : undefined;
     if (!w || !d) return null;
     const tx = Transaction.fromRaw(fromHex(d.raw));
-    const out = txDetail({ txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2 }, tx, this.debitOf(w, tx).debit, this.ledger);
+    const meta = { txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2, conflicts: this.conflicts(txid, tx) };
+    const out = txDetail(meta, tx, this.debitOf(w, tx).debit, this.ledger);
     if (withHex) out.hex = d.raw;
     return out;
   }

@@ -112,14 +112,20 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
     return ask<bigint>(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted });
   }
 
-  async function chainTx(txid: string): Promise<ChainTxInfo | null> {
-    return ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+  /**
+   * GetDepthInMainChain: the confirmations in the active chain, else 0 in the mempool, else -1 (a
+   * conflicted, expired or stranded transaction). The mempool is asked first: a transaction mined in
+   * between is then found in the chain, never taken for -1.
+   */
+  async function txDepth(txid: string): Promise<{ info: ChainTxInfo | null; depth: number }> {
+    const inMempool = await ask<boolean>(node.mempool, { op: 'has', txid });
+    const info = await ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+    return { info, depth: info ? info.confirmations : inMempool ? 0 : -1 };
   }
 
   /** WalletTxToJSON (rpcwallet.cpp:135-162). */
-  async function walletTxJSON(w: TxDetail, entry: Record<string, JsonOut>): Promise<void> {
-    const info = await chainTx(w.txid);
-    const confirms = info ? info.confirmations : 0;
+  async function walletTxJSON(w: TxDetail, entry: Record<string, JsonOut>, at?: { info: ChainTxInfo | null; depth: number }): Promise<void> {
+    const { info, depth: confirms } = at ?? (await txDepth(w.txid));
     entry.rawconfirmations = confirms;
     if (w.coinbase) entry.generated = true;
     if (info && confirms > 0) {
@@ -130,7 +136,8 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       entry.expiryheight = w.expiryHeight;
     } else entry.confirmations = confirms;
     entry.txid = w.txid;
-    entry.walletconflicts = [];
+    // GetConflicts: the wallet's other transactions spending one of its inputs (read with the record).
+    entry.walletconflicts = w.conflicts;
     // GetTxTime: the received time (fTimeReceivedIsTxTime), else the block's.
     entry.time = w.timeReceived;
     entry.timereceived = w.timeReceived;
@@ -140,11 +147,12 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
   }
 
   /** ListTransactions (rpcwallet.cpp:1741-1824) for one transaction, account "*". */
-  async function listTx(w: TxDetail, maturity: number, fLong: boolean): Promise<Record<string, JsonOut>[]> {
+  async function listTx(w: TxDetail, maturity: number, fLong: boolean, known?: { info: ChainTxInfo | null; depth: number }): Promise<Record<string, JsonOut>[]> {
     const out: Record<string, JsonOut>[] = [];
     const { received, sent, fee, size } = w;
-    const info = await chainTx(w.txid);
-    const depth = info ? info.confirmations : 0;
+    // One depth for all of the transaction's entries.
+    const at = known ?? (await txDepth(w.txid));
+    const { depth } = at;
     if (sent.length > 0 || fee !== 0n) {
       for (const s of sent) {
         const e: Record<string, JsonOut> = { account: '' };
@@ -153,7 +161,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         e.amount = valueFromAmount(-s.amount);
         e.vout = s.vout;
         e.fee = valueFromAmount(-fee);
-        if (fLong) await walletTxJSON(w, e);
+        if (fLong) await walletTxJSON(w, e, at);
         e.size = size;
         out.push(e);
       }
@@ -171,7 +179,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       } else e.category = 'receive';
       e.amount = valueFromAmount(r.amount);
       e.vout = r.vout;
-      if (fLong) await walletTxJSON(w, e);
+      if (fLong) await walletTxJSON(w, e, at);
       e.size = size;
       out.push(e);
     }
@@ -414,8 +422,9 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         const fee = fromMe ? valueOut - debit : 0n;
         const entry: Record<string, JsonOut> = { amount: valueFromAmount(credit - debit - fee) };
         if (fromMe) entry.fee = valueFromAmount(fee);
-        await walletTxJSON(w, entry);
-        entry.details = await listTx(w, await maturity(), false);
+        const at = await txDepth(w.txid);
+        await walletTxJSON(w, entry, at);
+        entry.details = await listTx(w, await maturity(), false, at);
         entry.hex = w.hex!;
         return entry;
       },
@@ -474,9 +483,8 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         const ordered = txs.sort((a, b) => (internal(a.txid) < internal(b.txid) ? -1 : internal(a.txid) > internal(b.txid) ? 1 : 0));
         const transactions: Record<string, JsonOut>[] = [];
         for (const w of ordered) {
-          const info = await chainTx(w.txid);
-          const d = info ? info.confirmations : 0;
-          if (depth === -1 || d < depth) transactions.push(...(await listTx(w, m, true)));
+          const at = await txDepth(w.txid);
+          if (depth === -1 || at.depth < depth) transactions.push(...(await listTx(w, m, true, at)));
         }
         const last = tip.height + 1 - targetConfirms;
         const lastblock = last >= 0 ? await ask<string | null>(node.chain, { op: 'blockHash', height: last }) : null;
