@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { request } from 'node:http';
 
 /**
@@ -157,6 +157,11 @@ export class Daemon {
     return r.result;
   }
 
+  /** The process is running (started and not exited). */
+  get running(): boolean {
+    return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
     if (!this.proc || this.proc.exitCode !== null || this.proc.pid === undefined) return;
     try {
@@ -189,6 +194,19 @@ export async function startDaemon(args: string[] = ['-gen=0'], datadir = mkdtemp
   return new Daemon(datadir, args).start();
 }
 
+/**
+ * Removes a data directory (or a folder holding some). Refused while a daemon still runs on one:
+ * whatever that daemon writes meanwhile (a wallet record, a store compaction) can land between
+ * rmSync's listing and its rmdir, which then fails with ENOTEMPTY now and then; every daemon on a
+ * directory stops before it goes. Such a daemon is killed (none outlives its test) and the call
+ * fails, every time rather than now and then.
+ */
 export function removeDir(dir: string): void {
+  const inside = (d: Daemon) => d.datadir === dir || d.datadir.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  const users = [...live].filter((d) => d.running && inside(d));
+  if (users.length > 0) {
+    for (const d of users) d.kill('SIGKILL');
+    throw new Error(`removeDir: a daemon still runs on ${dir} (${users[0]!.args.join(' ')}); stop it first`);
+  }
   rmSync(dir, { recursive: true, force: true });
 }
