@@ -61,10 +61,11 @@ async function build(n: number): Promise<Fixture> {
   const keys = await KeyStore.open(dir, { keypool: n - 1 });
   const all = keys.all();
   const mempoolTxs: { txid: string; tx: Transaction }[] = [];
+  let tip = 1;
   const chain = {
     ask: async (body: { op: string }) => {
       if (body.op === 'coinsByScript') return { height: 1, hash: '00'.repeat(32), mtp: 0, coins: [] };
-      if (body.op === 'tip') return { height: tip, mtp: 1_700_000_000 };
+      if (body.op === 'tip') return { height: tip, mtp: 1_700_000_000, time: 1_700_000_000 };
       if (body.op === 'tx') return null;
       throw new Error(`stub chain: ${body.op}`);
     },
@@ -83,7 +84,6 @@ async function build(n: number): Promise<Fixture> {
   const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => params, now: () => 1_700_000_000 });
   await wallet.load();
   const before = heap();
-  let tip = 1;
   const outside = sha256(Uint8Array.of(1, 2, 3));
   let prev: { txid: Uint8Array; n: number } = { txid: outside, n: 0 };
   let someTxid = '';

@@ -95,6 +95,8 @@ async function fundLatency(outputs: number): Promise<number> {
       ask: async <T>(body: { op: string }) => {
         if (body.op === 'coinsByScript') return { height: 200, hash: '00'.repeat(32), mtp: 0, coins } as T;
         if (body.op === 'tx') return null as T;
+        // The re-accept at load reads the tip's time (a recent tip: not initial block download).
+        if (body.op === 'tip') return { height: 200, mtp: 0, time: Math.floor(Date.now() / 1000) } as T;
         throw new Error(`stub chain: ${body.op}`);
       },
     };
