@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { request } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * The one harness integration tests start real daemons with: a temporary data directory, OS-chosen
@@ -56,6 +57,12 @@ export class Daemon {
       env: { ...process.env },
     });
     this.proc = proc;
+    // Neither the child nor its pipes hold the test's event loop: a teardown that throws before
+    // stopping it lets the test process end, and the 'exit' handler above kills it (a daemon kept
+    // the process waiting on its pipes and outlived the run). stop() and kill() hold it again.
+    proc.unref();
+    (proc.stdout as Socket).unref();
+    (proc.stderr as Socket).unref();
     live.add(this);
     this.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
@@ -162,8 +169,10 @@ export class Daemon {
     return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
+  /** Signals the daemon's process group; its exit is then waited for, so the child holds the event loop again. */
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
     if (!this.proc || this.proc.exitCode !== null || this.proc.pid === undefined) return;
+    this.proc.ref();
     try {
       process.kill(-this.proc.pid, signal);
     } catch {
@@ -175,6 +184,7 @@ export class Daemon {
   async stop(timeoutMs = 20_000): Promise<number | null> {
     if (!this.proc || this.proc.exitCode !== null) return this.proc?.exitCode ?? null;
     await this.rpcRaw('stop').catch(() => this.kill('SIGTERM'));
+    this.proc.ref();
     const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs);
     const code = await this.exited;
     clearTimeout(timer);
