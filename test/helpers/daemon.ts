@@ -16,6 +16,17 @@ const live = new Set<Daemon>();
 process.on('exit', () => {
   for (const d of live) d.kill('SIGKILL');
 });
+// Daemons run detached (their own process groups), so a test process ended by a signal (a timeout,
+// Ctrl-C) would leave them running: every dev-chain daemon is on one network (ACDEV's magic and
+// genesis), and one left behind keeps dialing its -addnode peers' ports, so a later test's daemon
+// that binds such a port is joined to its longer chain (its own premine gone). The signal ends the
+// process as before, after its daemons.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(sig, () => {
+    for (const d of live) d.kill('SIGKILL');
+    process.kill(process.pid, sig);
+  });
+}
 
 export interface RpcResult<T = unknown> {
   status: number;
