@@ -77,7 +77,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
   }
   log(`secp256k1 backend: ${sig.report}`);
-  const keys = await KeyStore.open(config.datadir);
+  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   const sigCache = new SignatureCache();
   const scriptCache = new ScriptExecutionCache();
