@@ -62,6 +62,8 @@ export interface NodeConfig {
   readonly pubkey: string | null;
   readonly datacarriersize: number;
   readonly txexpirydelta: number;
+  /** -keypool: the key pool's target size (komodod: max(-keypool, 0), default 100). */
+  readonly keypool: number;
 
   readonly reindex: boolean;
   /** Always true: acnode keeps the transaction index (-txindex=0 is refused). */
@@ -136,6 +138,7 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['pubkey', 'string'],
   ['datacarriersize', 'int'],
   ['txexpirydelta', 'int'],
+  ['keypool', 'int'],
   ['reindex', 'bool'],
   ['txindex', 'bool'],
   ['addressindex', 'bool'],
@@ -370,6 +373,8 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     pubkey: pubkey === '' ? null : pubkey,
     datacarriersize: int('datacarriersize', MAX_OP_RETURN_RELAY_AC, 0, 0x7fffffff),
     txexpirydelta: int('txexpirydelta', 200, 0, 500_000_000),
+    // TopUpKeyPool: max(GetArg("-keypool", 100), 0), so a negative size is an empty target.
+    keypool: Math.max(int('keypool', 100, -0x80000000, 1_000_000), 0),
     reindex: bool('reindex', false),
     txindex: true,
     addressindex: bool('addressindex', chain.indexesByDefault),

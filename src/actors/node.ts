@@ -77,7 +77,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
   }
   log(`secp256k1 backend: ${sig.report}`);
-  const keys = await KeyStore.open(config.datadir);
+  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
   const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
   // -dbcache bounds the caches (komodod sizes its coin caches from it): the signature and script
   // caches get about 200 and 450 entries per MiB (100,000 and 200,000 at the default 450), the chain

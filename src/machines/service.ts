@@ -285,8 +285,11 @@ export const serviceMachine = setup({
   },
   states: {
     loading: {
-      // Requests that arrive while the store loads wait for it, reads included.
-      on: { request: { actions: 'enqueue' }, stop: 'closing' },
+      // Requests that arrive while the store loads wait for it, reads included. A stop waits for it
+      // too (ready closes at once, refusing what queued): a load writes as it goes (the wallet opens
+      // its stores, records what its rescan finds, re-accepts), and a stopped service has finished
+      // writing, so its data directory can go or be copied once the node's stop returns.
+      on: { request: { actions: 'enqueue' }, stop: { actions: 'requestStop' } },
       invoke: {
         src: 'load',
         input: ({ context }) => ({ logic: context.logic }),
@@ -336,6 +339,7 @@ export const serviceMachine = setup({
       },
     },
     failed: {
+      always: { guard: 'stopRequested', target: 'stopped' },
       on: { request: { actions: 'refuse' }, stop: 'stopped' },
     },
     closing: {

@@ -134,6 +134,8 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
     [['-pubkey=02abcd'], 'pubkey'],
     [['-sigbackend=gpu'], 'sigbackend'],
     [['-addnode'], 'addnode'],
+    [['-keypool=many'], 'keypool'],
+    [['-keypool=5000000'], 'keypool'],
     [['-walletresendtimes=5'], 'walletresendtimes'],
     [['-walletresendtimes=0,0'], 'walletresendtimes'],
   ];
@@ -147,6 +149,9 @@ test('malformed values of known flags are errors naming the flag; unknown flags 
   const c = loadConfig(['-maxorphantx=8', '-notary=x', '-exportdir=/tmp', '-pubkey=02' + '11'.repeat(32)], { homedir: h, ...fixed });
   assert.deepEqual([...c.ignored].sort(), ['exportdir', 'maxorphantx', 'notary', 'rpcworkqueue']);
   assert.equal(c.pubkey, '02' + '11'.repeat(32));
+  assert.equal(c.keypool, 100);
+  assert.equal(loadConfig(['-keypool=7'], { homedir: h, ...fixed }).keypool, 7);
+  assert.equal(loadConfig(['-keypool=-3'], { homedir: h, ...fixed }).keypool, 0);
   // komodod's rebroadcast timing unless the internal test flag shortens it.
   assert.equal(c.walletResendTimes, null);
   assert.deepEqual(loadConfig(['-walletresendtimes=2,0'], { homedir: h, ...fixed }).walletResendTimes, { maxDelay: 2, minAge: 0 });

@@ -76,6 +76,37 @@ test('service machine: a stop during a write lets the write finish first', async
   await assert.rejects(ask.ask({ op: 'get' }, 50), /did not answer/);
 });
 
+test('service machine: a stop during the load waits for it (what the load writes is done when the service stops)', async () => {
+  for (const fails of [false, true]) {
+    let loaded = false;
+    let closedAfterLoad: boolean | undefined;
+    const logic: ServiceLogic = {
+      ...counter(),
+      async load() {
+        // A load that writes as it goes (the wallet's store opening, its rescan and re-accept).
+        await new Promise((r) => setTimeout(r, 40));
+        loaded = true;
+        if (fails) throw new Error('damaged');
+      },
+      async close() {
+        closedAfterLoad = loaded;
+      },
+    };
+    const actor = createActor(serviceMachine, { input: { logic } }).start();
+    const ask = new Asker('counter', actor, 2000);
+    const queued = ask.ask({ op: 'add', n: 1 });
+    actor.send({ type: 'stop' });
+    await assert.rejects(queued, (e: unknown) => e instanceof ServiceFailure && e.code === -32603, 'a request queued behind the load is refused, not applied');
+    await new Promise<void>((resolve) => {
+      if (actor.getSnapshot().status === 'done') return resolve();
+      actor.subscribe({ complete: resolve });
+    });
+    assert.equal(loaded, true, `the load ran to its end before the service stopped${fails ? ' (a failed load too)' : ''}`);
+    // A failed load has nothing to close (as a stop in the failed state); a finished one closes after it.
+    assert.equal(closedAfterLoad, fails ? undefined : true);
+  }
+});
+
 test('service machine: concurrent batchable writes reach writeBatch together; early outcomes are answered at once', async () => {
   const calls: number[] = [];
   let release!: () => void;

@@ -13,7 +13,7 @@ import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
-import { WalletLogic } from '../../src/actors/wallet/logic.js';
+import { WalletLogic, type TxDetail } from '../../src/actors/wallet/logic.js';
 import { ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx } from '../../src/actors/wallet/rebroadcast.js';
 import type { Asker } from '../../src/actors/ask.js';
 
@@ -168,6 +168,9 @@ test('wallet: at load the unconfirmed transactions re-enter the mempool, parents
     assert.deepEqual(wallet.read({ op: 'conflicts', txid: minedSpend.txid() }), [conflicted.txid()]);
     assert.deepEqual(wallet.read({ op: 'conflicts', txid: child.txid() }), []);
     assert.deepEqual(wallet.read({ op: 'conflicts', txid: parent.txid() }), []);
+    // The same, carried with the record gettransaction/listtransactions read (one index lookup per input).
+    assert.deepEqual((wallet.read({ op: 'txDetail', txid: conflicted.txid() }) as TxDetail).conflicts, [minedSpend.txid()]);
+    assert.deepEqual((wallet.read({ op: 'txDetail', txid: child.txid() }) as TxDetail).conflicts, []);
 
     // Rebroadcast: the first call schedules; the next ones act only once a block has come since.
     type Round = { result: number; notices?: { type: string; items: { txid: string }[] }[] };

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { request } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * The one harness integration tests start real daemons with: a temporary data directory, OS-chosen
@@ -15,6 +16,17 @@ const live = new Set<Daemon>();
 process.on('exit', () => {
   for (const d of live) d.kill('SIGKILL');
 });
+// Daemons run detached (their own process groups), so a test process ended by a signal (a timeout,
+// Ctrl-C) would leave them running: every dev-chain daemon is on one network (ACDEV's magic and
+// genesis), and one left behind keeps dialing its -addnode peers' ports, so a later test's daemon
+// that binds such a port is joined to its longer chain (its own premine gone). The signal ends the
+// process as before, after its daemons.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(sig, () => {
+    for (const d of live) d.kill('SIGKILL');
+    process.kill(process.pid, sig);
+  });
+}
 
 export interface RpcResult<T = unknown> {
   status: number;
@@ -58,6 +70,12 @@ export class Daemon {
       env: { ...process.env, ...this.env },
     });
     this.proc = proc;
+    // Neither the child nor its pipes hold the test's event loop: a teardown that throws before
+    // stopping it lets the test process end, and the 'exit' handler above kills it (a daemon kept
+    // the process waiting on its pipes and outlived the run). stop() and kill() hold it again.
+    proc.unref();
+    (proc.stdout as Socket).unref();
+    (proc.stderr as Socket).unref();
     live.add(this);
     this.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
@@ -159,8 +177,15 @@ export class Daemon {
     return r.result;
   }
 
+  /** The process is running (started and not exited). */
+  get running(): boolean {
+    return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  /** Signals the daemon's process group; its exit is then waited for, so the child holds the event loop again. */
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
     if (!this.proc || this.proc.exitCode !== null || this.proc.pid === undefined) return;
+    this.proc.ref();
     try {
       process.kill(-this.proc.pid, signal);
     } catch {
@@ -172,6 +197,7 @@ export class Daemon {
   async stop(timeoutMs = 20_000): Promise<number | null> {
     if (!this.proc || this.proc.exitCode !== null) return this.proc?.exitCode ?? null;
     await this.rpcRaw('stop').catch(() => this.kill('SIGTERM'));
+    this.proc.ref();
     const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs);
     const code = await this.exited;
     clearTimeout(timer);
@@ -195,6 +221,19 @@ export async function startDaemon(
   return new Daemon(datadir, args, env).start();
 }
 
+/**
+ * Removes a data directory (or a folder holding some). Refused while a daemon still runs on one:
+ * whatever that daemon writes meanwhile (a wallet record, a store compaction) can land between
+ * rmSync's listing and its rmdir, which then fails with ENOTEMPTY now and then; every daemon on a
+ * directory stops before it goes. Such a daemon is killed (none outlives its test) and the call
+ * fails, every time rather than now and then.
+ */
 export function removeDir(dir: string): void {
+  const inside = (d: Daemon) => d.datadir === dir || d.datadir.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  const users = [...live].filter((d) => d.running && inside(d));
+  if (users.length > 0) {
+    for (const d of users) d.kill('SIGKILL');
+    throw new Error(`removeDir: a daemon still runs on ${dir} (${users[0]!.args.join(' ')}); stop it first`);
+  }
   rmSync(dir, { recursive: true, force: true });
 }

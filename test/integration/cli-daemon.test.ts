@@ -19,14 +19,18 @@ const HASH = /^[0-9a-f]{64}$/;
 
 test('acnode-cli against acnoded', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'acnode-cli-home-'));
-  t.after(() => removeDir(home));
+  // The daemon's data directory is inside home: it stops before home goes (hooks run in order).
+  let d: Daemon | undefined;
+  t.after(async () => {
+    await d?.stop();
+    removeDir(home);
+  });
   const datadir = join(home, '.acnode', 'ACDEV');
   mkdirSync(datadir, { recursive: true });
   const port = await freePort();
   writeFileSync(join(datadir, 'ACDEV.conf'), `rpcuser=cliuser\nrpcpassword=clipass\nrpcport=${port}\nrpcallowip=127.0.0.1\n`, { mode: 0o600 });
   // The harness puts -rpcport=0 first; the last -rpcport wins, so the daemon binds the conf's port.
-  const d = await startDaemon(['-gen=0', `-rpcport=${port}`], datadir);
-  t.after(() => d.stop());
+  d = await startDaemon(['-gen=0', `-rpcport=${port}`], datadir);
   assert.equal(d.rpcPort, port);
   const env = { HOME: home };
   // The bin through its launcher (as `npx acnode-cli` runs it), or the same client in this process
@@ -151,7 +155,11 @@ test('acnode-cli against acnoded', async (t) => {
 
 test('-rpcwait: the client started before the daemon waits for it (-ac_name chain found by HOME)', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'acnode-cli-wait-'));
-  t.after(() => removeDir(home));
+  let d: Daemon | undefined;
+  t.after(async () => {
+    await d?.stop();
+    removeDir(home);
+  });
   const datadir = join(home, '.acnode', 'CLIWAIT');
   mkdirSync(datadir, { recursive: true });
   const port = await freePort();
@@ -160,8 +168,7 @@ test('-rpcwait: the client started before the daemon waits for it (-ac_name chai
   // Let it fail to connect at least once first.
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(waiting.proc.exitCode, null, 'still waiting');
-  const d = new Daemon(datadir, ['-ac_name=CLIWAIT', '-ac_supply=1000', '-gen=0', `-rpcport=${port}`]);
-  t.after(() => d.stop());
+  d = new Daemon(datadir, ['-ac_name=CLIWAIT', '-ac_supply=1000', '-gen=0', `-rpcport=${port}`]);
   await d.start();
   const r = await waiting.done;
   assert.equal(r.code, 0, r.err);

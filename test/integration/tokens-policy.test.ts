@@ -28,10 +28,9 @@ async function waitHeight(d: Daemon, h: number, timeoutMs = 40_000): Promise<voi
 test('tokens: CC requirements, and -datacarriersize against a long description on a non-regtest chain', async (t) => {
   const daemons: Daemon[] = [];
   t.after(async () => {
-    for (const d of daemons) {
-      await d.stop();
-      removeDir(d.datadir);
-    }
+    // d0, d1 and d2 share one data directory: every daemon stops before any directory goes.
+    for (const d of daemons) await d.stop();
+    for (const dir of new Set(daemons.map((d) => d.datadir))) removeDir(dir);
   });
 
   // -ac_cc=0: no CC contracts at all (a -pubkey is given, so only the CC switch is missing).

@@ -73,3 +73,13 @@ export async function openStore<T extends { _id?: string }>(dir: string, name: s
 export async function compactStore(db: Store<{ _id?: string }>): Promise<void> {
   await (db as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync();
 }
+
+/**
+ * The stored document with this _id as nedb holds it in memory, without the copy a find makes (one
+ * index lookup). Read-only: changing it would change nedb's own record. nedb keeps every document in
+ * memory anyway, so a reader that needs one field of a few documents now and then keeps no copy.
+ */
+export function peekDoc<T extends { _id?: string }>(db: Store<T>, id: string): Readonly<T> | undefined {
+  const inner = (db as unknown as { __original: { indexes: { _id: { getMatching(v: string): T[] } } } }).__original;
+  return inner.indexes._id.getMatching(id)[0];
+}

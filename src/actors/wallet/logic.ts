@@ -2,37 +2,28 @@ import { randomInt } from 'node:crypto';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
-import { fromHex, toHex, toHexReversed, concatBytes } from '../../chain/encoding/hex.js';
+import { equalBytes, fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { p2pkhScript, p2pkScript, pushData } from '../../chain/script/script.js';
-import { extractDestinations, parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
-import { conditionBinary } from '../../chain/cc/condition.js';
-import { makeCCcond1 } from '../../chain/cc/builders.js';
+import { p2pkhScript, p2pkScript } from '../../chain/script/script.js';
+import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
+import { cond1FingerprintOf, cond1Fingerprints, cond1SubScript } from '../../chain/cc/cond1.js';
 import { MODULE_GLOBALS } from '../../chain/cc/globals.js';
-import { encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/address.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
-import { openStore, type Store } from '../storage/datastore.js';
-import type { KeyStore, WalletKey } from './keystore.js';
+import { openStore, peekDoc, type Store } from '../storage/datastore.js';
+import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
+import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
+import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { Secret } from './secret.js';
 import { signVariants, type PrevOut, type InputError } from './sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
-import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type ResendTimes } from './rebroadcast.js';
+import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
 
-/** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
-export interface WalletCoin {
-  txid: string;
-  n: number;
-  value: bigint;
-  script: Uint8Array;
-  /** Block height, or 0 while the creating transaction is in the mempool. */
-  height: number;
-  coinbase: boolean;
-  /** nLockTime of the creating transaction (listunspent prints `interest` when it is not 0). */
-  lockTime: number;
-}
+export type { WalletCoin } from './coins.js';
+export type { TxDetail, Entry } from './accounting.js';
 
 /** A coin as the wallet's readers see it, with its depth at the current tip. */
 export interface CoinView extends WalletCoin {
@@ -45,16 +36,38 @@ export interface CoinView extends WalletCoin {
   account: string | undefined;
 }
 
-/** A transaction that pays or spends the wallet (mapWallet's CWalletTx). */
+/**
+ * A transaction that pays or spends the wallet (mapWallet's CWalletTx), kept small: its raw bytes stay
+ * in the datastore's record (nedb holds every record in memory) and are parsed for the few answers that
+ * need them. Its wallet outputs and debit are cached, recomputed when the keys that decide them changed
+ * (komodod's MarkDirty).
+ */
 export interface WalletTx {
   txid: string;
-  tx: Transaction;
   /** Unix time the wallet first saw it (nTimeReceived). */
   timeReceived: number;
   /** The order the wallet learned it (nOrderPos). */
   seq: number;
   /** sendtoaddress/sendmany comments (CWalletTx::mapValue: "comment", "to"), in key order. */
   mapValue?: Record<string, string>;
+  coinbase: boolean;
+  lockTime: number;
+  /** The wallet version `mineN`/`mineV` were computed at, and the one `debit`/`fromMe` were. */
+  outsVer: number;
+  debitVer: number;
+  /** The outputs paying the wallet's scripts: their indexes and values. */
+  mineN: number[];
+  mineV: bigint[];
+  /** It spends a wallet output (IsFromMe), and the sum of those (GetDebit). */
+  fromMe: boolean;
+  debit: bigint;
+}
+
+/** Unspent wallet outputs as listunspent reads them. */
+export interface UnspentView extends WalletCoin {
+  confirmations: number;
+  address: string;
+  account: string | undefined;
 }
 
 interface TxDoc {
@@ -116,36 +129,60 @@ const WRITE_OPS = new Set([
   'rescan',
   'setPubkey',
   'backup',
+  'walletInfo',
 ]);
 
-const key = (txid: string, n: number): string => `${txid}:${n}`;
+const key = coinKey;
+const CC_EVAL_CODES = MODULE_GLOBALS.map((g) => g.evalCode);
+const NONE_N: number[] = [];
+const NONE_V: bigint[] = [];
+
+const P2PKH_LEN = 25;
+
+/** The key id a P2PKH script pays (the exact 25-byte template), or null. */
+function p2pkhKeyId(script: Uint8Array): Uint8Array | null {
+  return script.length === P2PKH_LEN && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac ? script.subarray(3, 23) : null;
+}
+
+/** The key a P2PK script pays (<33 or 65 bytes> OP_CHECKSIG), or null. */
+function p2pkKey(script: Uint8Array): Uint8Array | null {
+  if (script.length === 35 && script[0] === 33 && script[34] === 0xac) return script.subarray(1, 34);
+  if (script.length === 67 && script[0] === 65 && script[66] === 0xac) return script.subarray(1, 66);
+  return null;
+}
+
+/** A small number from a fingerprint's first bytes (a map key; hits are checked against the key). */
+const fpSlot = (fp: Uint8Array): number => fp[0]! | (fp[1]! << 8) | (fp[2]! << 16) | ((fp[3]! & 0x3f) << 24);
 
 /**
  * The wallet: keys (the KeyStore), the outputs they own (P2PKH and P2PK; CC outputs of the wallet's
  * pubkeys tracked apart, as komodod's IsMine does not count them), and the transactions that touch
  * them. Kept current by the chain store's and the mempool's notices; rebuilt from the chain store's
- * UTXO set on load, so a restart or a reorg never leaves a wrong balance.
+ * UTXO set on load, so a restart or a reorg never leaves a wrong balance. Everything a call reads is
+ * kept as it changes (coins and their totals in the CoinBook, each key's scripts and CC conditions
+ * when the key is added, transactions in learning order), so no call costs more as the wallet grows.
  */
 export class WalletLogic implements ServiceLogic {
   readonly name = 'wallet';
-  /** Confirmed unspent wallet outputs. */
-  readonly coins = new Map<string, WalletCoin>();
-  /** Outputs created by wallet-relevant mempool transactions. */
-  readonly memCoins = new Map<string, WalletCoin>();
-  /** Outpoint → the mempool transaction spending it. */
-  readonly memSpent = new Map<string, string>();
+  readonly book: CoinBook;
   /** Per wallet-relevant mempool transaction, its keys in memCoins and memSpent (its removal costs its size, not the mempool's). */
   private readonly memKeys = new Map<string, { coins: string[]; spent: string[] }>();
   /** CC outputs of the wallet's pubkeys (confirmed). */
   readonly ccCoins = new Map<string, WalletCoin>();
   readonly txs = new Map<string, WalletTx>();
-  /** Outpoint → the wallet transactions spending it (mapTxSpends: two or more are in conflict). */
-  private readonly txSpends = new Map<string, string[]>();
+  /** The transactions in the order the wallet learned them (OrderedTxItems); `seq` is the index here. */
+  private readonly ordered: (WalletTx | undefined)[] = [];
+  /** The CC 1-of-1 conditions of the wallet's keys, by fingerprint slot → the keys (checked on a hit). */
+  private readonly ccKeys = new Map<number, HeldKey | HeldKey[]>();
+  /** Bumped when keys that may own outputs already seen arrive (imports): cached outputs and debits are recomputed. */
+  private version = 0;
+  /**
+   * Outpoint → the wallet transactions spending it (mapTxSpends: two or more are in conflict), kept as
+   * transactions are recorded, so GetConflicts costs the inputs of the transaction asked about.
+   */
+  private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
   private readonly initialDownload = new InitialDownload();
-  private scripts = new Set<string>();
-  private ccSubs = new Set<string>();
-  tipHeight = 0;
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
   private nextSeq = 0;
@@ -157,6 +194,7 @@ export class WalletLogic implements ServiceLogic {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
     this.log = opts.log ?? (() => {});
     this.externalPubkey = opts.externalPubkey;
+    this.book = new CoinBook(() => this.opts.params().coinbaseMaturity);
     this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
   }
 
@@ -164,25 +202,45 @@ export class WalletLogic implements ServiceLogic {
     return this.opts.keys;
   }
 
+  /** Confirmed unspent wallet outputs. */
+  get coins(): Map<string, BookCoin> {
+    return this.book.coins;
+  }
+
+  /** Outputs created by wallet-relevant mempool transactions. */
+  get memCoins(): Map<string, BookCoin> {
+    return this.book.memCoins;
+  }
+
+  /** Outpoint → the mempool transaction spending it. */
+  get memSpent(): Map<string, string> {
+    return this.book.memSpent;
+  }
+
+  get tipHeight(): number {
+    return this.book.tipHeight;
+  }
+
   // ---- loading -------------------------------------------------------------------------------
 
   async load(): Promise<void> {
+    // Each key's CC conditions are made once, as the key arrives (and for every key held now).
+    this.keys.watch((k) => this.indexKey(k));
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
       try {
         const tx = Transaction.fromRaw(fromHex(d.raw));
-        this.txs.set(d._id, { txid: d._id, tx, timeReceived: d.time, seq: d.seq ?? 0, ...(d.mapValue ? { mapValue: d.mapValue } : {}) });
-        this.addSpends(d._id, tx);
+        this.remember(d._id, tx, d.time, d.seq ?? 0, d.mapValue);
         this.nextSeq = Math.max(this.nextSeq, (d.seq ?? 0) + 1);
       } catch {
         this.log(`wallet: skipping an unreadable stored transaction ${d._id}`);
       }
     }
-    this.refreshScripts();
     if (this.opts.rescanBlocks) {
-      const found = await this.opts.chain.ask<{ txid: string; tx: Transaction; time: number }[]>({ op: 'txsByScript', scripts: [...this.scripts] }, 10 * 60_000);
+      const found = await this.opts.chain.ask<{ txid: string; tx: Transaction; time: number }[]>({ op: 'txsByScript', scripts: this.allScripts() }, 10 * 60_000);
       for (const f of found) await this.record(f.txid, f.tx, f.time);
+      this.markDirty();
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
     await this.rescan();
@@ -200,10 +258,19 @@ export class WalletLogic implements ServiceLogic {
     this.initialDownload.tipTime(tip.time, this.now());
     // komodod: `if (IsInitialBlockDownload()) return;` — a node started on a stale tip leaves them out.
     if (this.initialDownload.active) return;
-    const pending = [...this.txs.values()].filter((w) => !w.tx.isCoinbase() && !this.memKeys.has(w.txid));
+    // Once per start, over the whole wallet as komodod's loop over mapWallet; only the few found
+    // neither in the chain nor in the mempool are read from their stored records.
+    const pending: WalletTx[] = [];
+    for (const w of this.txs.values()) if (!w.coinbase && !this.memKeys.has(w.txid)) pending.push(w);
     if (pending.length === 0) return;
     const inChain = await this.opts.chain.ask<boolean[]>({ op: 'inChain', txids: pending.map((w) => w.txid) }, 10 * 60_000);
-    const candidates = reacceptOrder(pending.filter((_, i) => !inChain[i]));
+    const stranded: PendingTx[] = [];
+    pending.forEach((w, i) => {
+      if (inChain[i]) return;
+      const tx = this.parsed(w.txid);
+      if (tx) stranded.push({ txid: w.txid, tx, timeReceived: w.timeReceived, seq: w.seq });
+    });
+    const candidates = reacceptOrder(stranded);
     let accepted = 0;
     for (const w of candidates) {
       try {
@@ -222,6 +289,7 @@ export class WalletLogic implements ServiceLogic {
    * One call of ResendWalletTransactions: when a round is due and a block came since the last one,
    * the wallet's transactions still in the mempool that were received minAge before that block are
    * relayed again (a relayTxs notice for the p2p actor). Answers the milliseconds until the next call.
+   * A round costs the wallet's transactions in the mempool, never the whole wallet.
    */
   private resend(): WriteOutcome {
     const now = this.now();
@@ -230,10 +298,13 @@ export class WalletLogic implements ServiceLogic {
     const before = this.resendClock.round(now);
     const next = Math.max(1, this.resendClock.dueIn(now)) * 1000;
     if (before === null) return { result: next };
-    const inMempool: WalletTx[] = [];
+    const inMempool: PendingTx[] = [];
     for (const txid of this.memKeys.keys()) {
       const w = this.txs.get(txid);
-      if (w) inMempool.push(w);
+      // Only those old enough are read from their records (resendable checks the time again).
+      if (!w || w.timeReceived > before) continue;
+      const tx = this.parsed(txid);
+      if (tx) inMempool.push({ txid, tx, timeReceived: w.timeReceived, seq: w.seq });
     }
     const items = resendable(inMempool, before, now);
     if (items.length === 0) return { result: next };
@@ -241,52 +312,97 @@ export class WalletLogic implements ServiceLogic {
     return { result: next, notices: [{ type: 'relayTxs', items: items.map((w) => ({ txid: w.txid, raw: w.tx.toRaw() })) }] };
   }
 
-  /** GetConflicts: the other wallet transactions spending an outpoint this one spends, in txid order. */
-  conflicts(txid: string): string[] {
+  /**
+   * GetConflicts: the other wallet transactions spending an outpoint this one spends, in txid order.
+   * Costs this transaction's inputs (one index lookup each); `tx` when the caller has it parsed.
+   */
+  conflicts(txid: string, tx?: Transaction | null): string[] {
     const w = this.txs.get(txid);
-    if (!w || w.tx.isCoinbase()) return [];
+    if (!w || w.coinbase) return [];
+    const t = tx ?? this.parsed(txid);
+    if (!t) return [];
     const out = new Set<string>();
-    for (const input of w.tx.vin) {
+    for (const input of t.vin) {
       const spenders = this.txSpends.get(input.prevout.key());
-      if (spenders && spenders.length > 1) for (const t of spenders) out.add(t);
+      if (Array.isArray(spenders)) for (const s of spenders) out.add(s.txid);
     }
     out.delete(txid);
     return [...out].sort(compareTxids);
   }
 
-  private addSpends(txid: string, tx: Transaction): void {
-    if (tx.isCoinbase()) return;
+  /** Indexes the outpoints a recorded transaction spends (one spender is held bare, the usual case). */
+  private addSpends(w: WalletTx, tx: Transaction): void {
+    if (w.coinbase) return;
     for (const input of tx.vin) {
       const k = input.prevout.key();
-      const spenders = this.txSpends.get(k);
-      if (!spenders) this.txSpends.set(k, [txid]);
-      else if (!spenders.includes(txid)) spenders.push(txid);
+      const at = this.txSpends.get(k);
+      if (at === undefined) this.txSpends.set(k, w);
+      else if (Array.isArray(at)) {
+        if (!at.includes(w)) at.push(w);
+      } else if (at !== w) this.txSpends.set(k, [at, w]);
     }
   }
 
   async close(): Promise<void> {}
 
-  /** The scripts the wallet's keys own: P2PKH and P2PK of each key, and CC 1-of-1 conditions. */
-  private refreshScripts(): void {
-    this.scripts = new Set();
-    this.ccSubs = new Set();
-    for (const k of this.keys.all()) {
-      this.scripts.add(toHex(p2pkhScript(hash160(k.pubkey))));
-      this.scripts.add(toHex(p2pkScript(k.pubkey)));
-      const compressed = publicKeyFromPrivate(k.secret, true);
-      for (const g of MODULE_GLOBALS) {
-        this.ccSubs.add(toHex(concatBytes(pushData(conditionBinary(makeCCcond1(g.evalCode, compressed))), Uint8Array.of(0xcc))));
-      }
+  /** A key's CC 1-of-1 conditions, one per module eval code, indexed by fingerprint. */
+  private indexKey(k: HeldKey): void {
+    for (const fp of cond1Fingerprints(fromHex(k.hex), CC_EVAL_CODES)) {
+      const slot = fpSlot(fp);
+      const at = this.ccKeys.get(slot);
+      if (at === undefined) this.ccKeys.set(slot, k);
+      else if (Array.isArray(at)) at.push(k);
+      else this.ccKeys.set(slot, [at, k]);
     }
   }
 
+  /** The scripts the wallet's keys own (for the chain store's scans): P2PKH and P2PK of each key. */
+  private allScripts(): string[] {
+    const out: string[] = [];
+    for (const k of this.keys.all()) out.push(toHex(p2pkhScript(hash160(k.pubkey))), toHex(p2pkScript(k.pubkey)));
+    return out;
+  }
+
+  /** The CC 1-of-1 sub-scripts of every key, for each module eval code (the chain store's scan). */
+  private allCCSubScripts(): string[] {
+    const out: string[] = [];
+    for (const k of this.keys.all()) {
+      for (const fp of cond1Fingerprints(fromHex(k.hex), CC_EVAL_CODES)) out.push(toHex(cond1SubScript(fp)));
+    }
+    return out;
+  }
+
+  /** The wallet key a P2PKH or P2PK script pays (IsMine for these templates), or undefined. */
+  private keyOfScript(script: Uint8Array): HeldKey | undefined {
+    const id = p2pkhKeyId(script);
+    if (id) return this.keys.byKeyId(id);
+    const pub = p2pkKey(script);
+    if (!pub) return undefined;
+    const k = this.keys.byKeyId(hash160(pub));
+    // P2PK counts for the key's own serialisation only (compressed or not).
+    return k && equalBytes(k.pubkey, pub) ? k : undefined;
+  }
+
   isMine(script: Uint8Array): boolean {
-    return this.scripts.has(toHex(script));
+    return this.keyOfScript(script) !== undefined;
   }
 
   private isMineCC(script: Uint8Array): boolean {
     const cc = parsePayToCryptoCondition(script);
-    return !!cc && this.ccSubs.has(toHex(cc.ccSubScript));
+    const fp = cc ? cond1FingerprintOf(cc.ccSubScript) : null;
+    if (!fp) return false;
+    const at = this.ccKeys.get(fpSlot(fp));
+    if (at === undefined) return false;
+    for (const k of Array.isArray(at) ? at : [at]) {
+      if (cond1Fingerprints(fromHex(k.hex), CC_EVAL_CODES).some((f) => equalBytes(f, fp))) return true;
+    }
+    return false;
+  }
+
+  /** MarkDirty: every cached output set and debit is recomputed when next read. */
+  private markDirty(): void {
+    this.version++;
+    this.book.refreshFromMe((txid) => this.fromMeOf(txid));
   }
 
   /**
@@ -295,15 +411,17 @@ export class WalletLogic implements ServiceLogic {
    * fetched and recorded, so history starts at least with what the wallet holds.
    */
   async rescan(): Promise<number> {
-    const scan = await this.opts.chain.ask<ScanResult>({ op: 'coinsByScript', scripts: [...this.scripts], ccSubScripts: [...this.ccSubs] }, 10 * 60_000);
-    this.coins.clear();
+    const scan = await this.opts.chain.ask<ScanResult>({ op: 'coinsByScript', scripts: this.allScripts(), ccSubScripts: this.allCCSubScripts() }, 10 * 60_000);
+    this.book.clear();
+    this.memKeys.clear();
     this.ccCoins.clear();
-    this.tipHeight = scan.height;
+    this.book.tipHeight = scan.height;
     this.tipMtp = scan.mtp;
     const missing = new Set<string>();
     for (const { txid, n, coin } of scan.coins) {
-      const wc: WalletCoin = { txid, n, value: coin.value, script: coin.script, height: coin.height, coinbase: coin.coinbase, lockTime: this.txs.get(txid)?.tx.lockTime ?? 0 };
-      if (this.isMine(coin.script)) this.coins.set(key(txid, n), wc);
+      const wc: WalletCoin = { txid, n, value: coin.value, script: coin.script, height: coin.height, coinbase: coin.coinbase, lockTime: this.txs.get(txid)?.lockTime ?? 0 };
+      const k = this.keyOfScript(coin.script);
+      if (k) this.book.setConfirmed(key(txid, n), wc, k);
       else this.ccCoins.set(key(txid, n), wc);
       if (!this.txs.has(txid)) missing.add(txid);
     }
@@ -313,20 +431,104 @@ export class WalletLogic implements ServiceLogic {
       await this.record(txid, info.tx, info.time);
       for (const c of [...this.coins.values(), ...this.ccCoins.values()]) if (c.txid === txid) c.lockTime = info.tx.lockTime;
     }
-    this.memCoins.clear();
-    this.memSpent.clear();
-    this.memKeys.clear();
+    // Transactions recorded out of order: any earlier one's debit may include them now.
+    if (missing.size > 0) this.markDirty();
     const entries = await this.opts.mempool.ask<{ txid: string; tx: Transaction }[]>({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
     return this.coins.size;
   }
 
+  /** Holds a transaction's record in memory (its wallet outputs computed now, its debit when read). */
+  private remember(txid: string, tx: Transaction, time: number, seq: number, mapValue?: Record<string, string>): WalletTx {
+    const w: WalletTx = {
+      txid,
+      timeReceived: time,
+      seq,
+      ...(mapValue ? { mapValue } : {}),
+      coinbase: tx.isCoinbase(),
+      lockTime: tx.lockTime,
+      outsVer: -1,
+      debitVer: -1,
+      mineN: NONE_N,
+      mineV: NONE_V,
+      fromMe: false,
+      debit: 0n,
+    };
+    this.txs.set(txid, w);
+    this.ordered[seq] = w;
+    this.computeOuts(w, tx);
+    this.addSpends(w, tx);
+    return w;
+  }
+
   private async record(txid: string, tx: Transaction, time = this.now()): Promise<void> {
     if (this.txs.has(txid)) return;
     const seq = this.nextSeq++;
-    this.txs.set(txid, { txid, tx, timeReceived: time, seq });
-    this.addSpends(txid, tx);
+    this.remember(txid, tx, time, seq);
     await this.txStore.update({ _id: txid }, { _id: txid, raw: toHex(tx.toRaw()), time, seq }, { upsert: true });
+  }
+
+  /** The stored transaction, parsed (for the few an answer or a recomputation needs). */
+  parsed(txid: string): Transaction | null {
+    const d = peekDoc(this.txStore, txid);
+    return d ? Transaction.fromRaw(fromHex(d.raw)) : null;
+  }
+
+  /** The wallet outputs of a transaction; paid keys are marked used (GetAccountAddress). */
+  private computeOuts(w: WalletTx, tx: Transaction | null): void {
+    w.outsVer = this.version;
+    w.mineN = NONE_N;
+    w.mineV = NONE_V;
+    if (!tx) return;
+    tx.vout.forEach((o, n) => {
+      const k = this.keyOfScript(o.script);
+      if (!k) return;
+      if (w.mineN === NONE_N) (w.mineN = []), (w.mineV = []);
+      w.mineN.push(n);
+      w.mineV.push(o.value);
+      // bKeyUsed compares the P2PKH script only.
+      if (p2pkhKeyId(o.script)) this.keys.markUsed(k);
+    });
+  }
+
+  private outsOf(w: WalletTx): WalletTx {
+    if (w.outsVer !== this.version) this.computeOuts(w, this.parsed(w.txid));
+    return w;
+  }
+
+  /** The value of a wallet output, or undefined when the outpoint is not one (by the recorded transaction that made it). */
+  private ourOutput(txid: string, n: number): bigint | undefined {
+    const w = this.txs.get(txid);
+    if (!w) return undefined;
+    const i = this.outsOf(w).mineN.indexOf(n);
+    return i < 0 ? undefined : w.mineV[i];
+  }
+
+  /** Whether an outpoint was a wallet output (by the recorded transaction that made it). */
+  isOurOutput(txid: string, n: number): boolean {
+    return this.ourOutput(txid, n) !== undefined;
+  }
+
+  /** IsFromMe and GetDebit of a recorded transaction, cached until the keys change. */
+  private debitOf(w: WalletTx, tx?: Transaction | null): WalletTx {
+    if (w.debitVer === this.version) return w;
+    w.debitVer = this.version;
+    w.fromMe = false;
+    w.debit = 0n;
+    if (w.coinbase) return w;
+    const t = tx ?? this.parsed(w.txid);
+    for (const i of t?.vin ?? []) {
+      const v = this.ourOutput(i.prevout.txid(), i.prevout.index);
+      if (v === undefined) continue;
+      w.fromMe = true;
+      w.debit += v;
+    }
+    return w;
+  }
+
+  private fromMeOf(txid: string): boolean {
+    const w = this.txs.get(txid);
+    return w ? this.debitOf(w).fromMe : false;
   }
 
   /** The transaction pays a wallet script or spends a wallet output. */
@@ -334,12 +536,6 @@ export class WalletLogic implements ServiceLogic {
     if (tx.vout.some((o) => this.isMine(o.script) || this.isMineCC(o.script))) return true;
     if (tx.isCoinbase()) return false;
     return tx.vin.some((i) => this.isOurOutput(i.prevout.txid(), i.prevout.index));
-  }
-
-  /** Whether an outpoint was a wallet output (by the recorded transaction that made it). */
-  isOurOutput(txid: string, n: number): boolean {
-    const out = this.txs.get(txid)?.tx.vout[n];
-    return !!out && this.isMine(out.script);
   }
 
   // ---- requests ------------------------------------------------------------------------------
@@ -387,12 +583,18 @@ export class WalletLogic implements ServiceLogic {
         return [...this.ccCoins.values()];
       case 'tip':
         return { height: this.tipHeight, mtp: this.tipMtp };
-      case 'tx':
-        return this.txs.get(body.txid as string) ?? null;
+      case 'balance':
+        return this.balance(body.minConf as number, body.account as string | undefined, body.untrusted === true);
+      case 'unspent':
+        return this.unspent(body.minDepth as number, body.maxDepth as number, body.addresses as { idHex: string }[] | undefined);
+      case 'txDetail':
+        return this.detail(body.txid as string, body.hex === true);
+      case 'listTxs':
+        return this.listTxs(body.count as number, body.from as number, body.account as string);
+      case 'txDetails':
+        return [...this.txs.values()].map((w) => this.detail(w.txid, false)!);
       case 'conflicts':
         return this.conflicts(body.txid as string);
-      case 'txs':
-        return [...this.txs.values()];
       case 'isMine':
         return this.isMine(body.script as Uint8Array);
       case 'keyById':
@@ -404,7 +606,7 @@ export class WalletLogic implements ServiceLogic {
       case 'allKeys':
         return this.keys.all().map((k) => ({ secret: new Secret(k.secret), compressed: k.compressed, pubkey: k.pubkey, time: k.time ?? 0, origin: k.origin ?? '', account: k.account }));
       case 'info':
-        return { keys: this.keys.size, pool: this.keys.poolInfo(), txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
+        return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
         return this.sign(body.variants as Transaction[], body.coins as (PrevOut | null)[], body.hashType as number, body.branchId as number);
       default:
@@ -414,7 +616,7 @@ export class WalletLogic implements ServiceLogic {
 
   async write(body: Op): Promise<WriteOutcome> {
     // Anything that may change the coins drops the cached spendable list (fund only reads them).
-    if (WRITE_OPS.has(body.op) && body.op !== 'fund') this.spendableCache = undefined;
+    if (WRITE_OPS.has(body.op) && body.op !== 'fund' && body.op !== 'walletInfo') this.spendableCache = undefined;
     switch (body.op) {
       case 'blockConnected': {
         this.resendClock.bestReceived = this.now();
@@ -439,8 +641,8 @@ export class WalletLogic implements ServiceLogic {
       case 'txsRemoved':
         return this.writeNow(body);
       case 'newAddress': {
+        // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
         const k = await this.keys.takePoolKey(body.account as string);
-        this.refreshScripts();
         return { result: encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)) };
       }
       case 'accountAddress':
@@ -461,6 +663,8 @@ export class WalletLogic implements ServiceLogic {
       case 'backup':
         await this.keys.persistTo(body.path as string);
         return { result: null };
+      case 'walletInfo':
+        return { result: await this.walletInfo() };
       default:
         if (WRITE_OPS.has(body.op)) throw new ServiceFailure(-32601, `wallet has no operation ${body.op}`);
         return this.writeNow(body);
@@ -482,15 +686,16 @@ export class WalletLogic implements ServiceLogic {
       if (!this.touches(tx)) continue;
       touched.push(txid);
       await this.record(txid, tx);
-      if (!tx.isCoinbase()) for (const input of tx.vin) this.coins.delete(input.prevout.key()), this.ccCoins.delete(input.prevout.key());
+      if (!tx.isCoinbase()) for (const input of tx.vin) this.book.deleteConfirmed(input.prevout.key()), this.ccCoins.delete(input.prevout.key());
       tx.vout.forEach((out, n) => {
         const wc: WalletCoin = { txid, n, value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), lockTime: tx.lockTime };
-        if (this.isMine(out.script)) this.coins.set(key(txid, n), wc);
+        const k = this.keyOfScript(out.script);
+        if (k) this.book.setConfirmed(key(txid, n), wc, k);
         else if (this.isMineCC(out.script)) this.ccCoins.set(key(txid, n), wc);
       });
     }
     if (height >= this.tipHeight) {
-      this.tipHeight = height;
+      this.book.setTip(height);
       this.tipMtp = Math.max(this.tipMtp, block.header.time);
       this.initialDownload.tipTime(block.header.time, this.now());
     }
@@ -506,13 +711,15 @@ export class WalletLogic implements ServiceLogic {
   private async txAccepted(txid: string, tx: Transaction): Promise<boolean> {
     if (!this.concerns(tx)) return false;
     await this.record(txid, tx);
+    const fromMe = this.debitOf(this.txs.get(txid)!, tx).fromMe;
     const keys = { coins: [] as string[], spent: tx.vin.map((i) => i.prevout.key()) };
-    for (const k of keys.spent) this.memSpent.set(k, txid);
+    for (const k of keys.spent) this.book.setSpent(k, txid);
     tx.vout.forEach((out, n) => {
-      if (!this.isMine(out.script)) return;
+      const owner = this.keyOfScript(out.script);
+      if (!owner) return;
       const k = key(txid, n);
       keys.coins.push(k);
-      this.memCoins.set(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime });
+      this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, owner, fromMe);
     });
     this.memKeys.set(txid, keys);
     return true;
@@ -522,8 +729,8 @@ export class WalletLogic implements ServiceLogic {
     const keys = this.memKeys.get(txid);
     if (!keys) return;
     this.memKeys.delete(txid);
-    for (const k of keys.coins) if (this.memCoins.get(k)?.txid === txid) this.memCoins.delete(k);
-    for (const k of keys.spent) if (this.memSpent.get(k) === txid) this.memSpent.delete(k);
+    for (const k of keys.coins) if (this.memCoins.get(k)?.txid === txid) this.book.deleteMempool(k);
+    for (const k of keys.spent) if (this.memSpent.get(k) === txid) this.book.deleteSpent(k);
   }
 
   // ---- views ---------------------------------------------------------------------------------
@@ -538,34 +745,92 @@ export class WalletLogic implements ServiceLogic {
     return k ? { pubkey: k.pubkey, compressed: k.compressed, account: k.account } : null;
   }
 
+  private view(c: BookCoin): UnspentView {
+    const { ord: _o, key: k, fromMe: _f, counted: _c, ...coin } = c;
+    return { ...coin, confirmations: this.book.confirmations(c), address: encodeAddress(PUBKEY_ADDRESS, fromHex(k!.idHex)), account: k!.account };
+  }
+
   /** Every unspent wallet output (confirmed, then mempool), not spent by a mempool transaction. */
-  coinViews(withAddress = true): CoinView[] {
-    const maturity = this.opts.params().coinbaseMaturity;
-    const fromMe = new Map<string, boolean>();
-    const isFromMe = (txid: string): boolean => {
-      let v = fromMe.get(txid);
-      if (v === undefined) {
-        const tx = this.txs.get(txid)?.tx;
-        v = tx ? this.isFromMe(tx) : false;
-        fromMe.set(txid, v);
-      }
-      return v;
-    };
-    const out: CoinView[] = [];
-    const view = (c: WalletCoin): CoinView => {
-      const confirmations = c.height > 0 ? this.tipHeight - c.height + 1 : 0;
-      let address: string | null = null;
-      let account: string | undefined;
-      if (withAddress) {
-        const dest = extractDestinations(c.script, { ccEnabled: false });
-        const h = dest?.destinations[0];
-        address = h ? encodeAddress(h.kind === 'key' ? PUBKEY_ADDRESS : SCRIPT_ADDRESS, h.hash) : null;
-        if (h?.kind === 'key') account = this.keys.byKeyId(h.hash)?.account;
-      }
-      return { ...c, confirmations, fromMe: isFromMe(c.txid), mature: !c.coinbase || confirmations >= maturity, address, account };
-    };
-    for (const [k, c] of this.coins) if (!this.memSpent.has(k)) out.push(view(c));
-    for (const [k, c] of this.memCoins) if (!this.memSpent.has(k) && !this.coins.has(k)) out.push(view(c));
+  coinViews(): (UnspentView & { fromMe: boolean; mature: boolean })[] {
+    return [...this.book.visible()].map((c) => ({ ...this.view(c), fromMe: c.height > 0 ? this.fromMeOf(c.txid) : c.fromMe, mature: this.book.isMature(c) }));
+  }
+
+  /**
+   * GetBalance (trusted, mature), or with `minConf` the coins that deep; `account` limits it to the
+   * account's addresses ("" holds the unlabelled ones: O(the wallet's coins)); `untrusted` counts
+   * unconfirmed coins from outside too (sendmany's funds check).
+   */
+  private balance(minConf: number, account: string | undefined, untrusted: boolean): bigint {
+    if (account === undefined) return this.book.balance(minConf, !untrusted);
+    let sum = 0n;
+    for (const c of this.book.visible()) {
+      const conf = this.book.confirmations(c);
+      if (!this.book.isMature(c) || conf < minConf) continue;
+      if (!untrusted && conf === 0 && !c.fromMe) continue;
+      if ((c.key?.account ?? '') === account) sum += c.value;
+    }
+    return sum;
+  }
+
+  private async walletInfo(): Promise<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }> {
+    const pool = await this.keys.poolInfo();
+    const { unconfirmed, immature } = this.book.totals();
+    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool };
+  }
+
+  /**
+   * listunspent: mature coins between the depths; with addresses (key ids), only theirs, through the
+   * index by key, in the order the whole list gives them.
+   */
+  private unspent(minDepth: number, maxDepth: number, addresses?: { idHex: string }[]): UnspentView[] {
+    let coins: BookCoin[];
+    if (addresses) {
+      coins = addresses.flatMap((a) => this.book.visibleOfKey(a.idHex));
+      coins.sort(CoinBook.order);
+    } else coins = [...this.book.visible()];
+    const out: UnspentView[] = [];
+    for (const c of coins) {
+      // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases left out.
+      if (!this.book.isMature(c)) continue;
+      const conf = this.book.confirmations(c);
+      if (conf < minDepth || conf > maxDepth) continue;
+      out.push(this.view(c));
+    }
+    return out;
+  }
+
+  private readonly ledger: Ledger = {
+    isMine: (script) => this.isMine(script),
+    accountOfKeyId: (idHex) => this.keys.byIdHex(idHex)?.account,
+  };
+
+  /** gettransaction's view of one wallet transaction (with its hex when asked), or null. */
+  private detail(txid: string, withHex: boolean): TxDetail | null {
+    const w = this.txs.get(txid);
+    const d = w ? peekDoc(this.txStore, txid) : undefined;
+    if (!w || !d) return null;
+    const tx = Transaction.fromRaw(fromHex(d.raw));
+    const meta = { txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2, conflicts: this.conflicts(txid, tx) };
+    const out = txDetail(meta, tx, this.debitOf(w, tx).debit, this.ledger);
+    if (withHex) out.hex = d.raw;
+    return out;
+  }
+
+  /**
+   * listtransactions: the newest transactions first (by the order the wallet learned them), walked
+   * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*".
+   */
+  private listTxs(count: number, from: number, account: string): TxDetail[] {
+    const out: TxDetail[] = [];
+    let entries = 0;
+    for (let i = this.ordered.length - 1; i >= 0 && entries < count + from; i--) {
+      const w = this.ordered[i];
+      if (!w) continue;
+      const d = this.detail(w.txid, false)!;
+      out.push(d);
+      if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
+      else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === '').length : 0);
+    }
     return out;
   }
 
@@ -582,10 +847,16 @@ export class WalletLogic implements ServiceLogic {
       if (n === undefined) sizes.set(h, (n = this.sigSize(script)));
       return n;
     };
-    this.spendableCache = this.coinViews(false)
-      .filter((c) => c.mature && c.value > 0n && (c.confirmations > 0 || c.fromMe))
-      .map((c) => ({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth: c.confirmations, fromMe: c.fromMe, sigSize: sizeOf(c.script) }));
-    return this.spendableCache;
+    const out: Spendable[] = [];
+    for (const c of this.book.visible()) {
+      if (c.value <= 0n || !this.book.isMature(c)) continue;
+      const depth = this.book.confirmations(c);
+      const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.fromMe;
+      if (depth === 0 && !fromMe) continue;
+      out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: sizeOf(c.script) });
+    }
+    this.spendableCache = out;
+    return out;
   }
 
   private spendableCache: Spendable[] | undefined;
@@ -602,14 +873,7 @@ export class WalletLogic implements ServiceLogic {
 
   private async accountAddress(account: string): Promise<string> {
     // GetAccountAddress: the account's current key while it is unused, else a new one.
-    for (const k of this.keys.all()) {
-      if (k.account !== account) continue;
-      const script = toHex(p2pkhScript(hash160(k.pubkey)));
-      const used = [...this.txs.values()].some((w) => w.tx.vout.some((o) => toHex(o.script) === script));
-      if (!used) return encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey));
-    }
-    const k = await this.keys.takePoolKey(account);
-    this.refreshScripts();
+    const k = this.keys.unusedAccountKey(account) ?? (await this.keys.takePoolKey(account));
     return encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey));
   }
 
@@ -626,7 +890,8 @@ export class WalletLogic implements ServiceLogic {
       await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
       added++;
     }
-    this.refreshScripts();
+    // A key from outside may own outputs the wallet has seen: what was computed with the old keys is redone when read.
+    if (added > 0) this.markDirty();
     if (rescan && added > 0) await this.rescan();
     return { added };
   }
@@ -645,8 +910,8 @@ export class WalletLogic implements ServiceLogic {
   /** The change script: P2PK of -pubkey (USE_EXTERNAL_PUBKEY), else the key pool's next key. */
   private async changeScript(keep: boolean): Promise<{ script: Uint8Array; key?: WalletKey }> {
     if (this.externalPubkey) return { script: p2pkScript(this.externalPubkey) };
+    // A fresh pool key: no transaction seen so far can pay it, so nothing cached changes.
     const k = keep ? await this.keys.takePoolKey() : await this.keys.poolKey();
-    this.refreshScripts();
     return { script: p2pkhScript(hash160(k.pubkey)), key: k };
   }
 
@@ -657,7 +922,7 @@ export class WalletLogic implements ServiceLogic {
     let preset: Spendable[] | null = [];
     for (const input of orig.vin) {
       const txid = input.prevout.txid();
-      const out = this.txs.get(txid)?.tx.vout[input.prevout.index];
+      const out = this.txs.has(txid) ? this.parsed(txid)?.vout[input.prevout.index] : undefined;
       if (!out) {
         preset = null;
         break;

@@ -1,5 +1,4 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { CoinView } from '../../actors/wallet/logic.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 
@@ -30,12 +29,9 @@ const ZERO_HASH = '0'.repeat(64);
  * is never encrypted, so unlocked_until never appears; -paytxfee is not set, so paytxfee is 0.
  */
 async function walletFields(node: NodeServices): Promise<{ balance: JsonObj; keypool: JsonObj }> {
-  const [coins, info] = await Promise.all([
-    askRpc<CoinView[]>(node.wallet, { op: 'coins' }),
-    askRpc<{ pool: { oldest: number; size: number } }>(node.wallet, { op: 'info' }),
-  ]);
-  let balance = 0n;
-  for (const c of coins) if (c.mature && (c.confirmations > 0 || c.fromMe)) balance += c.value;
+  // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), as getwalletinfo does.
+  const info = await askRpc<{ balance: bigint; pool: { oldest: number; size: number } }>(node.wallet, { op: 'walletInfo' });
+  const balance = info.balance;
   return {
     balance: { walletversion: WALLET_VERSION, balance: new Amount(balance) },
     // GetOldestKeyPoolTime: the current time when the pool is empty.

@@ -1,15 +1,13 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { NodeServices } from '../../actors/services.js';
-import type { CoinView, WalletTx } from '../../actors/wallet/logic.js';
+import type { TxDetail, UnspentView } from '../../actors/wallet/logic.js';
 import { Secret } from '../../actors/wallet/secret.js';
-import type { Transaction } from '../../chain/tx/transaction.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { sha256 } from '../../chain/crypto/hash.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { decodeAddress, addressToScript, decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
-import { extractDestinations } from '../../chain/script/standard.js';
+import { decodeAddress, addressToScript, decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/index.js';
 import {
   RpcError,
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -32,14 +30,6 @@ import { listsinceblockHelp } from './address.js';
 export function segid(address: string): number {
   const h = sha256(Buffer.from(address, 'utf8'));
   return h[0]! & 0x3f;
-}
-
-/** The address (ExtractDestination) an output script pays, or null. */
-function scriptAddress(script: Uint8Array): string | null {
-  const d = extractDestinations(script, { ccEnabled: false });
-  if (!d || d.type === 'multisig') return null;
-  const h = d.destinations[0]!;
-  return encodeAddress(h.kind === 'key' ? PUBKEY_ADDRESS : SCRIPT_ADDRESS, h.hash);
 }
 
 /** EncodeDumpTime: %Y-%m-%dT%H:%M:%SZ. */
@@ -113,100 +103,13 @@ interface ChainTxInfo {
   confirmations: number;
 }
 
-interface WalletView {
-  coins: CoinView[];
-  txs: WalletTx[];
-  tipHeight: number;
-  maturity: number;
-}
-
-/** The wallet's view of its transactions: credits, debits and fee (CWalletTx::GetAmounts). */
-class TxAccounting {
-  private readonly byId: Map<string, WalletTx>;
-  constructor(
-    view: WalletView,
-    private readonly mine: Set<string>,
-    private readonly accountOf: (address: string) => string | undefined,
-  ) {
-    this.byId = new Map(view.txs.map((t) => [t.txid, t]));
-  }
-
-  isMine(script: Uint8Array): boolean {
-    return this.mine.has(toHex(script));
-  }
-
-  debit(tx: Transaction): bigint {
-    if (tx.isCoinbase()) return 0n;
-    let sum = 0n;
-    for (const i of tx.vin) {
-      const prev = this.byId.get(i.prevout.txid())?.tx.vout[i.prevout.index];
-      if (prev && this.isMine(prev.script)) sum += prev.value;
-    }
-    return sum;
-  }
-
-  credit(tx: Transaction): bigint {
-    return tx.vout.reduce((s, o) => (this.isMine(o.script) ? s + o.value : s), 0n);
-  }
-
-  amounts(tx: Transaction): { received: Entry[]; sent: Entry[]; fee: bigint } {
-    const debit = this.debit(tx);
-    const valueOut = tx.vout.reduce((s, o) => s + o.value, 0n);
-    const fee = debit > 0n ? debit - valueOut : 0n;
-    const received: Entry[] = [];
-    const sent: Entry[] = [];
-    let oneshot = 0;
-    tx.vout.forEach((o, i) => {
-      const mine = this.isMine(o.script);
-      const address = scriptAddress(o.script);
-      if (debit > 0n) {
-        // komodod's quirk: only change outputs after the second one are left out.
-        const change = mine && (address === null || this.accountOf(address) === undefined);
-        if (change && oneshot++ > 1) return;
-      } else if (!mine) return;
-      const e = { address, amount: o.value, vout: i };
-      if (debit > 0n) sent.push(e);
-      if (mine) received.push(e);
-    });
-    return { received, sent, fee };
-  }
-}
-
-interface Entry {
-  address: string | null;
-  amount: bigint;
-  vout: number;
-}
-
 /** The wallet methods of komodod's rpcwallet.cpp / rpcdump.cpp / misc.cpp that clients use around raw transactions. */
 export function walletMethods(node: NodeServices): RpcMethod[] {
   const maxMoney = () => node.baseParams.maxMoney;
 
-  async function view(): Promise<WalletView> {
-    const coins = await ask<CoinView[]>(node.wallet, { op: 'coins' });
-    const txs = await ask<WalletTx[]>(node.wallet, { op: 'txs' });
-    const tip = await ask<{ height: number }>(node.wallet, { op: 'tip' });
-    const params = await nextBlock(node);
-    return { coins, txs, tipHeight: tip.height, maturity: params.params.coinbaseMaturity };
-  }
-
-  async function accounting(v: WalletView): Promise<TxAccounting> {
-    const keys = await ask<{ pubkey: Uint8Array; compressed: boolean; account?: string }[]>(node.wallet, { op: 'allKeys' });
-    const mine = new Set<string>();
-    const accounts = new Map<string, string | undefined>();
-    for (const k of keys) {
-      const pub = k.pubkey;
-      const h = hash160(pub);
-      mine.add(toHex(Uint8Array.of(0x76, 0xa9, 0x14, ...h, 0x88, 0xac)));
-      mine.add(toHex(Uint8Array.of(pub.length, ...pub, 0xac)));
-      accounts.set(encodeAddress(PUBKEY_ADDRESS, h), k.account);
-    }
-    return new TxAccounting(v, mine, (a) => accounts.get(a));
-  }
-
-  /** GetBalance: trusted (confirmed, or unconfirmed from the wallet itself), mature outputs. */
-  function balance(coins: CoinView[], minConf = 0): bigint {
-    return coins.filter((c) => c.mature && (c.confirmations > 0 || c.fromMe) && c.confirmations >= minConf).reduce((s, c) => s + c.value, 0n);
+  /** GetBalance and its minconf/account forms, kept as totals by the wallet (src/actors/wallet/coins.ts). */
+  async function balance(minConf = 0, account?: string, untrusted = false): Promise<bigint> {
+    return ask<bigint>(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted });
   }
 
   /**
@@ -221,20 +124,20 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
   }
 
   /** WalletTxToJSON (rpcwallet.cpp:135-162). */
-  async function walletTxJSON(w: WalletTx, entry: Record<string, JsonOut>): Promise<void> {
-    const { info, depth: confirms } = await txDepth(w.txid);
+  async function walletTxJSON(w: TxDetail, entry: Record<string, JsonOut>, at?: { info: ChainTxInfo | null; depth: number }): Promise<void> {
+    const { info, depth: confirms } = at ?? (await txDepth(w.txid));
     entry.rawconfirmations = confirms;
-    if (w.tx.isCoinbase()) entry.generated = true;
+    if (w.coinbase) entry.generated = true;
     if (info && confirms > 0) {
       entry.confirmations = confirms;
       entry.blockhash = info.blockHash;
       entry.blockindex = info.index;
       entry.blocktime = info.time;
-      entry.expiryheight = w.tx.expiryHeight;
+      entry.expiryheight = w.expiryHeight;
     } else entry.confirmations = confirms;
     entry.txid = w.txid;
-    // GetConflicts: the wallet's other transactions spending one of its inputs.
-    entry.walletconflicts = await ask<string[]>(node.wallet, { op: 'conflicts', txid: w.txid });
+    // GetConflicts: the wallet's other transactions spending one of its inputs (read with the record).
+    entry.walletconflicts = w.conflicts;
     // GetTxTime: the received time (fTimeReceivedIsTxTime), else the block's.
     entry.time = w.timeReceived;
     entry.timereceived = w.timeReceived;
@@ -244,11 +147,12 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
   }
 
   /** ListTransactions (rpcwallet.cpp:1741-1824) for one transaction, account "*". */
-  async function listTx(w: WalletTx, acc: TxAccounting, v: WalletView, fLong: boolean, accountOf: (a: string | null) => string): Promise<Record<string, JsonOut>[]> {
+  async function listTx(w: TxDetail, maturity: number, fLong: boolean, known?: { info: ChainTxInfo | null; depth: number }): Promise<Record<string, JsonOut>[]> {
     const out: Record<string, JsonOut>[] = [];
-    const { received, sent, fee } = acc.amounts(w.tx);
-    const size = w.tx.toRaw().length;
-    const { depth } = await txDepth(w.txid);
+    const { received, sent, fee, size } = w;
+    // One depth for all of the transaction's entries.
+    const at = known ?? (await txDepth(w.txid));
+    const { depth } = at;
     if (sent.length > 0 || fee !== 0n) {
       for (const s of sent) {
         const e: Record<string, JsonOut> = { account: '' };
@@ -257,16 +161,16 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         e.amount = valueFromAmount(-s.amount);
         e.vout = s.vout;
         e.fee = valueFromAmount(-fee);
-        if (fLong) await walletTxJSON(w, e);
+        if (fLong) await walletTxJSON(w, e, at);
         e.size = size;
         out.push(e);
       }
     }
     for (const r of received) {
-      const e: Record<string, JsonOut> = { account: accountOf(r.address) };
+      const e: Record<string, JsonOut> = { account: r.account };
       if (r.address) e.address = r.address;
-      if (w.tx.isCoinbase()) {
-        const toMaturity = Math.max(0, v.maturity - depth);
+      if (w.coinbase) {
+        const toMaturity = Math.max(0, maturity - depth);
         if (depth < 1) e.category = 'orphan';
         else if (toMaturity > 0) {
           e.category = 'immature';
@@ -275,18 +179,15 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       } else e.category = 'receive';
       e.amount = valueFromAmount(r.amount);
       e.vout = r.vout;
-      if (fLong) await walletTxJSON(w, e);
+      if (fLong) await walletTxJSON(w, e, at);
       e.size = size;
       out.push(e);
     }
     return out;
   }
 
-  async function accountLookup(): Promise<(a: string | null) => string> {
-    const keys = await ask<{ pubkey: Uint8Array; compressed: boolean; account?: string }[]>(node.wallet, { op: 'allKeys' });
-    const m = new Map<string, string>();
-    for (const k of keys) if (k.account !== undefined) m.set(encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)), k.account);
-    return (a) => (a ? (m.get(a) ?? '') : '');
+  async function maturity(): Promise<number> {
+    return (await nextBlock(node)).params.coinbaseMaturity;
   }
 
   return [
@@ -389,15 +290,13 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 3,
       help: H.getbalanceHelp,
       handler: async (params) => {
-        const v = await view();
-        if (params.length === 0) return valueFromAmount(balance(v.coins));
+        if (params.length === 0) return valueFromAmount(await balance());
         const minDepth = params.length > 1 ? getInt(params[1]!) : 1;
         if (params.length > 2) getBool(params[2]!);
         const account = getStr(params[0]!);
-        const coins = v.coins.filter((c) => c.mature && c.confirmations >= minDepth && (c.confirmations > 0 || c.fromMe));
-        if (account === '*') return valueFromAmount(coins.reduce((s, c) => s + c.value, 0n));
+        if (account === '*') return valueFromAmount(await balance(minDepth));
         // GetAccountBalance: the outputs paying the account's addresses ("" holds the unlabelled ones).
-        return valueFromAmount(coins.filter((c) => (c.account ?? '') === account).reduce((s, c) => s + c.value, 0n));
+        return valueFromAmount(await balance(minDepth, account));
       },
     },
     {
@@ -410,6 +309,8 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         const minDepth = params.length > 0 ? getInt(params[0]!) : 1;
         const maxDepth = params.length > 1 ? getInt(params[1]!) : 9999999;
         const wanted = new Set<string>();
+        // Key ids of the P2PKH addresses asked for (a P2SH address holds no wallet coin).
+        let ids: { idHex: string }[] | undefined;
         if (params.length > 2) {
           for (const a of getArr(params[2]!)) {
             const s = getStr(a);
@@ -418,15 +319,13 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
             const canonical = encodeAddress(dest.version, dest.hash);
             if (wanted.has(canonical)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${s}`);
             wanted.add(canonical);
+            if (dest.version === PUBKEY_ADDRESS) (ids ??= []).push({ idHex: toHex(dest.hash) });
           }
+          if (wanted.size > 0) ids ??= [];
         }
-        const v = await view();
+        const coins = await ask<UnspentView[]>(node.wallet, { op: 'unspent', minDepth, maxDepth, ...(ids ? { addresses: ids } : {}) });
         const out: JsonOut[] = [];
-        for (const c of v.coins) {
-          // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases left out.
-          if (!c.mature) continue;
-          if (c.confirmations < minDepth || c.confirmations > maxDepth) continue;
-          if (wanted.size > 0 && (c.address === null || !wanted.has(c.address))) continue;
+        for (const c of coins) {
           const e: Record<string, JsonOut> = { txid: c.txid, vout: c.n, generated: c.coinbase };
           if (c.address !== null) {
             e.address = c.address;
@@ -460,8 +359,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         if (params.length > 2 && params[2] !== null && getStr(params[2]!) !== '') mapValue.comment = getStr(params[2]!);
         if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.to = getStr(params[3]!);
         const subtractFee = params.length > 4 ? getBool(params[4]!) : false;
-        const v = await view();
-        if (amount > balance(v.coins)) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
+        if (amount > (await balance())) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
         return ask<string>(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
       },
     },
@@ -494,9 +392,8 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
           const subtractFee = subtract.some((a) => getStr(a) === name);
           recipients.push({ script, value: amount, subtractFee });
         });
-        const v = await view();
-        const coins = v.coins.filter((c) => c.mature && c.confirmations >= minDepth && (account === '' || account === '*' || (c.account ?? '') === account));
-        if (total > coins.reduce((s, c) => s + c.value, 0n)) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
+        const funds = await balance(minDepth, account === '' || account === '*' ? undefined : account, true);
+        if (total > funds) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
         try {
           return await ask<string>(node.wallet, { op: 'send', recipients, mapValue });
         } catch (e) {
@@ -518,20 +415,17 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const txid = uint256Hex(getStr(params[0]!));
         if (params.length > 1) getBool(params[1]!);
-        const w = await ask<WalletTx | null>(node.wallet, { op: 'tx', txid });
+        const w = await ask<TxDetail | null>(node.wallet, { op: 'txDetail', txid, hex: true });
         if (!w) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid or non-wallet transaction id');
-        const v = await view();
-        const acc = await accounting(v);
-        const credit = acc.credit(w.tx);
-        const debit = acc.debit(w.tx);
+        const { credit, debit, valueOut } = w;
         const fromMe = debit > 0n;
-        const valueOut = w.tx.vout.reduce((s, o) => s + o.value, 0n);
         const fee = fromMe ? valueOut - debit : 0n;
         const entry: Record<string, JsonOut> = { amount: valueFromAmount(credit - debit - fee) };
         if (fromMe) entry.fee = valueFromAmount(fee);
-        await walletTxJSON(w, entry);
-        entry.details = await listTx(w, acc, v, false, await accountLookup());
-        entry.hex = w.tx.toHex();
+        const at = await txDepth(w.txid);
+        await walletTxJSON(w, entry, at);
+        entry.details = await listTx(w, await maturity(), false, at);
+        entry.hex = w.hex!;
         return entry;
       },
     },
@@ -547,14 +441,12 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         if (params.length > 3) getBool(params[3]!);
         if (count < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative count');
         if (from < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative from');
-        const v = await view();
-        const acc = await accounting(v);
-        const accountOf = await accountLookup();
-        // OrderedTxItems: by the order the wallet learned them; walked newest first.
-        const ordered = v.txs.slice().sort((a, b) => a.seq - b.seq);
+        // OrderedTxItems: by the order the wallet learned them; walked newest first, as far as the page needs.
+        const txs = await ask<TxDetail[]>(node.wallet, { op: 'listTxs', count, from, account });
+        const m = await maturity();
         const ret: Record<string, JsonOut>[] = [];
-        for (let i = ordered.length - 1; i >= 0; i--) {
-          let entries = await listTx(ordered[i]!, acc, v, true, accountOf);
+        for (const w of txs) {
+          let entries = await listTx(w, m, true);
           if (account !== '*') entries = entries.filter((e) => e.account === account);
           ret.push(...entries);
           if (ret.length >= count + from) break;
@@ -584,16 +476,15 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         if (params.length > 2) getBool(params[2]!);
         const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
         const depth = since === null ? -1 : 1 + tip.height - since;
-        const v = await view();
-        const acc = await accounting(v);
-        const accountOf = await accountLookup();
+        const txs = await ask<TxDetail[]>(node.wallet, { op: 'txDetails' });
+        const m = await maturity();
         // mapWallet is a std::map by uint256: internal byte order (the display hex reversed by bytes).
         const internal = (t: string) => t.match(/../g)!.reverse().join('');
-        const ordered = v.txs.slice().sort((a, b) => (internal(a.txid) < internal(b.txid) ? -1 : internal(a.txid) > internal(b.txid) ? 1 : 0));
+        const ordered = txs.sort((a, b) => (internal(a.txid) < internal(b.txid) ? -1 : internal(a.txid) > internal(b.txid) ? 1 : 0));
         const transactions: Record<string, JsonOut>[] = [];
         for (const w of ordered) {
-          const { depth: d } = await txDepth(w.txid);
-          if (depth === -1 || d < depth) transactions.push(...(await listTx(w, acc, v, true, accountOf)));
+          const at = await txDepth(w.txid);
+          if (depth === -1 || at.depth < depth) transactions.push(...(await listTx(w, m, true, at)));
         }
         const last = tip.height + 1 - targetConfirms;
         const lastblock = last >= 0 ? await ask<string | null>(node.chain, { op: 'blockHash', height: last }) : null;
@@ -607,16 +498,14 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 0,
       help: H.getwalletinfoHelp,
       handler: async () => {
-        const v = await view();
-        const info = await ask<{ pool: { oldest: number; size: number } }>(node.wallet, { op: 'info' });
-        const unconfirmed = v.coins.filter((c) => c.confirmations === 0 && !c.fromMe).reduce((s, c) => s + c.value, 0n);
-        const immature = v.coins.filter((c) => !c.mature).reduce((s, c) => s + c.value, 0n);
+        // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), so keypoolsize reads -keypool + 1.
+        const info = await ask<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }>(node.wallet, { op: 'walletInfo' });
         return {
           walletversion: 60000,
-          balance: valueFromAmount(balance(v.coins)),
-          unconfirmed_balance: valueFromAmount(unconfirmed),
-          immature_balance: valueFromAmount(immature),
-          txcount: v.txs.length,
+          balance: valueFromAmount(info.balance),
+          unconfirmed_balance: valueFromAmount(info.unconfirmed),
+          immature_balance: valueFromAmount(info.immature),
+          txcount: info.txcount,
           keypoololdest: info.pool.oldest,
           keypoolsize: info.pool.size,
           paytxfee: valueFromAmount(0n),

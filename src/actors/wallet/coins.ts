@@ -1,0 +1,266 @@
+import type { HeldKey } from './keystore.js';
+
+/** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
+export interface WalletCoin {
+  txid: string;
+  n: number;
+  value: bigint;
+  script: Uint8Array;
+  /** Block height, or 0 while the creating transaction is in the mempool. */
+  height: number;
+  coinbase: boolean;
+  /** nLockTime of the creating transaction (listunspent prints `interest` when it is not 0). */
+  lockTime: number;
+}
+
+/** The class a visible coin is counted in (null: not visible, spent by a mempool transaction or shadowed). */
+type Counted = 'mature' | 'immature' | 'memTrusted' | 'memUntrusted' | null;
+
+/** A coin as the book holds it. */
+export interface BookCoin extends WalletCoin {
+  /** The order it entered its map (Map iteration order, kept for answers that use a subset). */
+  ord: number;
+  /** The wallet key its script pays (P2PKH or P2PK), for its address and account. */
+  key: HeldKey | undefined;
+  /** Mempool coins: the creating transaction spends wallet coins (IsTrusted while unconfirmed). */
+  fromMe: boolean;
+  counted: Counted;
+}
+
+export const coinKey = (txid: string, n: number): string => `${txid}:${n}`;
+
+/**
+ * The wallet's unspent outputs with every total komodod's balances read, kept as coins come and go:
+ * GetBalance (trusted mature), GetUnconfirmedBalance (mempool, not from the wallet), GetImmatureBalance
+ * (coinbases short of maturity, held by the height at which they mature), per-height totals of the
+ * mature coins (getbalance's minconf), and indexes by key and by account. A coin is visible while no
+ * mempool transaction spends it; a mempool coin also while no confirmed coin has its outpoint.
+ */
+export class CoinBook {
+  /** Confirmed unspent wallet outputs. */
+  readonly coins = new Map<string, BookCoin>();
+  /** Outputs created by wallet-relevant mempool transactions. */
+  readonly memCoins = new Map<string, BookCoin>();
+  /** Outpoint → the mempool transaction spending it. */
+  readonly memSpent = new Map<string, string>();
+  private mature = 0n;
+  private immature = 0n;
+  private memTrusted = 0n;
+  private memUntrusted = 0n;
+  /** Height → total of the mature coins confirmed there. */
+  private readonly matureAt = new Map<number, bigint>();
+  /** Height at which coinbase coins mature → their keys. */
+  private readonly maturing = new Map<number, Set<string>>();
+  /** Key id (hex) → keys of the coins paying it (confirmed and mempool). */
+  private readonly byKey = new Map<string, Set<string>>();
+  private nextOrd = 0;
+  tipHeight = 0;
+
+  constructor(private readonly maturity: () => number) {}
+
+  private matureHeight(c: WalletCoin): number {
+    return c.height + this.maturity() - 1;
+  }
+
+  /** Puts a confirmed coin (a present one keeps its place, as Map.set does). */
+  setConfirmed(k: string, c: WalletCoin, key: HeldKey | undefined): void {
+    this.put(this.coins, k, c, key, false);
+  }
+
+  /** Puts a mempool coin. */
+  setMempool(k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean): void {
+    this.put(this.memCoins, k, c, key, fromMe);
+  }
+
+  private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean): void {
+    const old = map.get(k);
+    if (old) this.count(k, old, null);
+    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null };
+    map.set(k, bc);
+    if (!old && key) this.index(key.idHex, k, true);
+    this.recount(k);
+  }
+
+  deleteConfirmed(k: string): void {
+    this.drop(this.coins, k);
+  }
+
+  deleteMempool(k: string): void {
+    this.drop(this.memCoins, k);
+  }
+
+  private drop(map: Map<string, BookCoin>, k: string): void {
+    const c = map.get(k);
+    if (!c) return;
+    this.count(k, c, null);
+    map.delete(k);
+    if (c.key && !this.coins.has(k) && !this.memCoins.has(k)) this.index(c.key.idHex, k, false);
+    this.recount(k);
+  }
+
+  setSpent(k: string, txid: string): void {
+    this.memSpent.set(k, txid);
+    this.recount(k);
+  }
+
+  deleteSpent(k: string): void {
+    if (this.memSpent.delete(k)) this.recount(k);
+  }
+
+  /** Forgets every coin (a rescan rebuilds them). */
+  clear(): void {
+    this.coins.clear();
+    this.memCoins.clear();
+    this.memSpent.clear();
+    this.matureAt.clear();
+    this.maturing.clear();
+    this.byKey.clear();
+    this.mature = this.immature = this.memTrusted = this.memUntrusted = 0n;
+  }
+
+  /** Forgets the mempool's coins and spends (a rescan replays the mempool). */
+  clearMempool(): void {
+    for (const k of [...this.memCoins.keys()]) this.deleteMempool(k);
+    for (const k of [...this.memSpent.keys()]) this.deleteSpent(k);
+  }
+
+  /** The tip rose to `height`: coinbases maturing at the heights passed become mature (a reorg rebuilds the book instead). */
+  setTip(height: number): void {
+    const from = this.tipHeight;
+    if (height === from) return;
+    this.tipHeight = height;
+    if (height < from) return this.recountAll();
+    for (let h = from + 1; h <= height; h++) {
+      const due = this.maturing.get(h);
+      if (due) for (const k of [...due]) this.recount(k);
+    }
+  }
+
+  /** Every coin counted again (the tip went back, or what makes a mempool coin trusted changed). */
+  recountAll(): void {
+    for (const k of [...this.coins.keys(), ...this.memCoins.keys()]) this.recount(k);
+  }
+
+  /** Re-reads whether each mempool coin's transaction is from the wallet. */
+  refreshFromMe(fromMe: (txid: string) => boolean): void {
+    for (const [k, c] of this.memCoins) {
+      const v = fromMe(c.txid);
+      if (v !== c.fromMe) {
+        this.count(k, c, null);
+        c.fromMe = v;
+        this.recount(k);
+      }
+    }
+  }
+
+  private index(idHex: string, k: string, add: boolean): void {
+    let set = this.byKey.get(idHex);
+    if (add) {
+      if (!set) this.byKey.set(idHex, (set = new Set()));
+      set.add(k);
+    } else if (set) {
+      set.delete(k);
+      if (set.size === 0) this.byKey.delete(idHex);
+    }
+  }
+
+  /** The class each object under `k` belongs in now. */
+  private recount(k: string): void {
+    const spent = this.memSpent.has(k);
+    const conf = this.coins.get(k);
+    if (conf) this.count(k, conf, spent ? null : !conf.coinbase || this.tipHeight >= this.matureHeight(conf) ? 'mature' : 'immature');
+    const mem = this.memCoins.get(k);
+    if (mem) this.count(k, mem, spent || conf ? null : mem.fromMe ? 'memTrusted' : 'memUntrusted');
+  }
+
+  private count(k: string, c: BookCoin, to: Counted): void {
+    if (c.counted === to) return;
+    this.add(k, c, c.counted, false);
+    this.add(k, c, to, true);
+    c.counted = to;
+  }
+
+  private add(k: string, c: BookCoin, cls: Counted, adding: boolean): void {
+    const v = adding ? c.value : -c.value;
+    switch (cls) {
+      case 'mature': {
+        this.mature += v;
+        const t = (this.matureAt.get(c.height) ?? 0n) + v;
+        if (t === 0n && !adding) this.matureAt.delete(c.height);
+        else this.matureAt.set(c.height, t);
+        break;
+      }
+      case 'immature': {
+        this.immature += v;
+        const h = this.matureHeight(c);
+        let set = this.maturing.get(h);
+        if (adding) {
+          if (!set) this.maturing.set(h, (set = new Set()));
+          set.add(k);
+        } else if (set) {
+          set.delete(k);
+          if (set.size === 0) this.maturing.delete(h);
+        }
+        break;
+      }
+      case 'memTrusted':
+        this.memTrusted += v;
+        break;
+      case 'memUntrusted':
+        this.memUntrusted += v;
+        break;
+    }
+  }
+
+  /**
+   * The mature coins with at least `minConf` confirmations: trusted ones only (GetBalance's IsTrusted:
+   * mempool coins count when from the wallet) or every one (sendmany's funds check). O(minConf).
+   */
+  balance(minConf: number, trustedOnly = true): bigint {
+    if (minConf <= 0) return this.mature + this.memTrusted + (trustedOnly ? 0n : this.memUntrusted);
+    // Confirmations tip - h + 1 < minConf: the heights above tip - minConf + 1.
+    const above = this.tipHeight - minConf + 1;
+    let recent = 0n;
+    if (minConf - 1 <= this.matureAt.size) {
+      for (let h = this.tipHeight; h > above; h--) recent += this.matureAt.get(h) ?? 0n;
+    } else for (const [h, v] of this.matureAt) if (h > above) recent += v;
+    return this.mature - recent;
+  }
+
+  /** getwalletinfo's unconfirmed_balance (mempool coins not from the wallet) and immature_balance. */
+  totals(): { unconfirmed: bigint; immature: bigint } {
+    return { unconfirmed: this.memUntrusted, immature: this.immature };
+  }
+
+  /** The visible coins (confirmed, then mempool, each in its map's order). */
+  *visible(): Generator<BookCoin> {
+    for (const c of this.coins.values()) if (c.counted !== null) yield c;
+    for (const c of this.memCoins.values()) if (c.counted !== null) yield c;
+  }
+
+  /** The visible coins paying the key `idHex`, in the order `visible` gives them. */
+  visibleOfKey(idHex: string): BookCoin[] {
+    const out: BookCoin[] = [];
+    for (const k of this.byKey.get(idHex) ?? []) {
+      const conf = this.coins.get(k);
+      if (conf && conf.counted !== null) out.push(conf);
+      const mem = this.memCoins.get(k);
+      if (mem && mem.counted !== null) out.push(mem);
+    }
+    return out;
+  }
+
+  /** Orders coins as `visible` does. */
+  static order(a: BookCoin, b: BookCoin): number {
+    return (a.height === 0 ? 1 : 0) - (b.height === 0 ? 1 : 0) || a.ord - b.ord;
+  }
+
+  /** A visible coin's depth at the tip. */
+  confirmations(c: WalletCoin): number {
+    return c.height > 0 ? this.tipHeight - c.height + 1 : 0;
+  }
+
+  isMature(c: WalletCoin): boolean {
+    return !c.coinbase || this.confirmations(c) >= this.maturity();
+  }
+}
