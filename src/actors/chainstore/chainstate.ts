@@ -2,6 +2,8 @@ import type { Database } from 'lmdb';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
+import { hashKey, outpointKey as outpointBytes } from './lmdb-keys.js';
+import { isUnspendable } from '../../chain/script/script.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
 import {
   addressKeysOf,
@@ -220,8 +222,8 @@ export class ChainIndexes {
         const out = tx.vout[n]!;
         const keys = addressKeysOf(out.script);
         if (history) for (const a of keys) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
-        if (isUnspendableScript(out.script)) continue;
-        const key = outpointOf(txidBytes, n);
+        if (isUnspendable(out.script)) continue;
+        const key = outpointBytes(txidBytes, n);
         this.putUnspentRows(keys, key, out.value, height, coinbase, out.script);
         this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
       }
@@ -258,7 +260,7 @@ export class ChainIndexes {
       const tx = txs[i]!;
       const txidBytes = hashKey(txids[i]!);
       tx.vout.forEach((out, n) => {
-        const key = outpointOf(txidBytes, n);
+        const key = outpointBytes(txidBytes, n);
         if (this.coins.removeSync(key)) for (const a of addressKeysOf(out.script)) this.removeUnspentRow(a, key, out.value);
       });
       this.txs.removeSync(txidBytes);
@@ -310,25 +312,13 @@ export class ChainIndexes {
 
 // ---- encodings -----------------------------------------------------------------------------------
 
-/** A display-hex hash as its internal bytes. */
-function hashKey(display: string): Buffer {
-  return Buffer.from(display, 'hex').reverse();
-}
-
 /** The display hex of the 32 internal bytes at `at`. */
 function displayOf(b: Buffer, at: number): string {
   return Buffer.from(b.subarray(at, at + 32)).reverse().toString('hex');
 }
 
-function outpointOf(txid: Buffer, n: number): Buffer {
-  const k = Buffer.allocUnsafe(36);
-  txid.copy(k, 0);
-  k.writeUInt32BE(n, 32);
-  return k;
-}
-
 function outpoint(txid: string, n: number): Buffer {
-  return outpointOf(hashKey(txid), n);
+  return outpointBytes(hashKey(txid), n);
 }
 
 function u32be(n: number): Buffer {
@@ -458,7 +448,3 @@ function decodeUndo(v: Buffer): BlockUndo {
   return { spent };
 }
 
-/** OP_RETURN outputs never enter the UTXO set (CScript::IsUnspendable). */
-function isUnspendableScript(script: Uint8Array): boolean {
-  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
-}

@@ -7,6 +7,7 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, nftDataOf, tokenValuesOf, tryDecodeTokenOpRet, type TokenOpRet } from '../../chain/tokens/index.js';
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
+import { hashKey, outpointKey } from './lmdb-keys.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
 
 /**
@@ -114,7 +115,7 @@ export class TokenIndex {
   // ---- reads -----------------------------------------------------------------------------------
 
   info(tokenid: string): TokenRecord | null {
-    const v = this.tokens.get(hashBytes(tokenid));
+    const v = this.tokens.get(hashKey(tokenid));
     return v ? decodeRecord(tokenid, v) : null;
   }
 
@@ -133,7 +134,7 @@ export class TokenIndex {
 
   /** The token's unspent outputs at one CC address, in CAddressUnspentKey order. */
   outputsAt(tokenid: string, addressHash: string): TokenOutput[] {
-    const prefix = Buffer.concat([hashBytes(tokenid), Buffer.from(addressHash, 'hex')]);
+    const prefix = Buffer.concat([hashKey(tokenid), Buffer.from(addressHash, 'hex')]);
     const out: TokenOutput[] = [];
     for (const { key, value } of this.outputs.getRange({ start: prefix, end: Buffer.concat([prefix, Buffer.alloc(40, 0xff)]) })) {
       out.push(decodeOutput(key.subarray(52, 84), key.readUInt32LE(84), value));
@@ -146,7 +147,7 @@ export class TokenIndex {
    * key order after the cursor `after`. Costs what it walks, not the holder's whole set.
    */
   outputsPageAt(tokenid: string, addressHash: string, after: OutputRef | undefined, limit: number, minValue = 0n): OutputPage<TokenOutput> {
-    const prefix = Buffer.concat([hashBytes(tokenid), Buffer.from(addressHash, 'hex')]);
+    const prefix = Buffer.concat([hashKey(tokenid), Buffer.from(addressHash, 'hex')]);
     return pageOf(this.outputs, prefix, after, limit, minValue, (v) => v.readBigUInt64LE(0), (key, value) => decodeOutput(key.subarray(52, 84), key.readUInt32LE(84), value));
   }
 
@@ -181,7 +182,7 @@ export class TokenIndex {
       const op = tokenOpretOf(tx);
       const create = op?.funcid === 'c' ? op : null;
       // Old-style marker: a receiving entry at the Tokens normal address, per output.
-      if (create) for (const out of tx.vout) if (paysGlobalNormal(out.script)) this.normal.putSync(normalKey(height, normalSeq++), hashBytes(txid));
+      if (create) for (const out of tx.vout) if (paysGlobalNormal(out.script)) this.normal.putSync(normalKey(height, normalSeq++), hashKey(txid));
       if (!op) continue;
       const tokenid = op.funcid === 't' ? toHexReversed(op.tokenid) : txid;
       let values: bigint[];
@@ -219,22 +220,22 @@ export class TokenIndex {
           changes.push({ add: key });
         }
       });
-      if (create && !this.tokens.doesExist(hashBytes(txid))) {
+      if (create && !this.tokens.doesExist(hashKey(txid))) {
         let supply = 0n;
         for (const v of values) supply += v;
         this.tokens.putSync(
-          hashBytes(txid),
+          hashKey(txid),
           encodeRecord({ tokenid: txid, owner: toHex(create.origPubkey), name: create.name, description: create.description, data: nftDataOf(create), supply, height }),
         );
         created.push(txid);
       }
     }
-    this.undo.putSync(hashBytes(blockHash), encodeUndo(changes, created));
+    this.undo.putSync(hashKey(blockHash), encodeUndo(changes, created));
   }
 
   /** Reverses what connecting the block changed, from its undo log. */
   disconnect(blockHash: string, height: number): void {
-    const raw = this.undo.get(hashBytes(blockHash));
+    const raw = this.undo.get(hashKey(blockHash));
     if (!raw) throw new Error(`token index: no undo data for ${blockHash}`);
     const { changes, created } = decodeUndo(raw);
     for (let i = changes.length - 1; i >= 0; i--) {
@@ -242,9 +243,9 @@ export class TokenIndex {
       if ('add' in c) this.drop(c.add);
       else this.add(c.remove, c.entry);
     }
-    for (const t of created) this.tokens.removeSync(hashBytes(t));
+    for (const t of created) this.tokens.removeSync(hashKey(t));
     for (const key of this.normal.getKeys({ start: normalKey(height, 0), end: normalKey(height + 1, 0) })) this.normal.removeSync(key as Buffer);
-    this.undo.removeSync(hashBytes(blockHash));
+    this.undo.removeSync(hashKey(blockHash));
   }
 
   clear(): void {
@@ -257,8 +258,8 @@ export class TokenIndex {
     key.copy(tail, 0, 0, 32);
     tail.writeUInt32LE(n, 32);
     if (entry.kind === 'output') {
-      this.tracked.putSync(key, Buffer.concat([Buffer.of(1), hashBytes(entry.tokenid), Buffer.from(entry.addressHash, 'hex')]));
-      this.outputs.putSync(Buffer.concat([hashBytes(entry.tokenid), Buffer.from(entry.addressHash, 'hex'), tail]), encodeOutput(entry.out));
+      this.tracked.putSync(key, Buffer.concat([Buffer.of(1), hashKey(entry.tokenid), Buffer.from(entry.addressHash, 'hex')]));
+      this.outputs.putSync(Buffer.concat([hashKey(entry.tokenid), Buffer.from(entry.addressHash, 'hex'), tail]), encodeOutput(entry.out));
     } else {
       this.tracked.putSync(key, Buffer.of(2));
       this.markers.putSync(tail, encodeOutput(entry.out));
@@ -287,15 +288,6 @@ export class TokenIndex {
 }
 
 // ---- encodings -----------------------------------------------------------------------------------
-
-const hashBytes = (display: string): Buffer => Buffer.from(display, 'hex').reverse();
-
-function outpointKey(txidInternal: Uint8Array, n: number): Buffer {
-  const k = Buffer.allocUnsafe(36);
-  k.set(txidInternal, 0);
-  k.writeUInt32BE(n, 32);
-  return k;
-}
 
 function normalKey(height: number, seq: number): Buffer {
   const k = Buffer.allocUnsafe(8);
@@ -372,9 +364,9 @@ function encodeUndo(changes: Change[], created: string[]): Buffer {
     const out = encodeOutput(e.out);
     const len = Buffer.allocUnsafe(4);
     len.writeUInt32LE(out.length, 0);
-    parts.push(Buffer.of(2), c.remove, e.kind === 'output' ? Buffer.concat([Buffer.of(1), hashBytes(e.tokenid), Buffer.from(e.addressHash, 'hex')]) : Buffer.of(2), len, out);
+    parts.push(Buffer.of(2), c.remove, e.kind === 'output' ? Buffer.concat([Buffer.of(1), hashKey(e.tokenid), Buffer.from(e.addressHash, 'hex')]) : Buffer.of(2), len, out);
   }
-  parts.push(lengthPrefixed([Buffer.concat(created.map(hashBytes))]));
+  parts.push(lengthPrefixed([Buffer.concat(created.map((t) => hashKey(t)))]));
   return Buffer.concat(parts);
 }
 
