@@ -154,14 +154,7 @@ export class CoinBook {
   }
 
   private index(idHex: string, k: string, add: boolean): void {
-    let set = this.byKey.get(idHex);
-    if (add) {
-      if (!set) this.byKey.set(idHex, (set = new Set()));
-      set.add(k);
-    } else if (set) {
-      set.delete(k);
-      if (set.size === 0) this.byKey.delete(idHex);
-    }
+    toggleMember(this.byKey, idHex, k, add);
   }
 
   /** The class each object under `k` belongs in now. */
@@ -192,15 +185,7 @@ export class CoinBook {
       }
       case 'immature': {
         this.immature += v;
-        const h = this.matureHeight(c);
-        let set = this.maturing.get(h);
-        if (adding) {
-          if (!set) this.maturing.set(h, (set = new Set()));
-          set.add(k);
-        } else if (set) {
-          set.delete(k);
-          if (set.size === 0) this.maturing.delete(h);
-        }
+        toggleMember(this.maturing, this.matureHeight(c), k, adding);
         break;
       }
       case 'memTrusted':
@@ -262,5 +247,17 @@ export class CoinBook {
 
   isMature(c: WalletCoin): boolean {
     return !c.coinbase || this.confirmations(c) >= this.maturity();
+  }
+}
+
+/** Adds `member` to (or removes it from) the set under `key`; an emptied set leaves the map. */
+function toggleMember<K>(map: Map<K, Set<string>>, key: K, member: string, add: boolean): void {
+  let set = map.get(key);
+  if (add) {
+    if (!set) map.set(key, (set = new Set()));
+    set.add(member);
+  } else if (set) {
+    set.delete(member);
+    if (set.size === 0) map.delete(key);
   }
 }
