@@ -141,22 +141,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           ADDRESSES_ARG +
           '}\n\nCCvout (optional) Return CCvouts instead of normal vouts\n\nResult:\n[\n  {\n    "address"  (string) The base58check encoded address\n    "txid"  (string) The related txid\n    "index"  (number) The related input or output index\n    "satoshis"  (number) The difference of satoshis\n    "timestamp"  (number) The time the transaction entered the mempool (seconds)\n    "prevtxid"  (string) The previous txid (if spending)\n    "prevout"  (string) The previous transaction output index (if spending)\n  }\n]\n',
       ),
-      handler: async (params) => {
-        const addrs = addressesFromParams(params);
-        // Without -addressindex komodod's mempool keeps no address index: getAddressIndex succeeds, empty.
-        const deltas = node.config.addressindex ? await askRpc<MempoolAddressDelta[]>(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
-        // std::sort by time (timestampSort); a stable sort keeps mapAddress order among equal times.
-        deltas.sort((a, b) => a.time - b.time);
-        const name = addressNamer();
-        return deltas.map((d) => {
-          const o: Record<string, JsonOut> = { address: name(d.address), txid: d.txid, index: d.index, satoshis: d.satoshis, timestamp: BigInt(d.time) };
-          if (d.satoshis < 0n) {
-            o.prevtxid = d.prevtxid!;
-            o.prevout = d.prevout!;
-          }
-          return o;
-        });
-      },
+      handler: (params) => getaddressmempool(node, params),
     },
     {
       name: 'getaddressutxos',
@@ -169,26 +154,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           ADDRESSES_ARG.replace('    ]\n', '    ],\n') +
           '  "chainInfo"  (boolean) Include chain info with results\n}\n\nCCvout (optional) Return CCvouts instead of normal vouts\n\nResult\n[\n  {\n    "address"  (string) The address base58check encoded\n    "txid"  (string) The output txid\n    "height"  (number) The block height\n    "outputIndex"  (number) The output index\n    "script"  (strin) The script hex encoded\n    "satoshis"  (number) The number of satoshis of the output\n  }\n]\n',
       ),
-      handler: async (params) => {
-        let includeChainInfo = false;
-        const p0 = params[0];
-        if (p0 instanceof JsonObject) {
-          const ci = p0.get('chainInfo');
-          if (typeof ci === 'boolean') includeChainInfo = ci;
-        }
-        const addrs = addressesFromParams(params);
-        const r = await askRpc<{ utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null>(node.chain, {
-          op: 'addressUtxos',
-          addresses: addrs.map((a) => a.key),
-        });
-        if (!r) throw noInfo();
-        // heightSort (std::sort; stable here).
-        const sorted = r.utxos.slice().sort((a, b) => a.height - b.height);
-        const name = addressNamer();
-        const utxos = sorted.map((u) => ({ address: name(u.address), txid: u.txid, outputIndex: u.index, script: toHex(u.script), satoshis: u.value, height: u.height }));
-        if (includeChainInfo) return { utxos, hash: r.tip.hash, height: r.tip.height };
-        return utxos;
-      },
+      handler: (params) => getaddressutxos(node, params),
     },
     {
       name: 'getaddressdeltas',
@@ -200,30 +166,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           ADDRESSES_ARG +
           '  "start" (number) The start block height\n  "end" (number) The end block height\n  "chainInfo" (boolean) Include chain info in results, only applies if start and end specified\n}\n\nCCvout (optional) Return CCvouts instead of normal vouts\n\nResult:\n[\n  {\n    "satoshis"  (number) The difference of satoshis\n    "txid"  (string) The related txid\n    "index"  (number) The related input or output index\n    "height"  (number) The block height\n    "address"  (string) The base58check encoded address\n  }\n]\n',
       ),
-      handler: async (params) => {
-        const o = getObj(params[0]!);
-        const startValue = o.get('start');
-        const endValue = o.get('end');
-        const chainInfo = o.get('chainInfo');
-        const includeChainInfo = typeof chainInfo === 'boolean' ? getBool(chainInfo) : false;
-        let start = 0;
-        let end = 0;
-        if (isNum(startValue) && isNum(endValue)) {
-          start = getInt(startValue);
-          end = getInt(endValue);
-          if (start <= 0 || end <= 0) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Start and end is expected to be greater than zero');
-          if (end < start) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'End value is expected to be greater than start');
-        }
-        const addrs = addressesFromParams(params);
-        const h = await history(node, addrs, start, end);
-        const name = addressNamer();
-        const deltas = h.deltas.map((d) => ({ satoshis: d.satoshis, txid: d.txid, index: d.index, blockindex: d.blockindex, height: d.height, address: name(d.address) }));
-        if (includeChainInfo && start > 0 && end > 0) {
-          if (start > h.tip.height || end > h.tip.height) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
-          return { deltas, start: { hash: h.startHash!, height: start }, end: { hash: h.endHash!, height: end } };
-        }
-        return deltas;
-      },
+      handler: (params) => getaddressdeltas(node, params),
     },
     {
       name: 'getaddressbalance',
@@ -236,17 +179,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           ADDRESSES_ARG +
           '}\n\nCCvout (optional) Return CCvouts instead of normal vouts\n\nResult:\n{\n  "balance"  (string) The current balance in satoshis\n  "received"  (string) The total number of satoshis received (including change)\n}\n',
       ),
-      handler: async (params) => {
-        const addrs = addressesFromParams(params);
-        const h = await history(node, addrs);
-        let balance = 0n;
-        let received = 0n;
-        for (const d of h.deltas) {
-          if (d.satoshis > 0n) received += d.satoshis;
-          balance += d.satoshis;
-        }
-        return { balance, received };
-      },
+      handler: (params) => getaddressbalance(node, params),
     },
     {
       name: 'getaddresstxids',
@@ -259,33 +192,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           ADDRESSES_ARG +
           '  "start" (number) The start block height\n  "end" (number) The end block height\n}\n\nCCvout (optional) Return CCvouts instead of normal vouts\n\nResult:\n[\n  "transactionid"  (string) The transaction id\n  ,...\n]\n',
       ),
-      handler: async (params) => {
-        const addrs = addressesFromParams(params);
-        let start = 0;
-        let end = 0;
-        const p0 = params[0];
-        if (p0 instanceof JsonObject) {
-          const s = p0.get('start');
-          const e = p0.get('end');
-          if (isNum(s) && isNum(e)) {
-            start = getInt(s);
-            end = getInt(e);
-          }
-        }
-        // komodod does not check start > end here: the range is simply empty.
-        const h = await history(node, addrs, start, end);
-        const seen = new Set<string>();
-        const pairs: [number, string][] = [];
-        for (const d of h.deltas) {
-          const k = `${d.height}:${d.txid}`;
-          if (seen.has(k)) continue;
-          seen.add(k);
-          pairs.push([d.height, d.txid]);
-        }
-        // Several addresses: std::set<pair<int, string>> order (height, then txid text).
-        if (addrs.length > 1) pairs.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-        return pairs.map(([, t]) => t);
-      },
+      handler: (params) => getaddresstxids(node, params),
     },
     {
       name: 'getspentinfo',
@@ -295,18 +202,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
         'getspentinfo\n\nReturns the txid and index where an output is spent.\n\nArguments:\n{\n  "txid" (string) The hex string of the txid\n  "index" (number) The start block height\n}\n\nResult:\n{\n  "txid"  (string) The transaction id\n  "index"  (number) The spending input index\n  ,...\n}\n\nExamples:\n' +
         helpExampleCli(env, 'getspentinfo', '\'{"txid": "0437cd7f8525ceed2324359c2d0ba26006d92d856a9c20fa0241106ee5a597c9", "index": 0}\'') +
         helpExampleRpc(env, 'getspentinfo', '{"txid": "0437cd7f8525ceed2324359c2d0ba26006d92d856a9c20fa0241106ee5a597c9", "index": 0}'),
-      handler: async (params) => {
-        const o = getObj(params[0]!);
-        const txidValue = o.get('txid');
-        const indexValue = o.get('index');
-        if (typeof txidValue !== 'string' || !isNum(indexValue)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid txid or index');
-        const txid = toHex(parseHashV(txidValue, 'txid').slice().reverse());
-        const outputIndex = getInt(indexValue);
-        // GetSpentIndex: the mempool's spent index first, then the block's (txindex gives the output's script).
-        const [v] = await getSpentIndex(node, [[txid, outputIndex]], []);
-        if (!v) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Unable to get spent info');
-        return { txid: v.txid, index: v.inputIndex, height: v.blockHeight };
-      },
+      handler: (params) => getspentinfo(node, params),
     },
     {
       name: 'getblockhashes',
@@ -317,20 +213,138 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'getblockhashes', '1231614698 1231024505') +
         helpExampleRpc(env, 'getblockhashes', '1231614698, 1231024505') +
         helpExampleCli(env, 'getblockhashes', '1231614698 1231024505 \'{"noOrphans":false, "logicalTimes":true}\''),
-      handler: (params) => {
-        getInt(params[0]!);
-        getInt(params[1]!);
-        const opts = params[2];
-        if (opts instanceof JsonObject) {
-          const a = opts.get('noOrphans');
-          const b = opts.get('logicalTimes');
-          if (typeof a === 'boolean') getBool(a);
-          if (typeof b === 'boolean') getBool(b);
-        }
-        // komodod's timestamp index (-timestampindex) is off by default, also on ac_cc chains
-        // (DEFAULT_TIMESTAMPINDEX = false), so GetTimestampIndex fails and this is its answer.
-        throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available for block hashes');
-      },
+      handler: (params) => getblockhashes(params),
     },
   ];
+}
+
+async function getaddressmempool(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const addrs = addressesFromParams(params);
+  // Without -addressindex komodod's mempool keeps no address index: getAddressIndex succeeds, empty.
+  const deltas = node.config.addressindex ? await askRpc<MempoolAddressDelta[]>(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
+  // std::sort by time (timestampSort); a stable sort keeps mapAddress order among equal times.
+  deltas.sort((a, b) => a.time - b.time);
+  const name = addressNamer();
+  return deltas.map((d) => {
+    const o: Record<string, JsonOut> = { address: name(d.address), txid: d.txid, index: d.index, satoshis: d.satoshis, timestamp: BigInt(d.time) };
+    if (d.satoshis < 0n) {
+      o.prevtxid = d.prevtxid!;
+      o.prevout = d.prevout!;
+    }
+    return o;
+  });
+}
+
+async function getaddressutxos(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  let includeChainInfo = false;
+  const p0 = params[0];
+  if (p0 instanceof JsonObject) {
+    const ci = p0.get('chainInfo');
+    if (typeof ci === 'boolean') includeChainInfo = ci;
+  }
+  const addrs = addressesFromParams(params);
+  const r = await askRpc<{ utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null>(node.chain, {
+    op: 'addressUtxos',
+    addresses: addrs.map((a) => a.key),
+  });
+  if (!r) throw noInfo();
+  // heightSort (std::sort; stable here).
+  const sorted = r.utxos.slice().sort((a, b) => a.height - b.height);
+  const name = addressNamer();
+  const utxos = sorted.map((u) => ({ address: name(u.address), txid: u.txid, outputIndex: u.index, script: toHex(u.script), satoshis: u.value, height: u.height }));
+  if (includeChainInfo) return { utxos, hash: r.tip.hash, height: r.tip.height };
+  return utxos;
+}
+
+async function getaddressdeltas(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const o = getObj(params[0]!);
+  const startValue = o.get('start');
+  const endValue = o.get('end');
+  const chainInfo = o.get('chainInfo');
+  const includeChainInfo = typeof chainInfo === 'boolean' ? getBool(chainInfo) : false;
+  let start = 0;
+  let end = 0;
+  if (isNum(startValue) && isNum(endValue)) {
+    start = getInt(startValue);
+    end = getInt(endValue);
+    if (start <= 0 || end <= 0) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Start and end is expected to be greater than zero');
+    if (end < start) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'End value is expected to be greater than start');
+  }
+  const addrs = addressesFromParams(params);
+  const h = await history(node, addrs, start, end);
+  const name = addressNamer();
+  const deltas = h.deltas.map((d) => ({ satoshis: d.satoshis, txid: d.txid, index: d.index, blockindex: d.blockindex, height: d.height, address: name(d.address) }));
+  if (includeChainInfo && start > 0 && end > 0) {
+    if (start > h.tip.height || end > h.tip.height) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Start or end is outside chain range');
+    return { deltas, start: { hash: h.startHash!, height: start }, end: { hash: h.endHash!, height: end } };
+  }
+  return deltas;
+}
+
+async function getaddressbalance(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const addrs = addressesFromParams(params);
+  const h = await history(node, addrs);
+  let balance = 0n;
+  let received = 0n;
+  for (const d of h.deltas) {
+    if (d.satoshis > 0n) received += d.satoshis;
+    balance += d.satoshis;
+  }
+  return { balance, received };
+}
+
+async function getaddresstxids(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const addrs = addressesFromParams(params);
+  let start = 0;
+  let end = 0;
+  const p0 = params[0];
+  if (p0 instanceof JsonObject) {
+    const s = p0.get('start');
+    const e = p0.get('end');
+    if (isNum(s) && isNum(e)) {
+      start = getInt(s);
+      end = getInt(e);
+    }
+  }
+  // komodod does not check start > end here: the range is simply empty.
+  const h = await history(node, addrs, start, end);
+  const seen = new Set<string>();
+  const pairs: [number, string][] = [];
+  for (const d of h.deltas) {
+    const k = `${d.height}:${d.txid}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    pairs.push([d.height, d.txid]);
+  }
+  // Several addresses: std::set<pair<int, string>> order (height, then txid text).
+  if (addrs.length > 1) pairs.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return pairs.map(([, t]) => t);
+}
+
+async function getspentinfo(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const o = getObj(params[0]!);
+  const txidValue = o.get('txid');
+  const indexValue = o.get('index');
+  if (typeof txidValue !== 'string' || !isNum(indexValue)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid txid or index');
+  const txid = toHex(parseHashV(txidValue, 'txid').slice().reverse());
+  const outputIndex = getInt(indexValue);
+  // GetSpentIndex: the mempool's spent index first, then the block's (txindex gives the output's script).
+  const [v] = await getSpentIndex(node, [[txid, outputIndex]], []);
+  if (!v) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Unable to get spent info');
+  return { txid: v.txid, index: v.inputIndex, height: v.blockHeight };
+}
+
+function getblockhashes(params: JsonValue[]): JsonOut {
+  getInt(params[0]!);
+  getInt(params[1]!);
+  const opts = params[2];
+  if (opts instanceof JsonObject) {
+    const a = opts.get('noOrphans');
+    const b = opts.get('logicalTimes');
+    if (typeof a === 'boolean') getBool(a);
+    if (typeof b === 'boolean') getBool(b);
+  }
+  // komodod's timestamp index (-timestampindex) is off by default, also on ac_cc chains
+  // (DEFAULT_TIMESTAMPINDEX = false), so GetTimestampIndex fails and this is its answer.
+  throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available for block hashes');
 }

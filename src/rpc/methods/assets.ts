@@ -19,7 +19,7 @@ import {
   type AssetsAssembleResult,
 } from '../../chain/assets/index.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
-import type { JsonOut } from '../json-value.js';
+import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext, type UnspentEntry } from './cc-support.js';
@@ -41,127 +41,123 @@ function strtol0(text: string): number {
 }
 
 /** The RPC methods of the Assets module (the token DEX), category `tokens` as in komodod's table. */
+/** myGetTransaction, where the assets RPCs only need the transaction (confirmed or in the mempool). */
+const findTx = async (cc: CCSupport, txid: Uint8Array): Promise<Transaction | null> => (await cc.findTx(txid))?.tx ?? null;
+
+/**
+ * AddNormalinputs' candidates (as the token methods take them), always skipping immature
+ * coinbases (the wallet's AvailableCoins), measured against the call's build context.
+ */
+const normalCandidates = (cc: CCSupport, pk: Uint8Array, total: bigint, maxinputs: number, ctx: CCBuildContext) =>
+  cc.normalCandidates(pk, total, maxinputs, { nextHeight: ctx.nextHeight, maturity: ctx.maturity });
+
+/** FinalizeCCTx's signing with the -pubkey's wallet key: the hex, or null where komodod returns "". */
+async function finish(cc: CCSupport, r: AssetsAssembleResult): Promise<{ hex: string } | { error: string }> {
+  if (!r.ok) return { error: r.error };
+  const pk = r.value.mypk;
+  const priv = cc.privateKeyOf(pk);
+  if (!priv) return { error: 'CC signing error: no private key for -pubkey in the wallet' };
+  const ctx = await cc.buildContext();
+  const s = signAssetsTx(r.value, { ...ctx, privateKey: priv });
+  return s.ok ? { hex: toHex(s.tx.toRaw()) } : { error: s.error };
+}
+
+const success = (hex: string) => ({ result: 'success', hex });
+
+/** AssetOrders(refassetid, pk, additionalEvalCode) (CCassetstx.cpp). */
+async function assetOrders(cc: CCSupport, refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
+  const result: JsonOut[] = [];
+  const txCache = new Map<string, Transaction | null>();
+  const addOrders = async (u: UnspentEntry) => {
+    let ordertx = txCache.get(u.txid);
+    if (ordertx === undefined) txCache.set(u.txid, (ordertx = await findTx(cc, txidBytes(u.txid))));
+    if (!ordertx || ordertx.vout.length === 0) return;
+    const op = tryDecodeAssetTokenOpRet(ordertx.vout[ordertx.vout.length - 1]!.script);
+    if (!op) return;
+    const { funcid, tokenid: assetid, assetid2, price, origpubkey } = op;
+    const mine = pk !== null && pubkey2pk(origpubkey) !== null && toHex(pk) === toHex(origpubkey) && (funcid === 'S' || funcid === 's');
+    const listed = pk === null && (isZero(refassetid) || toHex(assetid) === toHex(refassetid));
+    if (!listed && !mine) return;
+    const value = ordertx.vout[u.index]!.value;
+    if (value === 0n) return; // a fully filled order
+    const vout0 = ordertx.vout[0]!.value;
+    const item: Record<string, JsonOut> = { funcid, txid: u.txid, vout: u.index };
+    if (funcid === 'b' || funcid === 'B') {
+      item.amount = (Number(value) / COIN).toFixed(8);
+      item.bidamount = (Number(vout0) / COIN).toFixed(8);
+    } else {
+      item.amount = value.toString();
+      item.askamount = vout0.toString();
+    }
+    if (origpubkey.length === 33) {
+      const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
+      item.origaddress = ccAddressOf(EVAL_ASSETS, pk33);
+      item.origtokenaddress = ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey));
+    }
+    if (!isZero(assetid)) item.tokenid = toHexReversed(assetid);
+    if (!isZero(assetid2)) item.otherid = toHexReversed(assetid2);
+    if (price > 0n) {
+      // komodod tests `funcid == 'e' || funcid == 'e'`: an 'E' order takes the bid branch
+      if (funcid === 's' || funcid === 'S' || funcid === 'e') {
+        item.totalrequired = (Number(price) / COIN).toFixed(8);
+        item.price = (Number(price) / Number(BigInt.asIntN(64, 100000000n * vout0))).toFixed(8);
+      } else {
+        item.totalrequired = price;
+        item.price = (Number(vout0) / Number(BigInt.asIntN(64, price * 100000000n))).toFixed(8);
+      }
+    }
+    result.push(item);
+  };
+  // bids: coins at the Assets global CC address; asks: tokens at its dual-eval (NFT-aware with a tokenid) address
+  const bids = await cc.ccUnspents(globalCCAddress(ASSETS));
+  const nft = isZero(refassetid) ? new Uint8Array(0) : await cc.nftDataOfToken(refassetid);
+  const asks = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, nft.length > 0 ? nft[0]! : 0, ASSETS_GLOBAL_PUBKEY)));
+  for (const u of bids) await addOrders(u);
+  for (const u of asks) await addOrders(u);
+  if (additionalEvalCode !== 0) {
+    const dual = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, additionalEvalCode, ASSETS_GLOBAL_PUBKEY)));
+    for (const u of dual) await addOrders(u);
+  }
+  return result;
+}
+
+/** tokencancelask / tokencancelbid: the same RPC shape in komodod, on an ask or a bid. */
+function cancelOrderMethod(cc: CCSupport, kind: 'ask' | 'bid'): RpcMethod {
+  return {
+    name: `tokencancel${kind}`,
+    category: 'tokens',
+    help: `tokencancel${kind} tokenid ${kind}txid\n`,
+    minArgs: 2,
+    maxArgs: 2,
+    handler: async (params) => {
+      const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+      const tokenid = parseUint256(getStr(params[0]!));
+      const ordertxid = parseUint256(getStr(params[1]!));
+      // komodod quirk: no "result" key
+      if (isZero(tokenid) || isZero(ordertxid)) return { error: 'invalid parameter' };
+      const ctx = await cc.buildContext();
+      const coins = await normalCandidates(cc, pk, ASSETS_TXFEE, 3, ctx);
+      const orderTx = coins.length > 0 ? await findTx(cc, ordertxid) : null;
+      if (!orderTx) return errResult(`couldnt cancel ${kind}`);
+      const assembled =
+        kind === 'ask'
+          ? assembleCancelAsk({ ...ctx, pubkey: pk, tokenid, orderTx, nftData: await cc.nftDataOfToken(tokenid), coins })
+          : assembleCancelBid({ ...ctx, pubkey: pk, tokenid, orderTx, coins });
+      const r = await finish(cc, assembled);
+      return 'hex' in r ? success(r.hex) : errResult(`couldnt cancel ${kind}`);
+    },
+  };
+}
+
 export function assetsMethods(node: NodeServices): RpcMethod[] {
   const cc = new CCSupport(node);
-  /** myGetTransaction, where the assets RPCs only need the transaction (confirmed or in the mempool). */
-  const findTx = async (txid: Uint8Array): Promise<Transaction | null> => (await cc.findTx(txid))?.tx ?? null;
-
-  /**
-   * AddNormalinputs' candidates (as the token methods take them), always skipping immature
-   * coinbases (the wallet's AvailableCoins), measured against the call's build context.
-   */
-  const normalCandidates = (pk: Uint8Array, total: bigint, maxinputs: number, ctx: CCBuildContext) =>
-    cc.normalCandidates(pk, total, maxinputs, { nextHeight: ctx.nextHeight, maturity: ctx.maturity });
-
-  /** FinalizeCCTx's signing with the -pubkey's wallet key: the hex, or null where komodod returns "". */
-  async function finish(r: AssetsAssembleResult): Promise<{ hex: string } | { error: string }> {
-    if (!r.ok) return { error: r.error };
-    const pk = r.value.mypk;
-    const priv = cc.privateKeyOf(pk);
-    if (!priv) return { error: 'CC signing error: no private key for -pubkey in the wallet' };
-    const ctx = await cc.buildContext();
-    const s = signAssetsTx(r.value, { ...ctx, privateKey: priv });
-    return s.ok ? { hex: toHex(s.tx.toRaw()) } : { error: s.error };
-  }
-
-  const success = (hex: string) => ({ result: 'success', hex });
-
-  /** AssetOrders(refassetid, pk, additionalEvalCode) (CCassetstx.cpp). */
-  async function assetOrders(refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
-    const result: JsonOut[] = [];
-    const txCache = new Map<string, Transaction | null>();
-    const addOrders = async (u: UnspentEntry) => {
-      let ordertx = txCache.get(u.txid);
-      if (ordertx === undefined) txCache.set(u.txid, (ordertx = await findTx(txidBytes(u.txid))));
-      if (!ordertx || ordertx.vout.length === 0) return;
-      const op = tryDecodeAssetTokenOpRet(ordertx.vout[ordertx.vout.length - 1]!.script);
-      if (!op) return;
-      const { funcid, tokenid: assetid, assetid2, price, origpubkey } = op;
-      const mine = pk !== null && pubkey2pk(origpubkey) !== null && toHex(pk) === toHex(origpubkey) && (funcid === 'S' || funcid === 's');
-      const listed = pk === null && (isZero(refassetid) || toHex(assetid) === toHex(refassetid));
-      if (!listed && !mine) return;
-      const value = ordertx.vout[u.index]!.value;
-      if (value === 0n) return; // a fully filled order
-      const vout0 = ordertx.vout[0]!.value;
-      const item: Record<string, JsonOut> = { funcid, txid: u.txid, vout: u.index };
-      if (funcid === 'b' || funcid === 'B') {
-        item.amount = (Number(value) / COIN).toFixed(8);
-        item.bidamount = (Number(vout0) / COIN).toFixed(8);
-      } else {
-        item.amount = value.toString();
-        item.askamount = vout0.toString();
-      }
-      if (origpubkey.length === 33) {
-        const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
-        item.origaddress = ccAddressOf(EVAL_ASSETS, pk33);
-        item.origtokenaddress = ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey));
-      }
-      if (!isZero(assetid)) item.tokenid = toHexReversed(assetid);
-      if (!isZero(assetid2)) item.otherid = toHexReversed(assetid2);
-      if (price > 0n) {
-        // komodod tests `funcid == 'e' || funcid == 'e'`: an 'E' order takes the bid branch
-        if (funcid === 's' || funcid === 'S' || funcid === 'e') {
-          item.totalrequired = (Number(price) / COIN).toFixed(8);
-          item.price = (Number(price) / Number(BigInt.asIntN(64, 100000000n * vout0))).toFixed(8);
-        } else {
-          item.totalrequired = price;
-          item.price = (Number(vout0) / Number(BigInt.asIntN(64, price * 100000000n))).toFixed(8);
-        }
-      }
-      result.push(item);
-    };
-    // bids: coins at the Assets global CC address; asks: tokens at its dual-eval (NFT-aware with a tokenid) address
-    const bids = await cc.ccUnspents(globalCCAddress(ASSETS));
-    const nft = isZero(refassetid) ? new Uint8Array(0) : await cc.nftDataOfToken(refassetid);
-    const asks = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, nft.length > 0 ? nft[0]! : 0, ASSETS_GLOBAL_PUBKEY)));
-    for (const u of bids) await addOrders(u);
-    for (const u of asks) await addOrders(u);
-    if (additionalEvalCode !== 0) {
-      const dual = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, additionalEvalCode, ASSETS_GLOBAL_PUBKEY)));
-      for (const u of dual) await addOrders(u);
-    }
-    return result;
-  }
-
-  /** tokencancelask / tokencancelbid: the same RPC shape in komodod, on an ask or a bid. */
-  function cancelOrderMethod(kind: 'ask' | 'bid'): RpcMethod {
-    return {
-      name: `tokencancel${kind}`,
-      category: 'tokens',
-      help: `tokencancel${kind} tokenid ${kind}txid\n`,
-      minArgs: 2,
-      maxArgs: 2,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const tokenid = parseUint256(getStr(params[0]!));
-        const ordertxid = parseUint256(getStr(params[1]!));
-        // komodod quirk: no "result" key
-        if (isZero(tokenid) || isZero(ordertxid)) return { error: 'invalid parameter' };
-        const ctx = await cc.buildContext();
-        const coins = await normalCandidates(pk, ASSETS_TXFEE, 3, ctx);
-        const orderTx = coins.length > 0 ? await findTx(ordertxid) : null;
-        if (!orderTx) return errResult(`couldnt cancel ${kind}`);
-        const assembled =
-          kind === 'ask'
-            ? assembleCancelAsk({ ...ctx, pubkey: pk, tokenid, orderTx, nftData: await cc.nftDataOfToken(tokenid), coins })
-            : assembleCancelBid({ ...ctx, pubkey: pk, tokenid, orderTx, coins });
-        const r = await finish(assembled);
-        return 'hex' in r ? success(r.hex) : errResult(`couldnt cancel ${kind}`);
-      },
-    };
-  }
-
   return [
     {
       name: 'assetsaddress',
       category: 'tokens',
       help: 'assetsaddress [pubkey]\n',
       maxArgs: 1,
-      handler: async (params) => {
-        const my = await cc.ensureCC(EVAL_ASSETS);
-        const pubkey = params.length === 1 ? parseHexLenient(getStr(params[0]!)) : new Uint8Array(0);
-        return await cc.ccAddressResult({ name: 'Assets', global: ASSETS, globalPubkey: ASSETS_GLOBAL_PUBKEY }, pubkey, my);
-      },
+      handler: (params) => assetsaddress(cc, params),
     },
     {
       name: 'tokenorders',
@@ -171,15 +167,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
         'returns token orders for the tokenid or all available token orders if tokenid is not set\n' +
         '(this rpc supports only fungible tokens)\n\n',
       maxArgs: 1,
-      handler: async (params) => {
-        await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        if (params.length === 1) {
-          const tokenid = parseUint256(getStr(params[0]!));
-          if (isZero(tokenid)) throw new Error('incorrect tokenid\n');
-          return await assetOrders(tokenid, null, 0);
-        }
-        return await assetOrders(new Uint8Array(32), null, 0);
-      },
+      handler: (params) => tokenorders(cc, params),
     },
     {
       name: 'mytokenorders',
@@ -189,11 +177,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
         'returns all the token orders for mypubkey\n' +
         'if evalcode is set then returns mypubkey token orders for non-fungible tokens with this evalcode\n\n',
       maxArgs: 1,
-      handler: async (params) => {
-        const my = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const evalcode = params.length === 1 ? strtol0(getStr(params[0]!)) : 0;
-        return await assetOrders(new Uint8Array(32), my, evalcode);
-      },
+      handler: (params) => mytokenorders(cc, params),
     },
     {
       name: 'tokenask',
@@ -201,20 +185,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
       help: 'tokenask numtokens tokenid price\n',
       minArgs: 3,
       maxArgs: 3,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const numtokensText = numberText(params[0]);
-        const tokenid = parseUint256(getStr(params[1]!));
-        const { numtokens, price, amount: askamount } = orderAmount(numtokensText, numberText(params[2]));
-        if (isZero(tokenid) || numtokens <= 0n || !(price > 0) || askamount <= 0n) return errResult('invalid parameter');
-        const nft = await cc.nftDataOfToken(tokenid);
-        const ctx = await cc.buildContext();
-        const coins = await normalCandidates(pk, 2n * ASSETS_TXFEE, 3, ctx);
-        const tokenCoins = coins.length > 0 ? await cc.tokenCandidates(pk, tokenid, nft.length > 0 ? nft[0]! : 0, numtokens, 60) : [];
-        const r = await finish(assembleAsk({ ...ctx, pubkey: pk, tokenid, numtokens, askamount, nftData: nft, coins, tokenCoins }));
-        // komodod reports any CreateSell failure as "couldnt create ask" (CCerror is not read here).
-        return 'hex' in r ? success(r.hex) : errResult('couldnt create ask');
-      },
+      handler: (params) => tokenask(cc, params),
     },
     {
       name: 'tokenbid',
@@ -222,21 +193,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
       help: 'tokenbid numtokens tokenid price\n',
       minArgs: 3,
       maxArgs: 3,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const numtokensText = numberText(params[0]);
-        const tokenid = parseUint256(getStr(params[1]!));
-        const { numtokens, price, amount: bidamount } = orderAmount(numtokensText, numberText(params[2]));
-        if (!(price > 0)) return errResult('price must be positive');
-        if (isZero(tokenid)) return errResult('invalid tokenid');
-        if (bidamount <= 0n) return errResult('bid amount must be positive');
-        const ctx = await cc.buildContext();
-        const tokenCreateTx = (await findTx(tokenid)) ?? undefined;
-        const coins = await normalCandidates(pk, bidamount + 2n * ASSETS_TXFEE, 64, ctx);
-        const r = await finish(assembleBid({ ...ctx, pubkey: pk, tokenid, bidamount, numtokens, tokenCreateTx, coins }));
-        if (!(numtokens > 0n)) return errResult('price and numtokens must be positive');
-        return 'hex' in r ? success(r.hex) : errResult('couldnt create bid');
-      },
+      handler: (params) => tokenbid(cc, params),
     },
     {
       name: 'tokenfillask',
@@ -244,27 +201,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
       help: 'tokenfillask tokenid asktxid fillunits\n',
       minArgs: 3,
       maxArgs: 3,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const tokenid = parseUint256(getStr(params[0]!));
-        const asktxid = parseUint256(getStr(params[1]!));
-        const fillunits = cAtoll(numberText(params[2]));
-        if (fillunits <= 0n) return errResult('fillunits must be positive');
-        // komodod quirk: this error object has no "result" key
-        if (isZero(tokenid) || isZero(asktxid)) return { error: 'invalid parameter' };
-        const askTx = await findTx(asktxid);
-        if (!askTx) return errResult('couldnt fill ask');
-        const nft = await cc.nftDataOfToken(tokenid);
-        const ctx = await cc.buildContext();
-        const op = askTx.vout.length > 0 ? tryDecodeAssetTokenOpRet(askTx.vout[askTx.vout.length - 1]!.script) : null;
-        const paid = askTx.vout.length > 0 ? askPaidAmount(op?.price ?? 0n, askTx.vout[0]!.value, fillunits) : 0n;
-        const coins = await normalCandidates(pk, 2n * ASSETS_TXFEE + paid, 60, ctx);
-        const r = await finish(assembleFillAsk({ ...ctx, pubkey: pk, tokenid, askTx, fillunits, nftData: nft, coins }));
-        if ('hex' in r) return success(r.hex);
-        // FillSell's CCerror texts are reported; anything else is "couldnt fill ask"
-        if (r.error === 'filltx not enough utxos' || r.error === 'insufficient coins to fill sell') return errResult(r.error);
-        return errResult('couldnt fill ask');
-      },
+      handler: (params) => tokenfillask(cc, params),
     },
     {
       name: 'tokenfillbid',
@@ -272,28 +209,9 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
       help: 'tokenfillbid tokenid bidtxid fillamount\n',
       minArgs: 3,
       maxArgs: 3,
-      handler: async (params) => {
-        const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
-        const tokenid = parseUint256(getStr(params[0]!));
-        const bidtxid = parseUint256(getStr(params[1]!));
-        const fillamount = cAtoll(numberText(params[2]));
-        if (fillamount <= 0n) return errResult('fillamount must be positive');
-        if (isZero(tokenid) || isZero(bidtxid)) return errResult('must provide tokenid and bidtxid');
-        const ctx = await cc.buildContext();
-        const coins = await normalCandidates(pk, 2n * ASSETS_TXFEE, 3, ctx);
-        // komodod quirk: FillBuyOffer returns these failure texts as the "hex" of a success
-        if (coins.length === 0) return success('no normal coins left');
-        const bidTx = await findTx(bidtxid);
-        if (!bidTx) return success('no normal coins left');
-        const nft = await cc.nftDataOfToken(tokenid);
-        const tokenCoins = await cc.tokenCandidates(pk, tokenid, nft.length > 0 ? nft[0]! : 0, fillamount, 60);
-        const assembled = assembleFillBid({ ...ctx, pubkey: pk, tokenid, bidTx, fillamount, nftData: nft, coins, tokenCoins });
-        if (!assembled.ok && (assembled.error === 'no normal coins left' || assembled.error === 'dont have any assets to fill bid')) return success(assembled.error);
-        const r = await finish(assembled);
-        return 'hex' in r ? success(r.hex) : errResult('couldnt fill bid');
-      },
+      handler: (params) => tokenfillbid(cc, params),
     },
-    cancelOrderMethod('ask'),
+    cancelOrderMethod(cc, 'ask'),
     {
       // AssetConvert is gone: after its checks komodod always answers "deprecated".
       name: 'tokenconvert',
@@ -301,17 +219,115 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
       help: 'tokenconvert evalcode tokenid pubkey amount\n',
       minArgs: 4,
       maxArgs: 4,
-      handler: async (params) => {
-        await cc.ensureCC(EVAL_ASSETS);
-        getStr(params[0]!); // evalcode = atoi(...): read, unused
-        const tokenid = parseUint256(getStr(params[1]!));
-        getStr(params[2]!); // pubkey = ParseHex(...): read, unused
-        const amount = cAtoll(getStr(params[3]!));
-        if (isZero(tokenid)) return errResult('invalid tokenid');
-        if (amount <= 0n) return errResult('amount must be positive');
-        return errResult('deprecated');
-      },
+      handler: (params) => tokenconvert(cc, params),
     },
-    cancelOrderMethod('bid'),
+    cancelOrderMethod(cc, 'bid'),
   ];
+}
+
+async function assetsaddress(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const my = await cc.ensureCC(EVAL_ASSETS);
+  const pubkey = params.length === 1 ? parseHexLenient(getStr(params[0]!)) : new Uint8Array(0);
+  return await cc.ccAddressResult({ name: 'Assets', global: ASSETS, globalPubkey: ASSETS_GLOBAL_PUBKEY }, pubkey, my);
+}
+
+async function tokenorders(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  if (params.length === 1) {
+    const tokenid = parseUint256(getStr(params[0]!));
+    if (isZero(tokenid)) throw new Error('incorrect tokenid\n');
+    return await assetOrders(cc, tokenid, null, 0);
+  }
+  return await assetOrders(cc, new Uint8Array(32), null, 0);
+}
+
+async function mytokenorders(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const my = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  const evalcode = params.length === 1 ? strtol0(getStr(params[0]!)) : 0;
+  return await assetOrders(cc, new Uint8Array(32), my, evalcode);
+}
+
+async function tokenask(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  const numtokensText = numberText(params[0]);
+  const tokenid = parseUint256(getStr(params[1]!));
+  const { numtokens, price, amount: askamount } = orderAmount(numtokensText, numberText(params[2]));
+  if (isZero(tokenid) || numtokens <= 0n || !(price > 0) || askamount <= 0n) return errResult('invalid parameter');
+  const nft = await cc.nftDataOfToken(tokenid);
+  const ctx = await cc.buildContext();
+  const coins = await normalCandidates(cc, pk, 2n * ASSETS_TXFEE, 3, ctx);
+  const tokenCoins = coins.length > 0 ? await cc.tokenCandidates(pk, tokenid, nft.length > 0 ? nft[0]! : 0, numtokens, 60) : [];
+  const r = await finish(cc, assembleAsk({ ...ctx, pubkey: pk, tokenid, numtokens, askamount, nftData: nft, coins, tokenCoins }));
+  // komodod reports any CreateSell failure as "couldnt create ask" (CCerror is not read here).
+  return 'hex' in r ? success(r.hex) : errResult('couldnt create ask');
+}
+
+async function tokenbid(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  const numtokensText = numberText(params[0]);
+  const tokenid = parseUint256(getStr(params[1]!));
+  const { numtokens, price, amount: bidamount } = orderAmount(numtokensText, numberText(params[2]));
+  if (!(price > 0)) return errResult('price must be positive');
+  if (isZero(tokenid)) return errResult('invalid tokenid');
+  if (bidamount <= 0n) return errResult('bid amount must be positive');
+  const ctx = await cc.buildContext();
+  const tokenCreateTx = (await findTx(cc, tokenid)) ?? undefined;
+  const coins = await normalCandidates(cc, pk, bidamount + 2n * ASSETS_TXFEE, 64, ctx);
+  const r = await finish(cc, assembleBid({ ...ctx, pubkey: pk, tokenid, bidamount, numtokens, tokenCreateTx, coins }));
+  if (!(numtokens > 0n)) return errResult('price and numtokens must be positive');
+  return 'hex' in r ? success(r.hex) : errResult('couldnt create bid');
+}
+
+async function tokenfillask(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  const tokenid = parseUint256(getStr(params[0]!));
+  const asktxid = parseUint256(getStr(params[1]!));
+  const fillunits = cAtoll(numberText(params[2]));
+  if (fillunits <= 0n) return errResult('fillunits must be positive');
+  // komodod quirk: this error object has no "result" key
+  if (isZero(tokenid) || isZero(asktxid)) return { error: 'invalid parameter' };
+  const askTx = await findTx(cc, asktxid);
+  if (!askTx) return errResult('couldnt fill ask');
+  const nft = await cc.nftDataOfToken(tokenid);
+  const ctx = await cc.buildContext();
+  const op = askTx.vout.length > 0 ? tryDecodeAssetTokenOpRet(askTx.vout[askTx.vout.length - 1]!.script) : null;
+  const paid = askTx.vout.length > 0 ? askPaidAmount(op?.price ?? 0n, askTx.vout[0]!.value, fillunits) : 0n;
+  const coins = await normalCandidates(cc, pk, 2n * ASSETS_TXFEE + paid, 60, ctx);
+  const r = await finish(cc, assembleFillAsk({ ...ctx, pubkey: pk, tokenid, askTx, fillunits, nftData: nft, coins }));
+  if ('hex' in r) return success(r.hex);
+  // FillSell's CCerror texts are reported; anything else is "couldnt fill ask"
+  if (r.error === 'filltx not enough utxos' || r.error === 'insufficient coins to fill sell') return errResult(r.error);
+  return errResult('couldnt fill ask');
+}
+
+async function tokenfillbid(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  const pk = await cc.ensureCC(EVAL_ASSETS, EVAL_TOKENS);
+  const tokenid = parseUint256(getStr(params[0]!));
+  const bidtxid = parseUint256(getStr(params[1]!));
+  const fillamount = cAtoll(numberText(params[2]));
+  if (fillamount <= 0n) return errResult('fillamount must be positive');
+  if (isZero(tokenid) || isZero(bidtxid)) return errResult('must provide tokenid and bidtxid');
+  const ctx = await cc.buildContext();
+  const coins = await normalCandidates(cc, pk, 2n * ASSETS_TXFEE, 3, ctx);
+  // komodod quirk: FillBuyOffer returns these failure texts as the "hex" of a success
+  if (coins.length === 0) return success('no normal coins left');
+  const bidTx = await findTx(cc, bidtxid);
+  if (!bidTx) return success('no normal coins left');
+  const nft = await cc.nftDataOfToken(tokenid);
+  const tokenCoins = await cc.tokenCandidates(pk, tokenid, nft.length > 0 ? nft[0]! : 0, fillamount, 60);
+  const assembled = assembleFillBid({ ...ctx, pubkey: pk, tokenid, bidTx, fillamount, nftData: nft, coins, tokenCoins });
+  if (!assembled.ok && (assembled.error === 'no normal coins left' || assembled.error === 'dont have any assets to fill bid')) return success(assembled.error);
+  const r = await finish(cc, assembled);
+  return 'hex' in r ? success(r.hex) : errResult('couldnt fill bid');
+}
+
+async function tokenconvert(cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {
+  await cc.ensureCC(EVAL_ASSETS);
+  getStr(params[0]!); // evalcode = atoi(...): read, unused
+  const tokenid = parseUint256(getStr(params[1]!));
+  getStr(params[2]!); // pubkey = ParseHex(...): read, unused
+  const amount = cAtoll(getStr(params[3]!));
+  if (isZero(tokenid)) return errResult('invalid tokenid');
+  if (amount <= 0n) return errResult('amount must be positive');
+  return errResult('deprecated');
 }

@@ -10,7 +10,7 @@ import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus.js';
 import { scriptPubKeyToJSON, txToJSON, type JsonObj } from '../../chain/tx/json.js';
 import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
-import { JsonNumber, type JsonOut } from '../json-value.js';
+import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
 import { getBool, getInt, getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { hexInt, komodoSegid, STAKED_DECEMBER_HARDFORK_TIMESTAMP, uint256HexOf, uint256S } from './chain-json.js';
@@ -251,7 +251,11 @@ async function blockHashArg(node: NodeServices, s: string): Promise<string> {
 
 /** The `blockchain` category (and the hidden invalidateblock/reconsiderblock). */
 export function blockchainMethods(node: NodeServices): RpcMethod[] {
-  const regtest = node.config.chain.regtest;
+  return [...chainMethods(node), ...mempoolMethods(node)];
+}
+
+/** The active chain and its blocks (rpc/blockchain.cpp): tip, hashes, headers, blocks, chain info, invalidate/reconsider. */
+function chainMethods(node: NodeServices): RpcMethod[] {
   return [
     {
       name: 'getblockcount',
@@ -283,14 +287,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 1,
       help: HELP_getblockhash,
-      handler: async (params) => {
-        const n = getInt(params[0]!);
-        const tip = await chainTip(node);
-        if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-        const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
-        if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-        return hash;
-      },
+      handler: (params) => getblockhash(node, params),
     },
     {
       name: 'getblockheader',
@@ -298,15 +295,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 2,
       help: HELP_getblockheader,
-      handler: async (params) => {
-        // get_str then uint256S: no hex check, as komodod.
-        const hash = uint256S(getStr(params[0]!));
-        const verbose = params.length > 1 ? getBool(params[1]!) : true;
-        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
-        if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
-        if (!verbose) return toHex(info.header.toRaw());
-        return (await blockheaderToJSON(node, info)) as JsonOut;
-      },
+      handler: (params) => getblockheader(node, params),
     },
     {
       name: 'getblock',
@@ -314,124 +303,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 2,
       help: HELP_getblock,
-      handler: async (params) => {
-        const hash = await blockHashArg(node, getStr(params[0]!));
-        let verbosity = 1;
-        if (params.length > 1) {
-          // a number goes through get_int, anything else through get_bool
-          verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
-        }
-        if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
-        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
-        if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
-        if (verbosity === 0) return toHex(info.raw);
-        return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
-      },
-    },
-    {
-      name: 'getmempoolinfo',
-      category: 'blockchain',
-      minArgs: 0,
-      maxArgs: 0,
-      help: HELP_getmempoolinfo,
-      handler: async () => {
-        // Running totals the mempool keeps: the call costs the same whatever the mempool holds.
-        const info = await askRpc<MempoolInfo>(node.mempool, { op: 'info' });
-        const o: JsonObj = { size: info.size, bytes: info.bytes, usage: info.usage };
-        // Every admission and removal is announced as it happens: the wallet is always caught up.
-        if (regtest) o.fullyNotified = true;
-        return o as JsonOut;
-      },
-    },
-    {
-      name: 'getrawmempool',
-      category: 'blockchain',
-      minArgs: 0,
-      maxArgs: 1,
-      help: HELP_getrawmempool,
-      handler: async (params) => {
-        const verbose = params.length > 0 ? getBool(params[0]!) : false;
-        // mapTx is ordered by txid (uint256 order).
-        const entries = (await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
-        if (!verbose) return entries.map((e) => e.txid);
-        const tip = await chainTip(node);
-        const inMempool = new Set(entries.map((e) => e.txid));
-        const outpoints: [string, number][] = [];
-        for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
-        const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
-        let k = 0;
-        const out = new Map<string, JsonOut>();
-        for (const e of entries) {
-          const modSize = modifiedSize(e);
-          // dPriority at admission: chain coins older than the tip then (parents in the mempool count 0).
-          let inputs = 0;
-          for (let i = 0; i < e.tx.vin.length; i++) {
-            const c = coins[k++];
-            if (c && c.height < e.height) inputs += Number(c.value * BigInt(e.height - c.height)); // int64 product, then double
-          }
-          const shielded = e.tx.joinSplits.length > 0 || e.tx.shieldedSpends.length > 0 || e.tx.shieldedOutputs.length > 0;
-          const starting = e.tx.isCoinbase() ? 0 : shielded ? MAX_PRIORITY : modSize === 0 ? 0 : inputs / modSize;
-          // CTxMemPoolEntry::GetPriority: unsigned height difference times the value in, over the modified size.
-          const valueIn = e.tx.vout.reduce((s, o) => s + o.value, 0n) + e.fee;
-          const delta = modSize === 0 ? 0 : (((tip.height - e.height) >>> 0) * Number(valueIn)) / modSize;
-          const depends = [...new Set(e.tx.vin.map((i) => i.prevout.txid()).filter((t) => inMempool.has(t)))].sort();
-          out.set(e.txid, {
-            size: e.size,
-            fee: new Amount(e.fee),
-            time: e.time,
-            height: e.height,
-            startingpriority: starting,
-            currentpriority: starting + delta,
-            depends,
-          });
-        }
-        return out;
-      },
-    },
-    {
-      name: 'gettxout',
-      category: 'blockchain',
-      minArgs: 2,
-      maxArgs: 3,
-      help: HELP_gettxout,
-      handler: async (params) => {
-        const txid = uint256S(getStr(params[0]!));
-        const n = getInt(params[1]!);
-        const includeMempool = params.length > 2 ? getBool(params[2]!) : true;
-        let coin: Coin | null = null;
-        let mempoolCoin = false;
-        if (includeMempool) {
-          const e = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
-          if (e) {
-            const o = e.tx.vout[n];
-            // CCoins(tx): unspendable outputs are cleared
-            if (n >= 0 && o && !(o.script.length > 0 && o.script[0] === 0x6a) && o.script.length <= 10_000) {
-              coin = { value: o.value, script: o.script, height: 0x7fffffff, coinbase: false, txVersion: e.tx.version };
-              mempoolCoin = true;
-            }
-          }
-        }
-        if (!mempoolCoin && n >= 0) {
-          coin = (await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
-        }
-        if (!coin) return null;
-        if (includeMempool) {
-          // pruneSpent: outputs a mempool transaction spends are gone.
-          const by = await askRpc<string | null>(node.mempool, { op: 'spentBy', txid, n });
-          if (by) return null;
-        }
-        const tip = await chainTip(node);
-        const confs = mempoolCoin ? 0 : tip.height - coin.height + 1;
-        return {
-          bestblock: tip.hash,
-          confirmations: confs,
-          rawconfirmations: confs,
-          value: new Amount(coin.value),
-          scriptPubKey: scriptPubKeyToJSON(coin.script, true, scriptOpts(node)),
-          version: coin.txVersion,
-          coinbase: coin.coinbase,
-        } as JsonOut;
-      },
+      handler: (params) => getblock(node, params),
     },
     {
       name: 'getblockchaininfo',
@@ -439,54 +311,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 0,
       maxArgs: 0,
       help: HELP_getblockchaininfo,
-      handler: async () => {
-        const tip = await chainTip(node);
-        const [header, difficulty, pools, params, sync] = await Promise.all([
-          askRpc<{ height: number }>(node.chain, { op: 'bestHeader' }),
-          networkDifficulty(node),
-          askRpc<Pools>(node.chain, { op: 'valuePools', hash: tip.hash }),
-          askRpc<NodeServices['baseParams'] | null>(node.chain, { op: 'params' }),
-          longestChain(node, tip.height),
-        ]);
-        const p = params ?? node.baseParams;
-        // nMajorityWindow (1000 on regtest, 4000 on main) and the thresholds, 750 and 950 on both.
-        const window = regtest ? 1000 : 4000;
-        const enforce = 750;
-        const reject = 950;
-        const versions = await askRpc<number[]>(node.chain, { op: 'recentVersions', count: window });
-        const softfork = (id: string, version: number) => {
-          const found = versions ? versions.filter((v) => v >= version).length : 0;
-          const desc = (required: number) => ({ status: found >= required, found, required, window });
-          return { id, version, enforce: desc(enforce), reject: desc(reject) };
-        };
-        const upgrades = new Map<string, JsonOut>();
-        const upgrade = (branch: number, name: string, info: string, at: number) => {
-          if (at === -1) return;
-          upgrades.set(hexInt(branch), { name, activationheight: at, status: tip.height >= at ? 'active' : 'pending', info });
-        };
-        upgrade(OVERWINTER_BRANCH_ID, 'Overwinter', 'See https://z.cash/upgrade/overwinter.html for details.', p.activation.overwinter);
-        upgrade(SAPLING_BRANCH_ID, 'Sapling', 'See https://z.cash/upgrade/sapling.html for details.', p.activation.sapling);
-        const { chainSupply, valuePools } = poolsJSON(pools, false);
-        return {
-          chain: regtest ? 'regtest' : 'main',
-          blocks: tip.height,
-          // KOMODO_INSYNC: set only when peers report the longest chain; a node without peers is not "synced".
-          synced: sync.synced,
-          headers: header.height,
-          bestblockhash: tip.hash,
-          difficulty,
-          // height / KOMODO_LONGESTCHAIN, or 1.0 while that is 0 (no peers)
-          verificationprogress: sync.longest > 0 ? tip.height / sync.longest : 1.0,
-          chainwork: uint256HexOf(tip.chainWork),
-          pruned: false,
-          commitments: 0,
-          chainSupply,
-          valuePools,
-          softforks: [softfork('bip34', 2), softfork('bip66', 3), softfork('bip65', 4)],
-          upgrades,
-          consensus: { chaintip: hexInt(p.currentEpochBranchId(tip.height)), nextblock: hexInt(p.currentEpochBranchId(tip.height + 1)) },
-        } as JsonOut;
-      },
+      handler: () => getblockchaininfo(node),
     },
     {
       name: 'invalidateblock',
@@ -494,11 +319,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 1,
       help: HELP_invalidateblock,
-      handler: async (params) => {
-        const hash = uint256S(getStr(params[0]!));
-        await chainWrite(node, { op: 'invalidateBlock', hash });
-        return null;
-      },
+      handler: (params) => invalidateblock(node, params),
     },
     {
       name: 'reconsiderblock',
@@ -506,13 +327,222 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 1,
       help: HELP_reconsiderblock,
-      handler: async (params) => {
-        const hash = uint256S(getStr(params[0]!));
-        await chainWrite(node, { op: 'reconsiderBlock', hash });
-        return null;
-      },
+      handler: (params) => reconsiderblock(node, params),
     },
   ];
+}
+
+/** The mempool and the UTXO set (rpc/blockchain.cpp): getmempoolinfo, getrawmempool, gettxout. */
+function mempoolMethods(node: NodeServices): RpcMethod[] {
+  return [
+    {
+      name: 'getmempoolinfo',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 0,
+      help: HELP_getmempoolinfo,
+      handler: () => getmempoolinfo(node),
+    },
+    {
+      name: 'getrawmempool',
+      category: 'blockchain',
+      minArgs: 0,
+      maxArgs: 1,
+      help: HELP_getrawmempool,
+      handler: (params) => getrawmempool(node, params),
+    },
+    {
+      name: 'gettxout',
+      category: 'blockchain',
+      minArgs: 2,
+      maxArgs: 3,
+      help: HELP_gettxout,
+      handler: (params) => gettxout(node, params),
+    },
+  ];
+}
+
+async function getblockhash(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const n = getInt(params[0]!);
+  const tip = await chainTip(node);
+  if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+  const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+  if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
+  return hash;
+}
+
+async function getblockheader(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  // get_str then uint256S: no hex check, as komodod.
+  const hash = uint256S(getStr(params[0]!));
+  const verbose = params.length > 1 ? getBool(params[1]!) : true;
+  const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+  if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+  if (!verbose) return toHex(info.header.toRaw());
+  return (await blockheaderToJSON(node, info)) as JsonOut;
+}
+
+async function getblock(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const hash = await blockHashArg(node, getStr(params[0]!));
+  let verbosity = 1;
+  if (params.length > 1) {
+    // a number goes through get_int, anything else through get_bool
+    verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
+  }
+  if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
+  const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+  if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
+  if (verbosity === 0) return toHex(info.raw);
+  return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
+}
+
+async function getmempoolinfo(node: NodeServices): Promise<JsonOut> {
+  const regtest = node.config.chain.regtest;
+  // Running totals the mempool keeps: the call costs the same whatever the mempool holds.
+  const info = await askRpc<MempoolInfo>(node.mempool, { op: 'info' });
+  const o: JsonObj = { size: info.size, bytes: info.bytes, usage: info.usage };
+  // Every admission and removal is announced as it happens: the wallet is always caught up.
+  if (regtest) o.fullyNotified = true;
+  return o as JsonOut;
+}
+
+async function getrawmempool(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const verbose = params.length > 0 ? getBool(params[0]!) : false;
+  // mapTx is ordered by txid (uint256 order).
+  const entries = (await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
+  if (!verbose) return entries.map((e) => e.txid);
+  const tip = await chainTip(node);
+  const inMempool = new Set(entries.map((e) => e.txid));
+  const outpoints: [string, number][] = [];
+  for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
+  const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
+  let k = 0;
+  const out = new Map<string, JsonOut>();
+  for (const e of entries) {
+    const modSize = modifiedSize(e);
+    // dPriority at admission: chain coins older than the tip then (parents in the mempool count 0).
+    let inputs = 0;
+    for (let i = 0; i < e.tx.vin.length; i++) {
+      const c = coins[k++];
+      if (c && c.height < e.height) inputs += Number(c.value * BigInt(e.height - c.height)); // int64 product, then double
+    }
+    const shielded = e.tx.joinSplits.length > 0 || e.tx.shieldedSpends.length > 0 || e.tx.shieldedOutputs.length > 0;
+    const starting = e.tx.isCoinbase() ? 0 : shielded ? MAX_PRIORITY : modSize === 0 ? 0 : inputs / modSize;
+    // CTxMemPoolEntry::GetPriority: unsigned height difference times the value in, over the modified size.
+    const valueIn = e.tx.vout.reduce((s, o) => s + o.value, 0n) + e.fee;
+    const delta = modSize === 0 ? 0 : (((tip.height - e.height) >>> 0) * Number(valueIn)) / modSize;
+    const depends = [...new Set(e.tx.vin.map((i) => i.prevout.txid()).filter((t) => inMempool.has(t)))].sort();
+    out.set(e.txid, {
+      size: e.size,
+      fee: new Amount(e.fee),
+      time: e.time,
+      height: e.height,
+      startingpriority: starting,
+      currentpriority: starting + delta,
+      depends,
+    });
+  }
+  return out;
+}
+
+async function gettxout(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const txid = uint256S(getStr(params[0]!));
+  const n = getInt(params[1]!);
+  const includeMempool = params.length > 2 ? getBool(params[2]!) : true;
+  let coin: Coin | null = null;
+  let mempoolCoin = false;
+  if (includeMempool) {
+    const e = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+    if (e) {
+      const o = e.tx.vout[n];
+      // CCoins(tx): unspendable outputs are cleared
+      if (n >= 0 && o && !(o.script.length > 0 && o.script[0] === 0x6a) && o.script.length <= 10_000) {
+        coin = { value: o.value, script: o.script, height: 0x7fffffff, coinbase: false, txVersion: e.tx.version };
+        mempoolCoin = true;
+      }
+    }
+  }
+  if (!mempoolCoin && n >= 0) {
+    coin = (await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
+  }
+  if (!coin) return null;
+  if (includeMempool) {
+    // pruneSpent: outputs a mempool transaction spends are gone.
+    const by = await askRpc<string | null>(node.mempool, { op: 'spentBy', txid, n });
+    if (by) return null;
+  }
+  const tip = await chainTip(node);
+  const confs = mempoolCoin ? 0 : tip.height - coin.height + 1;
+  return {
+    bestblock: tip.hash,
+    confirmations: confs,
+    rawconfirmations: confs,
+    value: new Amount(coin.value),
+    scriptPubKey: scriptPubKeyToJSON(coin.script, true, scriptOpts(node)),
+    version: coin.txVersion,
+    coinbase: coin.coinbase,
+  } as JsonOut;
+}
+
+async function getblockchaininfo(node: NodeServices): Promise<JsonOut> {
+  const regtest = node.config.chain.regtest;
+  const tip = await chainTip(node);
+  const [header, difficulty, pools, params, sync] = await Promise.all([
+    askRpc<{ height: number }>(node.chain, { op: 'bestHeader' }),
+    networkDifficulty(node),
+    askRpc<Pools>(node.chain, { op: 'valuePools', hash: tip.hash }),
+    askRpc<NodeServices['baseParams'] | null>(node.chain, { op: 'params' }),
+    longestChain(node, tip.height),
+  ]);
+  const p = params ?? node.baseParams;
+  // nMajorityWindow (1000 on regtest, 4000 on main) and the thresholds, 750 and 950 on both.
+  const window = regtest ? 1000 : 4000;
+  const enforce = 750;
+  const reject = 950;
+  const versions = await askRpc<number[]>(node.chain, { op: 'recentVersions', count: window });
+  const softfork = (id: string, version: number) => {
+    const found = versions ? versions.filter((v) => v >= version).length : 0;
+    const desc = (required: number) => ({ status: found >= required, found, required, window });
+    return { id, version, enforce: desc(enforce), reject: desc(reject) };
+  };
+  const upgrades = new Map<string, JsonOut>();
+  const upgrade = (branch: number, name: string, info: string, at: number) => {
+    if (at === -1) return;
+    upgrades.set(hexInt(branch), { name, activationheight: at, status: tip.height >= at ? 'active' : 'pending', info });
+  };
+  upgrade(OVERWINTER_BRANCH_ID, 'Overwinter', 'See https://z.cash/upgrade/overwinter.html for details.', p.activation.overwinter);
+  upgrade(SAPLING_BRANCH_ID, 'Sapling', 'See https://z.cash/upgrade/sapling.html for details.', p.activation.sapling);
+  const { chainSupply, valuePools } = poolsJSON(pools, false);
+  return {
+    chain: regtest ? 'regtest' : 'main',
+    blocks: tip.height,
+    // KOMODO_INSYNC: set only when peers report the longest chain; a node without peers is not "synced".
+    synced: sync.synced,
+    headers: header.height,
+    bestblockhash: tip.hash,
+    difficulty,
+    // height / KOMODO_LONGESTCHAIN, or 1.0 while that is 0 (no peers)
+    verificationprogress: sync.longest > 0 ? tip.height / sync.longest : 1.0,
+    chainwork: uint256HexOf(tip.chainWork),
+    pruned: false,
+    commitments: 0,
+    chainSupply,
+    valuePools,
+    softforks: [softfork('bip34', 2), softfork('bip66', 3), softfork('bip65', 4)],
+    upgrades,
+    consensus: { chaintip: hexInt(p.currentEpochBranchId(tip.height)), nextblock: hexInt(p.currentEpochBranchId(tip.height + 1)) },
+  } as JsonOut;
+}
+
+async function invalidateblock(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const hash = uint256S(getStr(params[0]!));
+  await chainWrite(node, { op: 'invalidateBlock', hash });
+  return null;
+}
+
+async function reconsiderblock(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const hash = uint256S(getStr(params[0]!));
+  await chainWrite(node, { op: 'reconsiderBlock', hash });
+  return null;
 }
 
 /** invalidateblock/reconsiderblock: -5 for an unknown block; any other failure is the state's -20. */

@@ -17,6 +17,11 @@ function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }):
 
 /** The `network` category (rpc/net.cpp): peers, connections, bans. */
 export function networkMethods(node: NodeServices): RpcMethod[] {
+  return [...peerMethods(node), ...nodeMethods(node), ...infoMethods(node), ...banMethods(node)];
+}
+
+/** Peers (rpc/net.cpp): the connection count, ping, getpeerinfo. */
+function peerMethods(node: NodeServices): RpcMethod[] {
   return [
     {
       name: 'getconnectioncount',
@@ -47,10 +52,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'ping', '') +
         helpExampleRpc(env, 'ping', ''),
-      handler: async () => {
-        await ask(node, { op: 'ping' });
-        return null;
-      },
+      handler: () => ping(node),
     },
     {
       name: 'getpeerinfo',
@@ -94,6 +96,12 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleRpc(env, 'getpeerinfo', ''),
       handler: async () => (await ask<JsonOut[]>(node, { op: 'peerinfo' })) as JsonOut,
     },
+  ];
+}
+
+/** Connections opened and closed by hand (rpc/net.cpp): addnode, disconnectnode. */
+function nodeMethods(node: NodeServices): RpcMethod[] {
+  return [
     {
       name: 'addnode',
       category: 'network',
@@ -113,12 +121,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'addnode', '"192.168.0.6:8233" "onetry"') +
         helpExampleRpc(env, 'addnode', '"192.168.0.6:8233", "onetry"'),
-      handler: async (params) => {
-        const command = getStr(params[1]!);
-        const nodeText = getStr(params[0]!);
-        await ask(node, { op: 'addnode', node: nodeText, command });
-        return null;
-      },
+      handler: (params) => addnode(node, params),
     },
     {
       name: 'disconnectnode',
@@ -133,11 +136,14 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'disconnectnode', '"192.168.0.6:8233"') +
         helpExampleRpc(env, 'disconnectnode', '"192.168.0.6:8233"'),
-      handler: async (params) => {
-        await ask(node, { op: 'disconnectnode', node: getStr(params[0]!) });
-        return null;
-      },
+      handler: (params) => disconnectnode(node, params),
     },
+  ];
+}
+
+/** getnetworkinfo (rpc/net.cpp). */
+function infoMethods(node: NodeServices): RpcMethod[] {
+  return [
     {
       name: 'getnetworkinfo',
       category: 'network',
@@ -178,29 +184,14 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getnetworkinfo', '') +
         helpExampleRpc(env, 'getnetworkinfo', ''),
-      handler: async () => {
-        const info = await ask<{ connections: number; localServices: bigint }>(node, { op: 'networkinfo' });
-        // GetNetworksInfo: every network but NET_UNROUTABLE; NET_INTERNAL has an empty name.
-        const networks = [
-          { name: 'ipv4', reachable: true },
-          { name: 'ipv6', reachable: true },
-          { name: 'onion', reachable: false },
-          { name: '', reachable: false },
-        ].map((n) => ({ name: n.name, limited: false, reachable: n.reachable, proxy: '', proxy_randomize_credentials: false }));
-        return {
-          version: CLIENT_VERSION,
-          subversion: SUBVERSION,
-          protocolversion: PROTOCOL_VERSION,
-          localservices: info.localServices.toString(16).padStart(16, '0'),
-          timeoffset: 0,
-          connections: info.connections,
-          networks,
-          relayfee: new Amount(MIN_RELAY_TX_FEE),
-          localaddresses: [],
-          warnings: '',
-        } as unknown as JsonOut;
-      },
+      handler: () => getnetworkinfo(node),
     },
+  ];
+}
+
+/** Bans (rpc/net.cpp): setban, listbanned, clearbanned. */
+function banMethods(node: NodeServices): RpcMethod[] {
+  return [
     {
       name: 'setban',
       category: 'network',
@@ -221,16 +212,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'setban', '"192.168.0.6" "add" 86400') +
         helpExampleCli(env, 'setban', '"192.168.0.0/24" "add"') +
         helpExampleRpc(env, 'setban', '"192.168.0.6", "add" 86400'),
-      handler: async (params) => {
-        const command = getStr(params[1]!);
-        const subnet = getStr(params[0]!);
-        let bantime = 0;
-        if (params.length >= 3 && params[2] !== null) bantime = Number(getInt64(params[2] as JsonValue));
-        // params[3].isTrue(): only a JSON true counts.
-        const absolute = params.length === 4 && params[3] === true;
-        await ask(node, { op: 'setban', subnet, command, bantime, absolute });
-        return null;
-      },
+      handler: (params) => setban(node, params),
     },
     {
       name: 'listbanned',
@@ -256,10 +238,63 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'clearbanned', '') +
         helpExampleRpc(env, 'clearbanned', ''),
-      handler: async () => {
-        await ask(node, { op: 'clearbanned' });
-        return null;
-      },
+      handler: () => clearbanned(node),
     },
   ];
+}
+
+async function ping(node: NodeServices): Promise<JsonOut> {
+  await ask(node, { op: 'ping' });
+  return null;
+}
+
+async function addnode(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const command = getStr(params[1]!);
+  const nodeText = getStr(params[0]!);
+  await ask(node, { op: 'addnode', node: nodeText, command });
+  return null;
+}
+
+async function disconnectnode(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ask(node, { op: 'disconnectnode', node: getStr(params[0]!) });
+  return null;
+}
+
+async function getnetworkinfo(node: NodeServices): Promise<JsonOut> {
+  const info = await ask<{ connections: number; localServices: bigint }>(node, { op: 'networkinfo' });
+  // GetNetworksInfo: every network but NET_UNROUTABLE; NET_INTERNAL has an empty name.
+  const networks = [
+    { name: 'ipv4', reachable: true },
+    { name: 'ipv6', reachable: true },
+    { name: 'onion', reachable: false },
+    { name: '', reachable: false },
+  ].map((n) => ({ name: n.name, limited: false, reachable: n.reachable, proxy: '', proxy_randomize_credentials: false }));
+  return {
+    version: CLIENT_VERSION,
+    subversion: SUBVERSION,
+    protocolversion: PROTOCOL_VERSION,
+    localservices: info.localServices.toString(16).padStart(16, '0'),
+    timeoffset: 0,
+    connections: info.connections,
+    networks,
+    relayfee: new Amount(MIN_RELAY_TX_FEE),
+    localaddresses: [],
+    warnings: '',
+  } as unknown as JsonOut;
+}
+
+async function setban(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  const command = getStr(params[1]!);
+  const subnet = getStr(params[0]!);
+  let bantime = 0;
+  if (params.length >= 3 && params[2] !== null) bantime = Number(getInt64(params[2] as JsonValue));
+  // params[3].isTrue(): only a JSON true counts.
+  const absolute = params.length === 4 && params[3] === true;
+  await ask(node, { op: 'setban', subnet, command, bantime, absolute });
+  return null;
+}
+
+async function clearbanned(node: NodeServices): Promise<JsonOut> {
+  await ask(node, { op: 'clearbanned' });
+  return null;
 }
