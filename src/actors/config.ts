@@ -11,7 +11,7 @@ import {
   ParamsError,
   crc32,
 } from '../chain/params/index.js';
-import { ConfigError, Flags, boolValue, parseArgv, parseConfText } from './config-args.js';
+import { ConfigError, Flags, boolValue, parseArgv, parseConfText, type FlagMap } from './config-args.js';
 import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from './verify/sig-backend.js';
 
 export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
@@ -223,15 +223,8 @@ function wrap<T>(f: () => T): T {
   }
 }
 
-/**
- * Reads acnoded's configuration from its arguments (argv without the program name), the conf file
- * and the environment. Creates the data directory and, on a chain's first start, its conf file.
- */
-export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): NodeConfig {
-  const cmd = parseArgv(argv, isActed);
-  const warnings: string[] = [];
-
-  // The chain: from -ac_* on the command line, or the dev chain when -ac_name is absent.
+/** The chain: from -ac_* on the command line, or the dev chain when -ac_name is absent. */
+function chainFromArgs(cmd: FlagMap, warnings: string[]): { chain: ChainParams; devChain: boolean; regtest: boolean } {
   const devChain = !cmd.has('ac_name');
   if (devChain) {
     const stray = [...cmd.keys()].filter((k) => k.startsWith('ac_'));
@@ -249,8 +242,11 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
   const cmdPort = cmdPortText === undefined ? 0 : intValue('port', cmdPortText, 0, 65535);
   const chain = wrap(() => ChainParams.fromArgs(devChain ? DEV_CHAIN_AC_ARGS : cmd, { regtest, port: cmdPort }));
   warnings.push(...chain.ac.warnings);
+  return { chain, devChain, regtest };
+}
 
-  // Data directory: -datadir, else ~/.acnode/<NAME>/; created when missing.
+/** Data directory: -datadir, else ~/.acnode/<NAME>/; created when missing. */
+function dataDirectory(cmd: FlagMap, chain: ChainParams, opts: ConfigOptions): string {
   const cwd = opts.cwd ?? process.cwd();
   const datadirArg = cmd.get('datadir')?.at(-1);
   if (datadirArg === '') throw new ConfigError('-datadir needs a value', 'datadir');
@@ -261,8 +257,11 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     throw new ConfigError(`Cannot create data directory "${datadir}": ${(e as Error).message}`, 'datadir');
   }
   if (!statSync(datadir).isDirectory()) throw new ConfigError(`Specified data directory "${datadir}" is not a directory.`, 'datadir');
+  return datadir;
+}
 
-  // Conf file: -conf (relative to the data directory), else <datadir>/<NAME>.conf; written on first start.
+/** Conf file: -conf (relative to the data directory), else <datadir>/<NAME>.conf; written on first start. */
+function readConfFile(cmd: FlagMap, datadir: string, chain: ChainParams, opts: ConfigOptions): { confPath: string; confCreated: boolean; confPairs: [string, string][] } {
   const confArg = cmd.get('conf')?.at(-1);
   if (confArg === '') throw new ConfigError('-conf needs a value', 'conf');
   const confPath = confArg !== undefined ? (isAbsolute(confArg) ? confArg : join(datadir, confArg)) : join(datadir, `${chain.name}.conf`);
@@ -280,8 +279,11 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
   } catch (e) {
     throw new ConfigError(`Error reading configuration file ${confPath}: ${(e as Error).message}`, 'conf');
   }
-  const confPairs = parseConfText(confText, confPath);
+  return { confPath, confCreated, confPairs: parseConfText(confText, confPath) };
+}
 
+/** The command line over the conf file's pairs; the flags acnode does not act on are listed as ignored. */
+function mergeFlags(cmd: FlagMap, confPairs: [string, string][]): { flags: Flags; ignored: string[] } {
   const ignored: string[] = [];
   const kept: [string, string][] = [];
   for (const [k, v] of confPairs) {
@@ -300,7 +302,11 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     if (name.startsWith('no') && isActed(name.slice(2))) continue;
     ignored.push(name);
   }
+  return { flags, ignored };
+}
 
+/** Typed readers of the merged flags: a malformed value fails at start, naming its flag. */
+function flagReaders(flags: Flags) {
   const bool = (name: string, dflt: boolean): boolean => {
     const v = flags.get(name);
     return v === undefined ? dflt : boolValue(name, v);
@@ -316,7 +322,14 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     for (const v of vs) if (v.trim() === '') throw new ConfigError(`-${name} needs a value`, name);
     return vs.map((v) => v.trim());
   };
+  return { bool, int, str, list };
+}
 
+/**
+ * The flags checked at start though used elsewhere or in a shape of their own: the p2p numbers,
+ * -txindex, -pubkey, -sigbackend and -walletresendtimes.
+ */
+function checkedFlags(flags: Flags, { bool, int, str }: ReturnType<typeof flagReaders>) {
   // P2P numbers the p2p actor reads through `flags`: malformed values fail here, naming the flag.
   int('maxconnections', 384, 0, 1_000_000);
   int('banscore', 101, 0, 0x7fffffff);
@@ -339,6 +352,23 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     if (!m) throw new ConfigError(`Invalid value for -walletresendtimes: '${resendText}' (expected MAXDELAY,MINAGE in seconds)`, 'walletresendtimes');
     walletResendTimes = { maxDelay: intValue('walletresendtimes', m[1]!, 1, 0x7fffffff), minAge: intValue('walletresendtimes', m[2]!, 0, 0x7fffffff) };
   }
+  return { pubkey, sig: sig as SigBackend, walletResendTimes };
+}
+
+/**
+ * Reads acnoded's configuration from its arguments (argv without the program name), the conf file
+ * and the environment. Creates the data directory and, on a chain's first start, its conf file.
+ */
+export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): NodeConfig {
+  const cmd = parseArgv(argv, isActed);
+  const warnings: string[] = [];
+  const { chain, devChain, regtest } = chainFromArgs(cmd, warnings);
+  const datadir = dataDirectory(cmd, chain, opts);
+  const { confPath, confCreated, confPairs } = readConfFile(cmd, datadir, chain, opts);
+  const { flags, ignored } = mergeFlags(cmd, confPairs);
+  const readers = flagReaders(flags);
+  const { bool, int, str, list } = readers;
+  const { pubkey, sig, walletResendTimes } = checkedFlags(flags, readers);
 
   const rpcport = int('rpcport', chain.rpcPort, 0, 65535);
   const rpcbind = list('rpcbind');
@@ -389,7 +419,7 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     par: int('par', 0, -1024, 1024),
     // komodod's init clamps -dbcache to [nMinDbCache, nMaxDbCache] (4 MiB..16 GiB) rather than refusing it.
     dbcache: Math.min(Math.max(int('dbcache', 450, -(2 ** 31), 2 ** 31 - 1), 4), 16384),
-    sigbackend: sig as SigBackend,
+    sigbackend: sig,
     walletResendTimes,
     help: bool('help', false) || bool('h', false) || bool('?', false),
     version: bool('version', false),
