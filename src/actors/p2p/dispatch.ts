@@ -62,6 +62,7 @@ export class Dispatch extends P2PPart {
 
   private async processMessage(p: Peer, command: string, payload: Uint8Array): Promise<void> {
     const h = this.h;
+    // -debug=net (or -debug=1): every received message is logged.
     if (this.opts.debug === true) this.log(`p2p: received ${command} (${payload.length} bytes) peer=${p.id}`);
     if (command !== 'tx' && p.txInflight.size > 0) await Promise.all(p.txInflight);
     if (command === 'version') return h.connections.onVersion(p, payload);
