@@ -12,17 +12,8 @@ import { TxRelay } from './relay.js';
 import { BlockSync } from './sync.js';
 
 export type { P2POptions } from './context.js';
-export {
-  CLIENT_VERSION,
-  SUBVERSION,
-  PING_INTERVAL_MS,
-  TIMEOUT_INTERVAL_MS,
-  HANDSHAKE_TIMEOUT_MS,
-  MAX_OUTBOUND_CONNECTIONS,
-  splitHostPort,
-} from './connections.js';
-export { MAX_BLOCKS_IN_TRANSIT_PER_PEER, BLOCK_DOWNLOAD_WINDOW, MAX_ORPHAN_BLOCKS, MAX_ORPHAN_BLOCK_BYTES, MAX_PENDING_HEADERS } from './sync.js';
-export { DEFAULT_MAX_ORPHAN_TRANSACTIONS } from './relay.js';
+// Where the RPC layer has always found them (rpc/methods/network.ts).
+export { CLIENT_VERSION, SUBVERSION } from './connections.js';
 
 export const DEFAULT_BANSCORE = 101;
 export const DEFAULT_MAX_PEER_CONNECTIONS = 384;
