@@ -6,7 +6,7 @@ import bodyParser from 'body-parser';
 import { BasicAuth } from './auth.js';
 import { handleRpcBodyNow } from './envelope.js';
 import { RPC_INTERNAL_ERROR } from './errors.js';
-import { AllowList } from './subnet.js';
+import { AllowList } from '../chain/p2p/subnet.js';
 import { RpcTable, type HelpEnv, type RpcMethod } from './table.js';
 
 /**

@@ -38,7 +38,7 @@ import {
   type TimedNetAddress,
 } from '../../chain/p2p/messages.js';
 import { ValidationError, checkTransaction, contextualCheckTransaction, validationContext } from '../../chain/validation/index.js';
-import { Subnet } from '../../rpc/subnet.js';
+import { Subnet } from '../../chain/p2p/subnet.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
