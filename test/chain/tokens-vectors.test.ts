@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
-import { SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus.js';
+import { SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus/upgrades.js';
 import { ccAddress, normalAddress } from '../../src/chain/cc/address.js';
 import { EVAL_ASSETS, moduleGlobal } from '../../src/chain/cc/globals.js';
 import { makeCCChecker } from '../../src/chain/cc/script.js';

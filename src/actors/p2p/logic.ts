@@ -4,7 +4,7 @@ import { Block } from '../../chain/block/block.js';
 import { BlockHeader } from '../../chain/block/header.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { getBlockProof } from '../../chain/block/pow.js';
-import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus.js';
+import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus/timing.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';

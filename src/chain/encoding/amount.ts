@@ -1,4 +1,4 @@
-import { COIN } from '../consensus.js';
+import { COIN } from '../consensus/amount.js';
 
 /**
  * Coin amounts between bigint satoshis and komodod's JSON text: ValueFromAmount and

@@ -3,14 +3,7 @@ import { BufferWriter } from '../encoding/writer.js';
 import { DecodeError } from '../encoding/errors.js';
 import { fromHex, toHex, toHexReversed } from '../encoding/hex.js';
 import { sha256d } from '../crypto/hash.js';
-import {
-  OUTPUT_DESCRIPTION_SIZE,
-  OVERWINTER_TX_VERSION,
-  OVERWINTER_VERSION_GROUP_ID,
-  SAPLING_TX_VERSION,
-  SAPLING_VERSION_GROUP_ID,
-  SPEND_DESCRIPTION_SIZE,
-} from '../consensus.js';
+import { OUTPUT_DESCRIPTION_SIZE, OVERWINTER_TX_VERSION, OVERWINTER_VERSION_GROUP_ID, SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID, SPEND_DESCRIPTION_SIZE } from '../consensus/tx.js';
 import { TxIn } from './input.js';
 import { TxOut } from './output.js';
 import { JoinSplit } from './joinsplit.js';

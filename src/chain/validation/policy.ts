@@ -12,7 +12,7 @@ import { REJECT_INVALID, REJECT_NONSTANDARD, reject } from './errors.js';
 import { IGUANA_MAXSCRIPTSIZE } from './transaction.js';
 import { isCoinImport } from './tx-values.js';
 import { scriptSigOpCount } from './sigops.js';
-import { COIN } from '../consensus.js';
+import { COIN } from '../consensus/amount.js';
 
 /**
  * Relay policy (not consensus) of komodod's AcceptToMemoryPool: IsStandardTx, AreInputsStandard, dust,

@@ -1,14 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import {
-  LOCKTIME_THRESHOLD,
-  OVERWINTER_TX_VERSION,
-  OVERWINTER_VERSION_GROUP_ID,
-  SAPLING_TX_VERSION,
-  SAPLING_VERSION_GROUP_ID,
-  TX_EXPIRY_HEIGHT_THRESHOLD,
-  MAX_TX_SIZE_AFTER_SAPLING,
-  MAX_TX_SIZE_BEFORE_SAPLING,
-} from '../consensus.js';
+import { LOCKTIME_THRESHOLD } from '../consensus/script.js';
+import { OVERWINTER_TX_VERSION, OVERWINTER_VERSION_GROUP_ID, SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID, TX_EXPIRY_HEIGHT_THRESHOLD, MAX_TX_SIZE_AFTER_SAPLING, MAX_TX_SIZE_BEFORE_SAPLING } from '../consensus/tx.js';
 import { toHex } from '../encoding/hex.js';
 import { currentEpochBranchId } from '../params/upgrades.js';
 import { NOT_AN_INPUT, SIGHASH_ALL, signatureHash } from '../script/sighash.js';

@@ -7,7 +7,7 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
-import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus.js';
+import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus/upgrades.js';
 import { scriptPubKeyToJSON, txToJSON, type JsonObj } from '../../chain/tx/json.js';
 import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import { JsonNumber, type JsonOut } from '../json-value.js';
