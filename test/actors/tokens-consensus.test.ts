@@ -16,7 +16,9 @@ import {
   signTokenTx,
   type SpendableCoin,
 } from '../../src/chain/tokens/index.js';
-import { consensusRules, ccEvalChecker, EMPTY_SAPLING_ROOT } from '../../src/actors/chainstore/consensus.js';
+import { consensusRules } from '../../src/actors/chainstore/consensus.js';
+import { ccEvalChecker } from '../../src/chain/consensus/cc-eval.js';
+import { EMPTY_SAPLING_ROOT } from '../../src/chain/consensus/block.js';
 import type { ConnectView } from '../../src/actors/chainstore/rules.js';
 import { outpointKey, type Coin } from '../../src/actors/chainstore/coins.js';
 
