@@ -15,6 +15,7 @@ import {
   type SpentInfo,
   type TxLocation,
 } from './coins.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
 
 /**
  * The chain state's indexes in LMDB, each a named database of the chain's environment, with keys
@@ -314,7 +315,7 @@ export class ChainIndexes {
 
 /** The display hex of the 32 internal bytes at `at`. */
 function displayOf(b: Buffer, at: number): string {
-  return Buffer.from(b.subarray(at, at + 32)).reverse().toString('hex');
+  return toHexReversed(b.subarray(at, at + 32));
 }
 
 function outpoint(txid: string, n: number): Buffer {

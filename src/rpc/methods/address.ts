@@ -3,7 +3,7 @@ import type { AddressDelta, AddressType, AddressUnspent } from '../../actors/cha
 import { addressKey } from '../../actors/chainstore/coins.js';
 import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
-import { fromHex, toHex } from '../../chain/encoding/hex.js';
+import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
 import { JsonNumber, JsonObject, type JsonOut, type JsonValue } from '../json-value.js';
 import { getBool, getInt, getObj, getStr, parseHashV } from '../params.js';
@@ -300,7 +300,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
         const txidValue = o.get('txid');
         const indexValue = o.get('index');
         if (typeof txidValue !== 'string' || !isNum(indexValue)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid txid or index');
-        const txid = toHex(parseHashV(txidValue, 'txid').slice().reverse());
+        const txid = toHexReversed(parseHashV(txidValue, 'txid'));
         const outputIndex = getInt(indexValue);
         // GetSpentIndex: the mempool's spent index first, then the block's (txindex gives the output's script).
         const [v] = await getSpentIndex(node, [[txid, outputIndex]], []);

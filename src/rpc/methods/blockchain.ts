@@ -7,6 +7,7 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { isUnspendable } from '../../chain/script/script.js';
 import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus/upgrades.js';
 import { scriptPubKeyToJSON, txToJSON, type JsonObj } from '../../chain/tx/json.js';
 import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
@@ -405,7 +406,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
           if (e) {
             const o = e.tx.vout[n];
             // CCoins(tx): unspendable outputs are cleared
-            if (n >= 0 && o && !(o.script.length > 0 && o.script[0] === 0x6a) && o.script.length <= 10_000) {
+            if (n >= 0 && o && !isUnspendable(o.script)) {
               coin = { value: o.value, script: o.script, height: 0x7fffffff, coinbase: false, txVersion: e.tx.version };
               mempoolCoin = true;
             }
