@@ -5,16 +5,9 @@ import { pageOf } from './lmdb-pages.js';
 import { hashKey, outpointKey as outpointBytes } from './lmdb-keys.js';
 import { isUnspendable } from '../../chain/script/script.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
-import {
-  addressKeysOf,
-  outpointKey,
-  type AddressDelta,
-  type AddressUnspent,
-  type BlockUndo,
-  type Coin,
-  type SpentInfo,
-  type TxLocation,
-} from './coins.js';
+import { addressKeysOf } from '../../chain/address/index-key.js';
+import { outpointKey } from '../../chain/tx/input.js';
+import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 
 /**

@@ -12,7 +12,9 @@ import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
-import { addressKey, addressKeysOf, outpointKey, type BlockUndo, type Coin } from './coins.js';
+import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
+import { outpointKey } from '../../chain/tx/input.js';
+import type { BlockUndo, Coin } from './coins.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';

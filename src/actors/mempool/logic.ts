@@ -33,7 +33,9 @@ import { ServiceFailure, toServiceError, type Op, type ServiceError } from '../p
 import type { Asker } from '../ask.js';
 import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
-import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
+import { addressKey } from '../../chain/address/index-key.js';
+import { compareAddressUnspent } from '../chainstore/coins.js';
+import { outpointKey } from '../../chain/tx/input.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { hash160, sha256d } from '../../chain/crypto/hash.js';

@@ -1,6 +1,7 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { AddressDelta, AddressType, AddressUnspent } from '../../actors/chainstore/coins.js';
-import { addressKey } from '../../actors/chainstore/coins.js';
+import type { AddressDelta, AddressUnspent } from '../../actors/chainstore/coins.js';
+import type { AddressType } from '../../chain/address/index-key.js';
+import { addressKey } from '../../chain/address/index-key.js';
 import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
 import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
