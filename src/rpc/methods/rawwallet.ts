@@ -11,7 +11,7 @@ import { extractDestinations } from '../../chain/script/standard.js';
 import { scriptToAsm } from '../../chain/script/asm.js';
 import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID, SPROUT_BRANCH_ID, TESTDUMMY_BRANCH_ID } from '../../chain/consensus/upgrades.js';
 import { TX_EXPIRY_HEIGHT_THRESHOLD } from '../../chain/consensus/tx.js';
-import { SIGHASH_NAMES, TempKeyStore, signVariants, type InputError, type PrevOut } from '../../actors/wallet/sign.js';
+import { SIGHASH_NAMES, TempKeyStore, signVariants, type InputError, type PrevOut } from '../../chain/tx/sign.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import { JsonObject, JsonNumber, type JsonValue, type JsonOut } from '../json-value.js';
 import { getArr, getInt, getInt64, getObj, getStr, parseHashO, parseHexO, parseHexV, rpcTypeCheck, rpcTypeCheckObj } from '../params.js';
