@@ -23,7 +23,7 @@ import {
   type Spendable,
 } from '../../src/actors/wallet/select.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
-import { Secret } from '../../src/actors/wallet/secret.js';
+import { Secret } from '../../src/chain/crypto/secret.js';
 import { sanitize } from '../../src/actors/inspect.js';
 import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'no
 import { resolve, join } from 'node:path';
 import type { NodeServices } from '../../actors/services.js';
 import type { TxDetail, UnspentView } from '../../actors/wallet/logic.js';
-import { Secret } from '../../actors/wallet/secret.js';
+import { Secret } from '../../chain/crypto/secret.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { sha256 } from '../../chain/crypto/hash.js';
 import { hash160 } from '../../chain/crypto/hash.js';
