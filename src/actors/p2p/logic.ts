@@ -45,10 +45,7 @@ import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.
 import { BanList, ipToString, isLocalIp } from './banlist.js';
 import { AlreadyAsked, MAPASKFOR_MAX_SZ, SETASKFOR_MAX_SZ } from './askfor.js';
 import { Peer, cleanIp, hostPort } from './peer.js';
-
-/** The komodod release acnode answers as (getinfo's version too, misc.ts); the user agent names acnode. */
-export const CLIENT_VERSION = 90000;
-export const SUBVERSION = '/acnode:0.1.0/';
+import { SUBVERSION } from '../../chain/p2p/version.js';
 
 /** net.h / main.h constants. */
 export const PING_INTERVAL_MS = 2 * 60 * 1000;

@@ -1,7 +1,7 @@
 import type { NodeServices } from '../../actors/services.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
-import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';
+import { CLIENT_VERSION, SUBVERSION } from '../../chain/p2p/version.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getInt64, getStr } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
