@@ -25,10 +25,6 @@ import {
   NODE_NETWORK,
   NonceMessage,
   PROTOCOL_VERSION,
-  REJECT_DUPLICATE,
-  REJECT_MALFORMED,
-  REJECT_INVALID,
-  REJECT_OBSOLETE,
   RejectMessage,
   TooManyHeaders,
   VersionMessage,
@@ -37,6 +33,7 @@ import {
   type InvItem,
   type TimedNetAddress,
 } from '../../chain/p2p/messages.js';
+import { REJECT_DUPLICATE, REJECT_MALFORMED, REJECT_INVALID, REJECT_OBSOLETE } from '../../chain/validation/errors.js';
 import { ValidationError, checkTransaction, contextualCheckTransaction, validationContext } from '../../chain/validation/index.js';
 import { Subnet } from '../../chain/p2p/subnet.js';
 import { ServiceFailure, type Op } from '../protocol.js';

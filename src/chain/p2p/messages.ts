@@ -27,16 +27,6 @@ export const MSG_TX = 1;
 export const MSG_BLOCK = 2;
 export const MSG_FILTERED_BLOCK = 3;
 
-/** consensus/validation.h reject codes */
-export const REJECT_MALFORMED = 0x01;
-export const REJECT_INVALID = 0x10;
-export const REJECT_OBSOLETE = 0x11;
-export const REJECT_DUPLICATE = 0x12;
-export const REJECT_NONSTANDARD = 0x40;
-export const REJECT_DUST = 0x41;
-export const REJECT_INSUFFICIENTFEE = 0x42;
-export const REJECT_CHECKPOINT = 0x43;
-
 export const MESSAGE_HEADER_SIZE = 24;
 export const COMMAND_SIZE = 12;
 /** net.h: _MAX_BLOCK_SIZE (4 MiB) + 24; a longer payload disconnects the peer. */
