@@ -12,11 +12,10 @@ import { HELP_getinfo } from './help-texts.js';
 import { askRpc } from '../ask.js';
 import { CLIENT_VERSION, KOMODO_VERSION } from '../../chain/p2p/version.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
+import { DEFAULT_MIN_RELAY_TX_FEE as MIN_RELAY_TX_FEE } from '../../chain/validation/policy.js';
 
 /** CWallet FEATURE_LATEST: the version a new wallet file is written with. */
 export const WALLET_VERSION = 60000;
-/** ::minRelayTxFee (DEFAULT_MIN_RELAY_TX_FEE = 100 sat/kB on Komodo). */
-export const MIN_RELAY_TX_FEE = 100n;
 const ZERO_HASH = '0'.repeat(64);
 
 /**

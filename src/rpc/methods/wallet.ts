@@ -25,6 +25,7 @@ import { askRpc as ask } from '../ask.js';
 import { nextBlock } from './rawwallet.js';
 import * as H from './wallet-help.js';
 import { listsinceblockHelp } from './address.js';
+import { COIN } from '../../chain/consensus/amount.js';
 
 /** komodo_segid32 & 0x3f: the low 6 bits of the first little-endian uint32 of SHA256(address). */
 export function segid(address: string): number {
@@ -260,7 +261,7 @@ export function walletMethods(node: NodeServices): RpcMethod[] {
         if (height < 0 || height > tip.height) throw new RpcError(RPC_WALLET_ERROR, 'Rescan height is out of range.');
         let decoded = decodeWIF(secret);
         if (params.length > 4) {
-          const prefix = Number(amountFromValue(params[4]!, maxMoney()) / 100_000_000n);
+          const prefix = Number(amountFromValue(params[4]!, maxMoney()) / COIN);
           decoded = decodeWIF(secret, prefix & 0xff);
         }
         if (!decoded) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid private key encoding');
