@@ -6,7 +6,7 @@ import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
 import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { SAPLING_BRANCH_ID } from '../../src/chain/consensus/upgrades.js';
-import { EVAL_ASSETS, EVAL_TOKENS } from '../../src/chain/cc/globals.js';
+import { EVAL_ASSETS, EVAL_TOKENS } from '../../src/chain/cc/eval-codes.js';
 import { dispatchEval, type EvalRegistry, type EvalResult } from '../../src/chain/cc/verify.js';
 import { makeCCChecker } from '../../src/chain/cc/script.js';
 import { ccAddress, ccAddressOf } from '../../src/chain/cc/address.js';

@@ -3,9 +3,6 @@
  * src/komodo_defs.h at 0adeeab).
  */
 
-/** Eval codes (eval.h). */
-export const EVAL_TOKENS = 0xf2;
-export const EVAL_ASSETS = 0xe3;
 /** The rogue game's eval code, still recognised by DecodeTokenOpRet's old-style layout. */
 export const EVAL_ROGUE = 0x11;
 
