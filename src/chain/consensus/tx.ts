@@ -10,6 +10,13 @@ export const OVERWINTER_TX_VERSION = 3;
 export const SAPLING_TX_VERSION = 4;
 /** Expiry heights at or above this are invalid (TX_EXPIRY_HEIGHT_THRESHOLD). */
 export const TX_EXPIRY_HEIGHT_THRESHOLD = 500_000_000;
+/** SPROUT_MIN_TX_VERSION: the lowest version CheckTransaction accepts for a transaction that is not overwintered. */
+export const SPROUT_MIN_TX_VERSION = 1;
+// The versions IsStandardTx accepts (CTransaction::*_CURRENT_VERSION).
+export const SPROUT_MIN_CURRENT_VERSION = 1;
+export const SPROUT_MAX_CURRENT_VERSION = 2;
+export const OVERWINTER_CURRENT_VERSION = 3;
+export const SAPLING_CURRENT_VERSION = 4;
 
 // Shielded component sizes (zcash/Zcash.h, primitives/transaction.h).
 export const GROTH_PROOF_SIZE = 192;

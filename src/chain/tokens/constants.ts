@@ -23,8 +23,6 @@ export const TOKENS_TXFEE = 10000n;
 
 /** Most vins FinalizeCCTx accepts (CCinclude.h). */
 export const CC_MAXVINS = 1024;
-/** Largest NFT data blob tokencreate accepts (komodo_defs.h). */
-export const IGUANA_MAXSCRIPTSIZE = 10001;
 
 /** Token name and description limits of tokencreate / CreateToken, in bytes. */
 export const TOKEN_NAME_MAX = 32;

@@ -16,10 +16,10 @@ export {
   OPRETID_IMPORTDATA,
   TOKENS_TXFEE,
   CC_MAXVINS,
-  IGUANA_MAXSCRIPTSIZE,
   TOKEN_NAME_MAX,
   TOKEN_DESCRIPTION_MAX,
 } from './constants.js';
+export { IGUANA_MAXSCRIPTSIZE } from '../consensus/script.js';
 export {
   type OpretBlob,
   type TokenCreateOpRet,

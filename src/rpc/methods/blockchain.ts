@@ -14,7 +14,8 @@ import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_P
 import { JsonNumber, type JsonOut } from '../json-value.js';
 import { getBool, getInt, getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
-import { hexInt, komodoSegid, STAKED_DECEMBER_HARDFORK_TIMESTAMP, uint256HexOf, uint256S } from './chain-json.js';
+import { hexInt, komodoSegid, uint256HexOf, uint256S } from './chain-json.js';
+import { STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../../chain/consensus/upgrades.js';
 import {
   HELP_getbestblockhash,
   HELP_getblock,

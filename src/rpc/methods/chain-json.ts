@@ -3,6 +3,7 @@ import { encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/addre
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { getOp } from '../../chain/script/script.js';
 import { OP_RETURN } from '../../chain/script/opcodes.js';
+import { STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../../chain/consensus/upgrades.js';
 import { extractDestinations, solver, type Destination } from '../../chain/script/standard.js';
 import { destinationToAddress } from '../../chain/tx/json.js';
 import type { Block } from '../../chain/block/block.js';
@@ -105,9 +106,6 @@ export function spentAddressString(a: SpentAddress): string | null {
   if (a.type === 2) return encodeAddress(SCRIPT_ADDRESS, a.hash);
   return null;
 }
-
-/** nStakedDecemberHardforkTimestamp (komodo_hardfork.cpp). */
-export const STAKED_DECEMBER_HARDFORK_TIMESTAMP = 1576840000;
 
 /** komodo_segid32: the first little-endian uint32 of SHA256(address text). */
 export function segid32(address: string): number {
