@@ -139,7 +139,7 @@ export interface MempoolOptions {
   scriptCache?: ScriptExecutionCache;
   /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
   ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
-  /** Looks up a confirmed transaction (CC validators read previous transactions). */
+  /** The clock (unix seconds) an admitted entry's time is read from; tests set it. */
   now?: () => number;
   /** The node's script-check workers: a burst of accepts has its signatures verified there. */
   verifyPool?: VerifyPool;

@@ -129,7 +129,7 @@ export class Transaction {
     return tx;
   }
 
-  /** Parses exactly one transaction; trailing bytes are an error (see fromHexLenient for komodod's RPC rule). */
+  /** Parses exactly one transaction; trailing bytes are an error (komodod's RPC rule, which ignores them, is rpc/methods/rawtransactions.ts decodeHexTxBytes). */
   static fromRaw(data: Uint8Array): Transaction {
     const r = new BufferReader(data);
     const tx = Transaction.read(r);
