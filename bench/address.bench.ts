@@ -18,7 +18,7 @@ import { p2pkhScript } from '../src/chain/script/script.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
-import { addressKey } from '../src/actors/chainstore/coins.js';
+import { addressKey } from '../src/chain/address/index-key.js';
 import { ChainDb } from '../src/actors/chainstore/chaindb.js';
 import { ChainIndexes } from '../src/actors/chainstore/chainstate.js';
 import type { NodeServices } from '../src/actors/services.js';

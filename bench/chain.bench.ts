@@ -11,7 +11,7 @@ import { BufferWriter } from '../src/chain/encoding/writer.js';
 import { blake2b256, hash160, personalization, sha256d } from '../src/chain/crypto/hash.js';
 import { blake2b } from '../src/chain/crypto/blake2b.js';
 import { signatureHash, SIGHASH_ALL } from '../src/chain/script/sighash.js';
-import { SAPLING_BRANCH_ID } from '../src/chain/consensus.js';
+import { SAPLING_BRANCH_ID } from '../src/chain/consensus/upgrades.js';
 import { bestOfInterleaved, opsPerSecond, type Row } from './lib.js';
 
 const vectors = process.env.ACNODE_VECTORS ?? join(import.meta.dirname, '..', '..', 'shared', 'vectors');

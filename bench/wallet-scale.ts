@@ -31,7 +31,7 @@ import { Block } from '../src/chain/block/block.js';
 import { BlockHeader } from '../src/chain/block/header.js';
 import { KeyStore } from '../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../src/actors/wallet/logic.js';
-import { Secret } from '../src/actors/wallet/secret.js';
+import { Secret } from '../src/chain/crypto/secret.js';
 import type { Asker } from '../src/actors/ask.js';
 import type { Row } from './lib.js';
 

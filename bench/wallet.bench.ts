@@ -16,7 +16,7 @@ import { p2pkhScript } from '../src/chain/script/script.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
-import { signVariants, TempKeyStore } from '../src/actors/wallet/sign.js';
+import { signVariants, TempKeyStore } from '../src/chain/tx/sign.js';
 import { KeyStore } from '../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../src/actors/wallet/logic.js';
 import type { Asker } from '../src/actors/ask.js';

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { JsonObject } from '../rpc/json-value.js';
 import { CallFailed, ConnectionFailed, callRpc } from './http.js';
 import type { CliSettings } from './options.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 import type { InspectRecord } from '../actors/inspect.js';
 
 /**

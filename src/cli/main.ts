@@ -6,6 +6,7 @@ import { writePretty } from './format.js';
 import { CallFailed, ConnectionFailed, callRpc } from './http.js';
 import { CliStartError, interpretBool, loadSettings, splitArgs, type CliSettings } from './options.js';
 import { runInspect } from './inspect-client.js';
+import type { CliIo } from './io.js';
 
 /**
  * acnode-cli: komodo-cli's behaviour (src/bitcoin-cli.cpp at 0adeeab) against acnoded.
@@ -14,18 +15,6 @@ import { runInspect } from './inspect-client.js';
  * `error code: N` / `error message:` / the message on stderr with exit status |N|.
  * `acnode-cli [options] inspect [actor...]` prints the node's inspection stream (acnoded -inspect).
  */
-
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** All of standard input (only read under -stdin). */
-  readStdin(): Promise<string>;
-  homedir?: string;
-  cwd?: string;
-  sleep?(ms: number): Promise<void>;
-  /** Resolves when the user interrupts (`inspect` stops then); default: SIGINT/SIGTERM. */
-  interrupted?: Promise<void>;
-}
 
 const EXIT_SUCCESS = 0;
 const EXIT_FAILURE = 1;

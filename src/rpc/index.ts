@@ -12,5 +12,5 @@ export { parseJson, JsonParseError } from './json-read.js';
 export { writeJson, formatDouble, escapeJsonString } from './json-write.js';
 export * from './params.js';
 export { amountFromValue, valueFromAmount } from './amount.js';
-export { AllowList, Subnet, parseAddress } from './subnet.js';
+export { AllowList, Subnet, parseAddress } from '../chain/p2p/subnet.js';
 export { BasicAuth, decodeBase64Lenient } from './auth.js';

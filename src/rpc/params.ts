@@ -1,6 +1,6 @@
 import { RpcError, RPC_INVALID_PARAMETER, RPC_TYPE_ERROR } from './errors.js';
 import { JsonNumber, JsonObject, jsonTypeOf, type JsonTypeName, type JsonValue } from './json-value.js';
-import { hexBytes } from '../chain/encoding/hex.js';
+import { fromHexReversed, hexBytes } from '../chain/encoding/hex.js';
 
 /**
  * Parameter readers with komodod's byte-exact failures. The UniValue accessors (get_str, get_int, ...)
@@ -123,7 +123,7 @@ function hexOrThrow(v: JsonValue, name: string): string {
 export function parseHashV(v: JsonValue, name: string): Uint8Array {
   const s = hexOrThrow(v, name);
   const digits = s.length > 64 ? s.slice(s.length - 64) : s.padStart(64, '0');
-  return Uint8Array.from(Buffer.from(digits, 'hex')).reverse();
+  return fromHexReversed(digits);
 }
 
 /** ParseHashO: ParseHashV of find_value(o, key), named by the key. */

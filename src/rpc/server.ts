@@ -6,7 +6,8 @@ import bodyParser from 'body-parser';
 import { BasicAuth } from './auth.js';
 import { handleRpcBodyNow } from './envelope.js';
 import { RPC_INTERNAL_ERROR } from './errors.js';
-import { AllowList } from './subnet.js';
+import { AllowList } from '../chain/p2p/subnet.js';
+import { MAX_SIZE } from '../chain/encoding/reader.js';
 import { RpcTable, type HelpEnv, type RpcMethod } from './table.js';
 
 /**
@@ -22,7 +23,7 @@ import { RpcTable, type HelpEnv, type RpcMethod } from './table.js';
  */
 
 /** MAX_SIZE (serialize.h), komodod's evhttp_set_max_body_size. */
-export const MAX_BODY_SIZE = 0x02000000;
+export const MAX_BODY_SIZE = MAX_SIZE;
 /** DEFAULT_HTTP_WORKQUEUE, DEFAULT_HTTP_THREADS, DEFAULT_HTTP_SERVER_TIMEOUT (httpserver.h) */
 export const DEFAULT_HTTP_WORKQUEUE = 16;
 export const DEFAULT_HTTP_THREADS = 4;

@@ -7,7 +7,7 @@ import { fromHex } from '../../src/chain/encoding/hex.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkScript, p2pkhScript, p2shScript, opReturnScript } from '../../src/chain/script/script.js';
 import { cc1Script } from '../../src/chain/tokens/index.js';
-import { addressKey } from '../../src/actors/chainstore/coins.js';
+import { addressKey } from '../../src/chain/address/index-key.js';
 import { fakeHash, tempIndexes } from '../helpers/chainstate.js';
 
 const PK_A = fromHex('02676d00110c2cd14ae24f95969e8598f7ccfaa675498b82654a5b5bd57fc1d8cf');

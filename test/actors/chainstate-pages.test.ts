@@ -6,7 +6,7 @@ import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHex } from '../../src/chain/encoding/hex.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript, p2pkScript } from '../../src/chain/script/script.js';
-import { addressKey } from '../../src/actors/chainstore/coins.js';
+import { addressKey } from '../../src/chain/address/index-key.js';
 import { OrderedOutputs, type OrderedOutput, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
 import { fakeHash, tempIndexes } from '../helpers/chainstate.js';
 import { prng } from '../helpers/prng.js';

@@ -7,7 +7,8 @@ import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkScript, p2pkhScript, p2shScript, opReturnScript } from '../../src/chain/script/script.js';
 import { cc1Script } from '../../src/chain/tokens/index.js';
-import { addressKey, addressKeysOf, compareAddressUnspent, type AddressUnspent } from '../../src/actors/chainstore/coins.js';
+import { addressKey, addressKeysOf } from '../../src/chain/address/index-key.js';
+import { compareAddressUnspent, type AddressUnspent } from '../../src/actors/chainstore/coins.js';
 import type { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
 import { fakeHash, tempIndexes } from '../helpers/chainstate.js';
 

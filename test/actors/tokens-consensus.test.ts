@@ -16,9 +16,12 @@ import {
   signTokenTx,
   type SpendableCoin,
 } from '../../src/chain/tokens/index.js';
-import { consensusRules, ccEvalChecker, EMPTY_SAPLING_ROOT } from '../../src/actors/chainstore/consensus.js';
+import { consensusRules } from '../../src/actors/chainstore/consensus.js';
+import { ccEvalChecker } from '../../src/chain/consensus/cc-eval.js';
+import { EMPTY_SAPLING_ROOT } from '../../src/chain/consensus/block.js';
 import type { ConnectView } from '../../src/actors/chainstore/rules.js';
-import { outpointKey, type Coin } from '../../src/actors/chainstore/coins.js';
+import { outpointKey } from '../../src/chain/tx/input.js';
+import type { Coin } from '../../src/actors/chainstore/coins.js';
 
 /**
  * The chain store's block rules with the CC eval dispatch wired (ccEvalChecker): a block holding a

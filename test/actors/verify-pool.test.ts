@@ -18,7 +18,7 @@ import { hash160 } from '../../src/chain/crypto/hash.js';
 import { concatScript, p2shScript, pushData } from '../../src/chain/script/script.js';
 import { OP_CHECKCRYPTOCONDITION, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
-import { BLOCK_SCRIPT_FLAGS } from '../../src/actors/chainstore/consensus.js';
+import { BLOCK_SCRIPT_FLAGS } from '../../src/chain/consensus/block.js';
 import { highSTwin } from '../helpers/signatures.js';
 import { secp256k1Backend, useSecp256k1Backend, type Secp256k1Backend } from '../../src/chain/crypto/secp256k1.js';
 import { secp256k1BackendOf, selectSecp256k1Backend } from '../../src/actors/verify/sig-backend.js';

@@ -12,18 +12,18 @@ import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { opReturnScript, p2pkhScript } from '../../src/chain/script/script.js';
 import {
   buildTransaction,
-  feeForSize,
   fundTransaction,
   selectCoins,
   selectCoinsMinConf,
   walletFee,
   WalletBuildError,
   CENT,
-  COIN,
   type Spendable,
 } from '../../src/actors/wallet/select.js';
+import { feeForSize } from '../../src/chain/validation/policy.js';
+import { COIN } from '../../src/chain/consensus/amount.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
-import { Secret } from '../../src/actors/wallet/secret.js';
+import { Secret } from '../../src/chain/crypto/secret.js';
 import { sanitize } from '../../src/actors/inspect.js';
 import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';

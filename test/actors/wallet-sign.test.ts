@@ -16,7 +16,7 @@ import { OP_2, OP_3, OP_CHECKMULTISIG } from '../../src/chain/script/opcodes.js'
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2shScript } from '../../src/chain/script/script.js';
 import { ccOptParams, makeCC1voutScript, makeCC1of2voutScript } from '../../src/chain/cc/script.js';
-import { signVariants, TempKeyStore, parseOptCCParams } from '../../src/actors/wallet/sign.js';
+import { signVariants, TempKeyStore, parseOptCCParams } from '../../src/chain/tx/sign.js';
 
 const vectors = process.env.ACNODE_VECTORS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors');
 const key = (s: string) => sha256(new TextEncoder().encode(s));

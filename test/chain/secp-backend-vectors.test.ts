@@ -16,7 +16,7 @@ import { TransactionSignatureChecker } from '../../src/chain/script/checker.js';
 import { PrecomputedTxData } from '../../src/chain/script/sighash.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { p2pkScript } from '../../src/chain/script/script.js';
-import { SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus.js';
+import { SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus/upgrades.js';
 import { ACCEPT_EVALS, type CCNode, decodeFulfillment, verifyFulfillment } from '../../src/chain/cc/index.js';
 import { ccScriptPubKey, makeCCChecker } from '../../src/chain/cc/script.js';
 import { conditionBinary } from '../../src/chain/cc/index.js';

@@ -22,7 +22,7 @@ import {
   signatureHash,
 } from '../../src/chain/script/sighash.js';
 import { combineSignatures, produceScriptSig, signatureFor, type KeyLookup, type SigningKey } from '../../src/chain/script/sign.js';
-import { OVERWINTER_BRANCH_ID, SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus.js';
+import { OVERWINTER_BRANCH_ID, SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../../src/chain/consensus/upgrades.js';
 
 const enc = new TextEncoder();
 const keys = ['a', 'b', 'c', 'd'].map((l) => sha256(enc.encode(`acnode sign test key ${l}`)));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { needVectors, loadVector, readVector } from '../helpers/vectors.js';
 import { Block } from '../../src/chain/block/block.js';
 import { BlockHeader } from '../../src/chain/block/header.js';
-import { COIN } from '../../src/chain/consensus.js';
+import { COIN } from '../../src/chain/consensus/amount.js';
 import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
 import { ChainParams, devChainParams } from '../../src/chain/params/chain-params.js';
 import { OP_CHECKSIG, OP_RETURN } from '../../src/chain/script/opcodes.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScriptExecutionCache } from '../../src/chain/validation/index.js';
-import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../src/chain/consensus.js';
+import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../src/chain/consensus/upgrades.js';
 
 test('script execution cache: a hit needs the same txid and branch; the oldest entry leaves first', () => {
   const c = new ScriptExecutionCache(2);

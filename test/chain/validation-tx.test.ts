@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SAPLING_VERSION_GROUP_ID, OVERWINTER_VERSION_GROUP_ID } from '../../src/chain/consensus.js';
+import { SAPLING_VERSION_GROUP_ID, OVERWINTER_VERSION_GROUP_ID } from '../../src/chain/consensus/tx.js';
 import { fromHex } from '../../src/chain/encoding/hex.js';
 import { ChainParams } from '../../src/chain/params/chain-params.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';

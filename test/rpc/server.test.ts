@@ -8,7 +8,7 @@ import { helpMethod, helpExampleCli, helpExampleRpc, type RpcMethod } from '../.
 import { RpcError } from '../../src/rpc/errors.js';
 import { Amount, JsonNumber, type JsonValue } from '../../src/rpc/json-value.js';
 import { amountFromValue, valueFromAmount } from '../../src/rpc/amount.js';
-import { Subnet, parseAddress } from '../../src/rpc/subnet.js';
+import { Subnet, parseAddress } from '../../src/chain/p2p/subnet.js';
 
 /**
  * The transport over real HTTP on 127.0.0.1, against komodod's rules (reference/rawtx.md §1, httprpc.cpp,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AllowList, Subnet, parseAddress } from '../../src/rpc/subnet.js';
+import { AllowList, Subnet, parseAddress } from '../../src/chain/p2p/subnet.js';
 import { decodeBase64Lenient, BasicAuth } from '../../src/rpc/auth.js';
 import { splitHostPort, rpcEndpoints } from '../../src/rpc/server.js';
 

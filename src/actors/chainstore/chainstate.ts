@@ -5,16 +5,10 @@ import { pageOf } from './lmdb-pages.js';
 import { hashKey, outpointKey as outpointBytes } from './lmdb-keys.js';
 import { isUnspendable } from '../../chain/script/script.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
-import {
-  addressKeysOf,
-  outpointKey,
-  type AddressDelta,
-  type AddressUnspent,
-  type BlockUndo,
-  type Coin,
-  type SpentInfo,
-  type TxLocation,
-} from './coins.js';
+import { addressKeysOf } from '../../chain/address/index-key.js';
+import { outpointKey } from '../../chain/tx/input.js';
+import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
 
 /**
  * The chain state's indexes in LMDB, each a named database of the chain's environment, with keys
@@ -314,7 +308,7 @@ export class ChainIndexes {
 
 /** The display hex of the 32 internal bytes at `at`. */
 function displayOf(b: Buffer, at: number): string {
-  return Buffer.from(b.subarray(at, at + 32)).reverse().toString('hex');
+  return toHexReversed(b.subarray(at, at + 32));
 }
 
 function outpoint(txid: string, n: number): Buffer {

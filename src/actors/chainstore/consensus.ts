@@ -1,8 +1,8 @@
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { kmdGenesisBlock, regtestGenesisBlock } from '../../chain/block/genesis.js';
 import { assetChainPowParams, nextWorkRequired } from '../../chain/block/pow.js';
-import { fromHexReversed, equalBytes } from '../../chain/encoding/hex.js';
-import { SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY, SCRIPT_VERIFY_P2SH } from '../../chain/script/flags.js';
+import { equalBytes } from '../../chain/encoding/hex.js';
+import { BLOCK_SCRIPT_FLAGS, EMPTY_SAPLING_ROOT } from '../../chain/consensus/block.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import {
@@ -22,48 +22,8 @@ import {
 } from '../../chain/validation/index.js';
 import type { ChainRules } from './rules.js';
 import { forEachInBlockOrder, type VerifyPool } from '../verify/pool.js';
-import type { TransactionSignatureChecker } from '../../chain/script/checker.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import { sha256d } from '../../chain/crypto/hash.js';
-import { dispatchEval, invalid, makeCCChecker, type EvalRegistry, type EvalResult } from '../../chain/cc/index.js';
-import { registerTokensValidator, type TokensEvalContext } from '../../chain/tokens/index.js';
-import { registerAssetsValidator } from '../../chain/assets/index.js';
-
-/** Transactions a CC validator may read: the chain's, plus (block) the earlier ones of the block or (mempool) the mempool's. */
-export interface CCTxLookup {
-  tx(txid: string): Transaction | undefined;
-}
-
-type EvalContext = TokensEvalContext & { cache: Map<Transaction, EvalResult>; assetsCache: Map<Transaction, EvalResult> };
-
-/**
- * The CC checker komodod's ServerTransactionSignatureChecker is: crypto-conditions verified, then every
- * eval node dispatched (Eval::Dispatch) to its module's validator. Registered modules: Tokens (0xf2).
- * An eval code with no validator is invalid ("validation not supported for eval code"), as komodod's
- * ProcessCC says for a module without one; a code -ac_ccenables left out is refused first, as
- * Eval::Dispatch does. The validators read transactions through `lookup` (synchronous: the caller
- * holds them), and a transaction's Tokens verdict is computed once however many token inputs it has.
- */
-export function ccEvalChecker(params: () => ChainParams): (lookup: CCTxLookup, height: number) => CryptoConditionChecker {
-  const registry: EvalRegistry<EvalContext> = registerAssetsValidator(registerTokensValidator(new Map()));
-  return (lookup, height) => {
-    const cache = new Map<Transaction, EvalResult>();
-    const assetsCache = new Map<Transaction, EvalResult>();
-    const tokensLookup = { getTransaction: (txid: Uint8Array) => lookup.tx(toHexReversed(txid)) };
-    const disabled = params().ccDisabled;
-    return makeCCChecker<TransactionSignatureChecker>((checker) => {
-      const dispatch = dispatchEval(registry, { tx: checker.tx, height, lookup: tokensLookup, cache, assetsCache });
-      return (node) =>
-        node.code.length > 0 && disabled[node.code[0]!] ? invalid('disabled-code, -ac_ccenables didnt include this ecode') : dispatch(node);
-    });
-  };
-}
-
-/** Consensus script flags for blocks: P2SH and CHECKLOCKTIMEVERIFY; strict DER is always on (main.cpp:3414-3416). */
-export const BLOCK_SCRIPT_FLAGS = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY;
-
-/** The root of the empty Sapling note commitment tree (display hex), which every block carries while no Sapling output exists. */
-export const EMPTY_SAPLING_ROOT = fromHexReversed('3e49b5f954aa9d3545bc6c37744661eea48d7c34e3000d82b7f0010c30f4c2fb');
 
 export interface ConsensusOptions {
   /** The chain parameters in force (they change when Sapling auto-activates). */

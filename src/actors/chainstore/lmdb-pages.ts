@@ -1,5 +1,6 @@
 import type { Database } from 'lmdb';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
 
 /**
  * Paged reads of an LMDB index of outputs keyed `prefix | txid (internal) | n u32 LE`
@@ -37,7 +38,7 @@ export function pageOf<T>(
   // The key of the row that filled the page (copied: a cursor's key buffer may be reused), the next page's cursor if a row follows.
   let full: Buffer | undefined;
   for (const { key, value } of db.getRange({ start, end })) {
-    if (full) return { outputs, next: { txid: Buffer.from(full.subarray(prefix.length, prefix.length + 32)).reverse().toString('hex'), index: full.readUInt32LE(prefix.length + 32) } };
+    if (full) return { outputs, next: { txid: toHexReversed(full.subarray(prefix.length, prefix.length + 32)), index: full.readUInt32LE(prefix.length + 32) } };
     if (valueOf(value) >= minValue) outputs.push(decode(key, value));
     if (outputs.length >= limit) full = Buffer.from(key);
   }

@@ -4,6 +4,7 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
+import { isUnspendable } from '../../chain/script/script.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
@@ -11,7 +12,9 @@ import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
-import { addressKey, addressKeysOf, outpointKey, type BlockUndo, type Coin } from './coins.js';
+import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
+import { outpointKey } from '../../chain/tx/input.js';
+import type { BlockUndo, Coin } from './coins.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';
@@ -907,7 +910,7 @@ export class ChainStoreLogic implements ServiceLogic {
       } else {
         let valueIn = shieldedIn;
         for (const input of tx.vin) {
-          const ptxid = toHexReversedBytes(input.prevout.hash);
+          const ptxid = toHexReversed(input.prevout.hash);
           let v: bigint | undefined;
           if (undo) v = undo[u++]?.coin.value;
           else v = (earlier.get(ptxid) ?? this.txInfo(ptxid)?.tx)?.vout[input.prevout.index]?.value;
@@ -997,7 +1000,7 @@ export class ChainStoreLogic implements ServiceLogic {
     const hash = block.hashHex();
     const known = this.index.get(hash);
     if (known) return { status: known.failed ? 'duplicate-invalid' : 'duplicate', hash };
-    const prevHash = Buffer.from(block.header.prevHash).reverse().toString('hex');
+    const prevHash = toHexReversed(block.header.prevHash);
     const prev = this.index.get(prevHash);
     // An orphan: komodod's submitblock answers "inconclusive" when the block is not connected.
     if (!prev) return { status: 'inconclusive', hash };
@@ -1208,13 +1211,4 @@ function poolsFrom(xs: readonly bigint[]): PoolValues {
 
 function addPools(a: PoolValues, b: PoolValues): PoolValues {
   return { supply: a.supply + b.supply, transparent: a.transparent + b.transparent, sprout: a.sprout + b.sprout, sapling: a.sapling + b.sapling, burned: a.burned + b.burned };
-}
-
-/** CScript::IsUnspendable: OP_RETURN first, or longer than MAX_SCRIPT_SIZE. */
-function isUnspendable(script: Uint8Array): boolean {
-  return (script.length > 0 && script[0] === 0x6a) || script.length > 10_000;
-}
-
-function toHexReversedBytes(b: Uint8Array): string {
-  return Buffer.from(b).reverse().toString('hex');
 }

@@ -33,7 +33,9 @@ import { ServiceFailure, toServiceError, type Op, type ServiceError } from '../p
 import type { Asker } from '../ask.js';
 import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
-import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
+import { addressKey } from '../../chain/address/index-key.js';
+import { compareAddressUnspent } from '../chainstore/coins.js';
+import { outpointKey } from '../../chain/tx/input.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { hash160, sha256d } from '../../chain/crypto/hash.js';
@@ -137,7 +139,7 @@ export interface MempoolOptions {
   scriptCache?: ScriptExecutionCache;
   /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
   ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
-  /** Looks up a confirmed transaction (CC validators read previous transactions). */
+  /** The clock (unix seconds) an admitted entry's time is read from; tests set it. */
   now?: () => number;
   /** The node's script-check workers: a burst of accepts has its signatures verified there. */
   verifyPool?: VerifyPool;

@@ -9,7 +9,7 @@ import { concatScript, pushData, pushNumber, p2pkScript } from '../../chain/scri
 import { Transaction } from '../../chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../chain/tx/input.js';
 import { TxOut } from '../../chain/tx/output.js';
-import { EMPTY_SAPLING_ROOT } from '../chainstore/consensus.js';
+import { EMPTY_SAPLING_ROOT } from '../../chain/consensus/block.js';
 
 export interface TemplateInput {
   /** The tip the block builds on. */

@@ -1,4 +1,4 @@
-import { Subnet, parseAddress } from '../../rpc/subnet.js';
+import { Subnet, parseAddress } from '../../chain/p2p/subnet.js';
 
 /** net.cpp CNode::Ban default: 24 hours (-bantime). */
 export const DEFAULT_MISBEHAVING_BANTIME = 60 * 60 * 24;

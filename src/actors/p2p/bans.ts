@@ -1,5 +1,5 @@
 import { RejectMessage } from '../../chain/p2p/messages.js';
-import { Subnet } from '../../rpc/subnet.js';
+import { Subnet } from '../../chain/p2p/subnet.js';
 import { ServiceFailure } from '../protocol.js';
 import { BanList, ipToString, isLocalIp } from './banlist.js';
 import { P2PPart, type P2PCore } from './context.js';

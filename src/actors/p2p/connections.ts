@@ -5,22 +5,18 @@ import {
   NODE_NETWORK,
   NonceMessage,
   PROTOCOL_VERSION,
-  REJECT_DUPLICATE,
-  REJECT_OBSOLETE,
   VersionMessage,
   ipBytes,
   type Frame,
 } from '../../chain/p2p/messages.js';
+import { REJECT_DUPLICATE, REJECT_OBSOLETE } from '../../chain/validation/errors.js';
+import { SUBVERSION } from '../../chain/p2p/version.js';
 import { ServiceFailure } from '../protocol.js';
 import { ipToString } from './banlist.js';
 import type { Bans } from './bans.js';
 import { P2PPart, type P2PCore } from './context.js';
 import { Peer, cleanIp, hostPort } from './peer.js';
 import type { BlockSync } from './sync.js';
-
-/** The komodod release acnode answers as (getinfo's version too, misc.ts); the user agent names acnode. */
-export const CLIENT_VERSION = 90000;
-export const SUBVERSION = '/acnode:0.1.0/';
 
 /** net.h / main.h constants. */
 export const PING_INTERVAL_MS = 2 * 60 * 1000;

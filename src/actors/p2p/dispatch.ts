@@ -1,6 +1,7 @@
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
-import { REJECT_MALFORMED, RejectMessage, type Frame } from '../../chain/p2p/messages.js';
+import { RejectMessage, type Frame } from '../../chain/p2p/messages.js';
+import { REJECT_MALFORMED } from '../../chain/validation/errors.js';
 import type { AddrBook } from './addrs.js';
 import type { Bans } from './bans.js';
 import type { Connections } from './connections.js';

@@ -12,8 +12,6 @@ import { TxRelay } from './relay.js';
 import { BlockSync } from './sync.js';
 
 export type { P2POptions } from './context.js';
-// Where the RPC layer has always found them (rpc/methods/network.ts).
-export { CLIENT_VERSION, SUBVERSION } from './connections.js';
 
 export const DEFAULT_BANSCORE = 101;
 export const DEFAULT_MAX_PEER_CONNECTIONS = 384;

@@ -1,7 +1,8 @@
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
-import { InvMessage, MAX_INV_SZ, MSG_TX, REJECT_INVALID, type InvItem } from '../../chain/p2p/messages.js';
+import { InvMessage, MAX_INV_SZ, MSG_TX, type InvItem } from '../../chain/p2p/messages.js';
+import { REJECT_INVALID } from '../../chain/validation/errors.js';
 import { ValidationError, checkTransaction, contextualCheckTransaction, validationContext } from '../../chain/validation/index.js';
 import { ServiceFailure } from '../protocol.js';
 import { AlreadyAsked, MAPASKFOR_MAX_SZ, SETASKFOR_MAX_SZ } from './askfor.js';

@@ -2,7 +2,7 @@ import { Block } from '../../chain/block/block.js';
 import { BlockHeader } from '../../chain/block/header.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { getBlockProof } from '../../chain/block/pow.js';
-import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus.js';
+import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus/timing.js';
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { HeadersMessage, InvMessage, LocatorMessage, MAX_HEADERS_RESULTS, MSG_BLOCK, TooManyHeaders, type InvItem } from '../../chain/p2p/messages.js';
 import type { Bans } from './bans.js';

@@ -12,6 +12,7 @@ import { Transaction } from '../../chain/tx/transaction.js';
 import type { Coin } from '../../chain/validation/coin.js';
 import type { ConnectView } from '../chainstore/rules.js';
 import { assembleBlock } from '../miner/assemble.js';
+import { COIN } from '../../chain/consensus/amount.js';
 
 /**
  * Synthetic blocks of signed transactions over made-up coins, for the tests and benchmarks of block
@@ -41,7 +42,6 @@ export interface SampleBlock {
   breakSignature(i: number, n: number): () => void;
 }
 
-const COIN = 100_000_000n;
 const FEE = 10_000n;
 
 export function sampleBlock(o: SampleBlockOptions): SampleBlock {

@@ -17,8 +17,8 @@ import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
-import { Secret } from './secret.js';
-import { signVariants, type PrevOut, type InputError } from './sign.js';
+import { Secret } from '../../chain/crypto/secret.js';
+import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
 

@@ -1,5 +1,6 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
-import { DEFAULT_MAX_TIP_AGE, KOMODO_MAXMEMPOOLTIME, LOCKTIME_THRESHOLD } from '../../chain/consensus.js';
+import { DEFAULT_MAX_TIP_AGE, KOMODO_MAXMEMPOOLTIME } from '../../chain/consensus/timing.js';
+import { LOCKTIME_THRESHOLD } from '../../chain/consensus/script.js';
 
 /**
  * The wallet's unconfirmed transactions after a restart and while they wait for a block: komodod's

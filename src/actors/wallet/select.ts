@@ -2,7 +2,8 @@ import { Transaction } from '../../chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../chain/tx/input.js';
 import { TxOut } from '../../chain/tx/output.js';
 import { fromHexReversed } from '../../chain/encoding/hex.js';
-import { isDust } from '../../chain/validation/policy.js';
+import { DEFAULT_MIN_RELAY_TX_FEE, feeForSize, isDust } from '../../chain/validation/policy.js';
+import { COIN } from '../../chain/consensus/amount.js';
 
 /**
  * The wallet's pure transaction building, as komodod's CWallet::SelectCoinsMinConf, SelectCoins,
@@ -11,7 +12,6 @@ import { isDust } from '../../chain/validation/policy.js';
  * inserted before the last recipient, dust change given to the fee.
  */
 
-export const COIN = 100_000_000n;
 export const CENT = 1_000_000n;
 /** komodod's floor on a wallet transaction's fee (CreateTransaction: nFeeNeeded < 5000 → 5000). */
 export const WALLET_MIN_FEE = 5000n;
@@ -19,8 +19,6 @@ export const WALLET_MIN_FEE = 5000n;
 export const MIN_TX_FEE_PER_KB = 1000n;
 /** -maxtxfee default: 0.1 coin. */
 export const MAX_TX_FEE = COIN / 10n;
-/** minRelayTxFee: 100 sat per kB. */
-export const MIN_RELAY_FEE_PER_KB = 100n;
 
 /** A wallet output that may be spent (komodod's COutput). */
 export interface Spendable {
@@ -44,16 +42,10 @@ export interface Recipient {
 
 export class WalletBuildError extends Error {}
 
-/** CFeeRate::GetFee: rate × size / 1000, at least the rate itself when that rounds to 0. */
-export function feeForSize(perKb: bigint, size: number): bigint {
-  const fee = (perKb * BigInt(size)) / 1000n;
-  return fee === 0n && perKb > 0n ? perKb : fee;
-}
-
 /** GetMinimumFee with no -paytxfee and no estimate, then CreateTransaction's 5000-sat floor. */
 export function walletFee(size: number): bigint {
   let fee = feeForSize(MIN_TX_FEE_PER_KB, size);
-  const relay = feeForSize(MIN_RELAY_FEE_PER_KB, size);
+  const relay = feeForSize(DEFAULT_MIN_RELAY_TX_FEE, size);
   if (fee < relay) fee = relay;
   if (fee > MAX_TX_FEE) fee = MAX_TX_FEE;
   return fee < WALLET_MIN_FEE ? WALLET_MIN_FEE : fee;
@@ -246,7 +238,7 @@ export function buildTransaction(req: BuildRequest): BuildResult {
     for (const input of tx.vin) input.scriptSig = new Uint8Array(0);
     if (size >= req.maxTxSize) throw new WalletBuildError('Transaction too large');
     const needed = walletFee(size);
-    if (needed < feeForSize(MIN_RELAY_FEE_PER_KB, size)) throw new WalletBuildError('Transaction too large for fee policy');
+    if (needed < feeForSize(DEFAULT_MIN_RELAY_TX_FEE, size)) throw new WalletBuildError('Transaction too large for fee policy');
     if (fee >= needed) return { tx, inputs: sel.coins, fee, changePos };
     fee = needed;
   }

@@ -1,5 +1,5 @@
 import { makeCCcond1, makeCCcond1of2, makeTokensCCcond1 } from '../cc/builders.js';
-import { EVAL_ASSETS, EVAL_TOKENS } from '../cc/globals.js';
+import { EVAL_ASSETS, EVAL_TOKENS } from '../cc/eval-codes.js';
 import { ccScriptPubKey, signCCInput } from '../cc/script.js';
 import { CCError, type CCNode } from '../cc/types.js';
 import { publicKeyFromPrivate } from '../crypto/secp256k1.js';

@@ -1,4 +1,5 @@
-import { EVAL_ASSETS, EVAL_TOKENS, moduleGlobal } from '../cc/globals.js';
+import { EVAL_ASSETS, EVAL_TOKENS } from '../cc/eval-codes.js';
+import { moduleGlobal } from '../cc/globals.js';
 import { mayAcceptCryptoCondition } from '../cc/script.js';
 import { hash160 } from '../crypto/hash.js';
 import { fromHex, toHex } from '../encoding/hex.js';

@@ -1,5 +1,5 @@
 import { invalid, VALID, type EvalRegistry, type EvalResult } from '../cc/verify.js';
-import { EVAL_ASSETS } from '../cc/globals.js';
+import { EVAL_ASSETS } from '../cc/eval-codes.js';
 import type { Transaction } from '../tx/transaction.js';
 import { validateAssets, type AssetsLookup } from './validate.js';
 

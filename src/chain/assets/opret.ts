@@ -1,7 +1,8 @@
 import { DecodeError } from '../encoding/errors.js';
 import { BufferReader } from '../encoding/reader.js';
 import { BufferWriter } from '../encoding/writer.js';
-import { EVAL_ASSETS, OPRETID_ASSETSDATA } from '../tokens/constants.js';
+import { EVAL_ASSETS } from '../cc/eval-codes.js';
+import { OPRETID_ASSETSDATA } from '../tokens/constants.js';
 import { encodeTokenTransferOpRet, getOpretBlob, tryDecodeTokenOpRet } from '../tokens/opret.js';
 
 /**

@@ -3,7 +3,7 @@ import { equalBytes, toHex } from '../encoding/hex.js';
 import { isPayToCryptoCondition, isValidPubKeySize } from '../script/standard.js';
 import type { Transaction } from '../tx/transaction.js';
 import type { TxOut } from '../tx/output.js';
-import { EVAL_ASSETS, EVAL_TOKENS } from '../tokens/constants.js';
+import { EVAL_ASSETS, EVAL_TOKENS } from '../cc/eval-codes.js';
 import { cc1Script, tokensCC1Script } from '../tokens/conditions.js';
 import { decodeTokenCreateOpRet, nftDataOf } from '../tokens/opret.js';
 import { tokenValueShallow, type TokensLookup } from '../tokens/validate.js';

@@ -1,6 +1,6 @@
 import { BufferWriter } from '../encoding/writer.js';
 import { fromHex } from '../encoding/hex.js';
-import { COIN } from '../consensus.js';
+import { COIN } from '../consensus/amount.js';
 import { Transaction } from '../tx/transaction.js';
 import { Outpoint, TxIn } from '../tx/input.js';
 import { TxOut } from '../tx/output.js';

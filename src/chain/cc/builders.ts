@@ -1,4 +1,5 @@
 import { type CCNode, type EvalNode, type Secp256k1Node, type ThresholdNode, CCError } from './types.js';
+import { EVAL_TOKENS } from './eval-codes.js';
 
 /** Eval node with komodod's one-byte code (E_MARSHAL(ss << uint8_t)). */
 export function evalNode(evalCode: number): EvalNode {
@@ -28,9 +29,6 @@ export function makeCCcond1(evalCode: number, pk: Uint8Array): ThresholdNode {
 export function makeCCcond1of2(evalCode: number, pk1: Uint8Array, pk2: Uint8Array): ThresholdNode {
   return thresholdNode(2, [evalNode(evalCode), thresholdNode(1, [secp256k1Node(pk1), secp256k1Node(pk2)])]);
 }
-
-/** EVAL_TOKENS (eval.h). */
-const EVAL_TOKENS = 0xf2;
 
 /**
  * The children MakeTokensCCcond1/1of2 (CCtokenutils.cpp) put before the signature threshold:

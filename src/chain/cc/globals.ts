@@ -1,26 +1,6 @@
 import { fromHex } from '../encoding/hex.js';
 import { ccAddressOf, normalAddress } from './address.js';
-
-/** Eval codes (src/cc/eval.h). */
-export const EVAL_IMPORTPAYOUT = 0xe1;
-export const EVAL_IMPORTCOIN = 0xe2;
-export const EVAL_ASSETS = 0xe3;
-export const EVAL_FAUCET = 0xe4;
-export const EVAL_REWARDS = 0xe5;
-export const EVAL_DICE = 0xe6;
-export const EVAL_FSM = 0xe7;
-export const EVAL_AUCTION = 0xe8;
-export const EVAL_LOTTO = 0xe9;
-export const EVAL_HEIR = 0xea;
-export const EVAL_CHANNELS = 0xeb;
-export const EVAL_ORACLES = 0xec;
-export const EVAL_PAYMENTS = 0xf0;
-export const EVAL_GATEWAYS = 0xf1;
-export const EVAL_TOKENS = 0xf2;
-export const EVAL_IMPORTGATEWAY = 0xf3;
-/** cclib range (eval.h). */
-export const EVAL_FIRSTUSER = 0x10;
-export const EVAL_LASTUSER = 0x7f;
+import { EVAL_ASSETS, EVAL_AUCTION, EVAL_CHANNELS, EVAL_DICE, EVAL_FAUCET, EVAL_FSM, EVAL_GATEWAYS, EVAL_HEIR, EVAL_IMPORTGATEWAY, EVAL_LOTTO, EVAL_ORACLES, EVAL_PAYMENTS, EVAL_REWARDS, EVAL_TOKENS } from './eval-codes.js';
 
 /** CC_BURNPUBKEY (CCinclude.h): not a curve point, so nobody can ever sign for it. */
 export const CC_BURNPUBKEY = fromHex('02deaddeaddeaddeaddeaddeaddeaddeaddeaddeaddeaddeaddeaddeaddeaddead');

@@ -33,7 +33,9 @@ export {
 export { ccAddress, ccAddressHash, ccAddressOf, normalAddress } from './address.js';
 export {
   type ModuleGlobal, MODULE_GLOBALS, moduleGlobal, globalCCAddress, globalNormalAddress, CC_BURNPUBKEY,
+} from './globals.js';
+export {
   EVAL_IMPORTPAYOUT, EVAL_IMPORTCOIN, EVAL_ASSETS, EVAL_FAUCET, EVAL_REWARDS, EVAL_DICE, EVAL_FSM, EVAL_AUCTION,
   EVAL_LOTTO, EVAL_HEIR, EVAL_CHANNELS, EVAL_ORACLES, EVAL_PAYMENTS, EVAL_GATEWAYS, EVAL_TOKENS, EVAL_IMPORTGATEWAY,
   EVAL_FIRSTUSER, EVAL_LASTUSER,
-} from './globals.js';
+} from './eval-codes.js';

@@ -3,6 +3,7 @@ import { verifyCompact } from '../crypto/secp256k1.js';
 import { conditionBinary, toConditionBinary, typeId, typeMask } from './condition.js';
 import { decodeFulfillment, verifyingKey } from './fulfillment.js';
 import { verifyEd25519 } from './ed25519.js';
+import { EVAL_FIRSTUSER, EVAL_IMPORTCOIN, EVAL_IMPORTPAYOUT, EVAL_LASTUSER } from './eval-codes.js';
 import {
   type CCNode, type EvalNode, CC_ENABLED_TYPES, CC_PREFIX, CC_SECP256K1, CC_SIGNING_NODES,
 } from './types.js';
@@ -27,11 +28,7 @@ export function invalid(reason: string): EvalResult {
   return { valid: false, reason };
 }
 
-/** eval.h: EVAL_IMPORTPAYOUT, EVAL_IMPORTCOIN take params; cclib codes 0x10..0x7f too. */
-const EVAL_IMPORTPAYOUT = 0xe1;
-const EVAL_IMPORTCOIN = 0xe2;
-const EVAL_FIRSTUSER = 0x10;
-const EVAL_LASTUSER = 0x7f;
+// eval.h: EVAL_IMPORTPAYOUT, EVAL_IMPORTCOIN take params; cclib codes 0x10..0x7f too.
 
 /**
  * Eval::Dispatch / ProcessCC through a registry: an empty code is invalid, the first byte selects

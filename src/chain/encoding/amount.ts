@@ -1,4 +1,4 @@
-import { COIN } from '../consensus.js';
+import { COIN } from '../consensus/amount.js';
 
 /**
  * Coin amounts between bigint satoshis and komodod's JSON text: ValueFromAmount and
@@ -38,7 +38,7 @@ export function parseFixedPoint(val: string, decimals: number): bigint | null {
   // below '3' is whole coins, so values from 1e10 coins up parse (plain parsing stops at 1e10).
   // It scales by 10^8 whatever `decimals` is, and the uint64 product lands in an int64 (wraps).
   if (val.length === 11 && (val[0]! < '9' || val[1]! < '3') && /^[0-9]{11}$/.test(val)) {
-    return BigInt.asIntN(64, BigInt(val) * 100_000_000n);
+    return BigInt.asIntN(64, BigInt(val) * COIN);
   }
 
   let mantissa = 0n;

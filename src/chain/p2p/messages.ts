@@ -4,6 +4,7 @@ import { DecodeError } from '../encoding/errors.js';
 import { equalBytes } from '../encoding/hex.js';
 import { sha256d } from '../crypto/hash.js';
 import { BlockHeader } from '../block/header.js';
+import { MAX_BLOCK_SIZE_SAPLING } from '../params/upgrades.js';
 
 /**
  * komodod's P2P wire structures (protocol.h, net.cpp, main.cpp ProcessMessage): the 24-byte message
@@ -27,20 +28,10 @@ export const MSG_TX = 1;
 export const MSG_BLOCK = 2;
 export const MSG_FILTERED_BLOCK = 3;
 
-/** consensus/validation.h reject codes */
-export const REJECT_MALFORMED = 0x01;
-export const REJECT_INVALID = 0x10;
-export const REJECT_OBSOLETE = 0x11;
-export const REJECT_DUPLICATE = 0x12;
-export const REJECT_NONSTANDARD = 0x40;
-export const REJECT_DUST = 0x41;
-export const REJECT_INSUFFICIENTFEE = 0x42;
-export const REJECT_CHECKPOINT = 0x43;
-
 export const MESSAGE_HEADER_SIZE = 24;
 export const COMMAND_SIZE = 12;
 /** net.h: _MAX_BLOCK_SIZE (4 MiB) + 24; a longer payload disconnects the peer. */
-export const MAX_PROTOCOL_MESSAGE_LENGTH = 4 * 1024 * 1024 + 24;
+export const MAX_PROTOCOL_MESSAGE_LENGTH = MAX_BLOCK_SIZE_SAPLING + 24;
 /** net.h MAX_INV_SZ */
 export const MAX_INV_SZ = 50000;
 /** main.h MAX_HEADERS_RESULTS: komodod's headers replies carry at most 160. */

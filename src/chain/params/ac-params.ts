@@ -1,5 +1,6 @@
 import { isHex, fromHex } from '../encoding/hex.js';
 import { ParamsError } from './errors.js';
+import { COIN } from '../consensus/amount.js';
 import { type ArgValues, argValue, intArg, splitList } from './args.js';
 
 /**
@@ -30,7 +31,8 @@ const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const I64_MAX = 0x7fff_ffff_ffff_ffffn;
 const I32_MAX = 0x7fff_ffffn;
 const U32_MAX = 0xffff_ffffn;
-const SATOSHIDEN = 100_000_000n;
+/** komodod's SATOSHIDEN (komodo_defs.h): the same 10^8 as COIN. */
+const SATOSHIDEN = COIN;
 
 export interface AcParams {
   /** Chain symbol (-ac_name). */

@@ -1,5 +1,6 @@
 import type { AcParams } from './ac-params.js';
 import { KOMODO_FIRSTFUNGIBLEID } from './ac-params.js';
+import { COIN } from '../consensus/amount.js';
 
 /**
  * Block subsidy and money supply of an asset chain: komodo_ac_block_subsidy and
@@ -7,8 +8,8 @@ import { KOMODO_FIRSTFUNGIBLEID } from './ac-params.js';
  * BigInt division truncates toward zero, as C's does.
  */
 
-const SATOSHIDEN = 100_000_000n;
-const COIN = SATOSHIDEN;
+/** komodod's SATOSHIDEN (komodo_defs.h): the same 10^8 as COIN. */
+const SATOSHIDEN = COIN;
 /** The KMD genesis coinbase (50 coins) counted in the supply (ASSETCHAINS_GENESISTXVAL). */
 export const ASSETCHAINS_GENESISTXVAL = 5_000_000_000n;
 /** The largest value komodod lets MAX_MONEY take (KOMODO_MAXNVALUE). */

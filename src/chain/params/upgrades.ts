@@ -1,14 +1,5 @@
-import {
-  OVERWINTER_BRANCH_ID,
-  OVERWINTER_TX_VERSION,
-  OVERWINTER_VERSION_GROUP_ID,
-  SAPLING_BRANCH_ID,
-  SAPLING_TX_VERSION,
-  SAPLING_VERSION_GROUP_ID,
-  SPROUT_BRANCH_ID,
-  MAX_TX_SIZE_AFTER_SAPLING,
-  MAX_TX_SIZE_BEFORE_SAPLING,
-} from '../consensus.js';
+import { OVERWINTER_BRANCH_ID, SAPLING_BRANCH_ID, SPROUT_BRANCH_ID } from '../consensus/upgrades.js';
+import { OVERWINTER_TX_VERSION, OVERWINTER_VERSION_GROUP_ID, SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID, MAX_TX_SIZE_AFTER_SAPLING, MAX_TX_SIZE_BEFORE_SAPLING } from '../consensus/tx.js';
 
 /**
  * Network upgrades on an asset chain: activation heights, the branch id and transaction format at

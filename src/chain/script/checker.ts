@@ -1,6 +1,6 @@
 import { verifyDER } from '../crypto/secp256k1.js';
 import type { Transaction } from '../tx/transaction.js';
-import { LOCKTIME_THRESHOLD } from './script.js';
+import { LOCKTIME_THRESHOLD } from '../consensus/script.js';
 import { PrecomputedTxData, signatureHash } from './sighash.js';
 import { isValidPubKeySize } from './standard.js';
 

@@ -13,7 +13,8 @@ import {
 } from './flags.js';
 import { decodeScriptNum, encodeScriptNum, scriptNumToInt } from './num.js';
 import * as op from './opcodes.js';
-import { getOp, isP2SH, isPushOnly, MAX_SCRIPT_CRYPTOCONDITION_FULFILLMENT_SIZE, MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_SIZE } from './script.js';
+import { getOp, isP2SH, isPushOnly } from './script.js';
+import { MAX_OPS_PER_SCRIPT, MAX_PUBKEYS_PER_MULTISIG, MAX_SCRIPT_CRYPTOCONDITION_FULFILLMENT_SIZE, MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_SIZE, MAX_STACK_SIZE } from '../consensus/script.js';
 import type { ScriptError } from './script-error.js';
 import { checkPubKeyEncoding, checkSignatureEncoding } from './sigencoding.js';
 import { isPayToCryptoCondition } from './standard.js';
@@ -30,10 +31,6 @@ export interface InterpreterOptions {
    */
   ccEnabled?: boolean;
 }
-
-const MAX_OPS_PER_SCRIPT = 201;
-const MAX_PUBKEYS_PER_MULTISIG = 20;
-const MAX_STACK_SIZE = 1000;
 
 const VCH_FALSE = new Uint8Array(0);
 const VCH_TRUE = Uint8Array.of(1);

@@ -1,5 +1,6 @@
 import { concatBytes } from '../encoding/hex.js';
 import { encodeScriptNum } from './num.js';
+import { MAX_SCRIPT_SIZE } from '../consensus/script.js';
 import {
   OP_0,
   OP_1,
@@ -16,11 +17,6 @@ import {
 } from './opcodes.js';
 
 /** Scripts are plain byte arrays; these helpers read and build them as komodod's CScript does. */
-
-export const MAX_SCRIPT_ELEMENT_SIZE = 520;
-export const MAX_SCRIPT_CRYPTOCONDITION_FULFILLMENT_SIZE = 2048;
-export const MAX_SCRIPT_SIZE = 10000;
-export const LOCKTIME_THRESHOLD = 500000000;
 
 /** One instruction: `data` is set for push opcodes (0x00..OP_PUSHDATA4), empty for OP_0. */
 export interface ScriptOp {

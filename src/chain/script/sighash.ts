@@ -1,6 +1,6 @@
 import { BufferWriter } from '../encoding/writer.js';
 import { blake2b256, personalization, sha256d } from '../crypto/hash.js';
-import { SAPLING_VERSION_GROUP_ID } from '../consensus.js';
+import { SAPLING_VERSION_GROUP_ID } from '../consensus/tx.js';
 import type { Transaction } from '../tx/transaction.js';
 
 /**

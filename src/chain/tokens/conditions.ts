@@ -1,5 +1,6 @@
 import { makeCCcond1, makeTokensCCcond1, makeTokensCCcond1of2 } from '../cc/builders.js';
-import { moduleGlobal, EVAL_TOKENS } from '../cc/globals.js';
+import { moduleGlobal } from '../cc/globals.js';
+import { EVAL_TOKENS } from '../cc/eval-codes.js';
 import { ccScriptPubKey } from '../cc/script.js';
 import { fromHex } from '../encoding/hex.js';
 import { TOKENS_GLOBAL_PRIVKEY_HEX } from './constants.js';

@@ -3,9 +3,6 @@
  * src/komodo_defs.h at 0adeeab).
  */
 
-/** Eval codes (eval.h). */
-export const EVAL_TOKENS = 0xf2;
-export const EVAL_ASSETS = 0xe3;
 /** The rogue game's eval code, still recognised by DecodeTokenOpRet's old-style layout. */
 export const EVAL_ROGUE = 0x11;
 
@@ -26,8 +23,6 @@ export const TOKENS_TXFEE = 10000n;
 
 /** Most vins FinalizeCCTx accepts (CCinclude.h). */
 export const CC_MAXVINS = 1024;
-/** Largest NFT data blob tokencreate accepts (komodo_defs.h). */
-export const IGUANA_MAXSCRIPTSIZE = 10001;
 
 /** Token name and description limits of tokencreate / CreateToken, in bytes. */
 export const TOKEN_NAME_MAX = 32;

@@ -2,9 +2,8 @@
  * The Tokens module (eval 0xF2) as komodod 0adeeab has it: OP_RETURN codec, the tokencreate /
  * tokentransfer param rules, the builders and the consensus validator. Pure and synchronous.
  */
+export { EVAL_TOKENS, EVAL_ASSETS } from '../cc/eval-codes.js';
 export {
-  EVAL_TOKENS,
-  EVAL_ASSETS,
   EVAL_ROGUE,
   OPRETID_NONFUNGIBLEDATA,
   OPRETID_ASSETSDATA,
@@ -17,10 +16,10 @@ export {
   OPRETID_IMPORTDATA,
   TOKENS_TXFEE,
   CC_MAXVINS,
-  IGUANA_MAXSCRIPTSIZE,
   TOKEN_NAME_MAX,
   TOKEN_DESCRIPTION_MAX,
 } from './constants.js';
+export { IGUANA_MAXSCRIPTSIZE } from '../consensus/script.js';
 export {
   type OpretBlob,
   type TokenCreateOpRet,

@@ -3,10 +3,9 @@ import { BufferReader } from '../encoding/reader.js';
 import { BufferWriter } from '../encoding/writer.js';
 import { getOp, opReturnScript } from '../script/script.js';
 import { OP_RETURN } from '../script/opcodes.js';
+import { EVAL_ASSETS, EVAL_TOKENS } from '../cc/eval-codes.js';
 import {
-  EVAL_ASSETS,
   EVAL_ROGUE,
-  EVAL_TOKENS,
   OPRETID_ASSETSDATA,
   OPRETID_NONFUNGIBLEDATA,
   OPRETID_ROGUEGAMEDATA,

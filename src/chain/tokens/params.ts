@@ -1,4 +1,5 @@
-import { IGUANA_MAXSCRIPTSIZE, TOKEN_DESCRIPTION_MAX, TOKEN_NAME_MAX } from './constants.js';
+import { IGUANA_MAXSCRIPTSIZE } from '../consensus/script.js';
+import { TOKEN_DESCRIPTION_MAX, TOKEN_NAME_MAX } from './constants.js';
 import { parseHexLenient, parseTokenAmount, parseTokenSupply, parseUint256 } from './cparse.js';
 
 /**

@@ -5,7 +5,8 @@ import { isPayToCryptoCondition, solver } from '../script/standard.js';
 import type { Transaction } from '../tx/transaction.js';
 import type { TxOut } from '../tx/output.js';
 import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, cc1Script, tokensCC1Script, tokensCC1of2Script } from './conditions.js';
-import { EVAL_TOKENS, OPRETID_FIRSTNONCCDATA } from './constants.js';
+import { EVAL_TOKENS } from '../cc/eval-codes.js';
+import { OPRETID_FIRSTNONCCDATA } from './constants.js';
 import {
   cpubkeyLength,
   nftDataOf,

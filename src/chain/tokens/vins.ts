@@ -3,7 +3,7 @@ import { decodeFulfillment } from '../cc/fulfillment.js';
 import type { CCNode } from '../cc/types.js';
 import { getOp } from '../script/script.js';
 import type { Transaction } from '../tx/transaction.js';
-import { EVAL_TOKENS } from './constants.js';
+import { EVAL_TOKENS } from '../cc/eval-codes.js';
 
 /**
  * What komodod reads from a CC input's scriptSig: GetCryptoCondition, IsCCInput, the Tokens module's

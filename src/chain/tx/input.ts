@@ -2,6 +2,9 @@ import type { BufferReader } from '../encoding/reader.js';
 import type { BufferWriter } from '../encoding/writer.js';
 import { toHexReversed } from '../encoding/hex.js';
 
+/** The map key of an outpoint: display txid and index. */
+export const outpointKey = (txid: string, n: number): string => `${txid}:${n}`;
+
 /** A reference to one output of an earlier transaction; `hash` is in internal byte order. */
 export class Outpoint {
   constructor(
@@ -28,7 +31,7 @@ export class Outpoint {
 
   /** A map key for this outpoint: display txid and index. */
   key(): string {
-    return `${this.txid()}:${this.index}`;
+    return outpointKey(this.txid(), this.index);
   }
 
   static read(r: BufferReader): Outpoint {

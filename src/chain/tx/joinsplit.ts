@@ -1,6 +1,6 @@
 import type { BufferReader } from '../encoding/reader.js';
 import type { BufferWriter } from '../encoding/writer.js';
-import { GROTH_PROOF_SIZE, PHGR_PROOF_SIZE, ZC_NOTECIPHERTEXT_SIZE } from '../consensus.js';
+import { GROTH_PROOF_SIZE, PHGR_PROOF_SIZE, ZC_NOTECIPHERTEXT_SIZE } from '../consensus/tx.js';
 
 /**
  * JSDescription: a Sprout JoinSplit. acnode never creates one, but parses, re-serialises and hashes

@@ -1,6 +1,6 @@
 import type { BufferReader } from '../encoding/reader.js';
 import type { BufferWriter } from '../encoding/writer.js';
-import { GROTH_PROOF_SIZE, SAPLING_ENC_CIPHERTEXT_SIZE, SAPLING_OUT_CIPHERTEXT_SIZE } from '../consensus.js';
+import { GROTH_PROOF_SIZE, SAPLING_ENC_CIPHERTEXT_SIZE, SAPLING_OUT_CIPHERTEXT_SIZE } from '../consensus/tx.js';
 
 /** SpendDescription (384 bytes): cv, anchor, nullifier, rk, zkproof, spendAuthSig. */
 export class SpendDescription {

@@ -3,14 +3,7 @@ import { BufferWriter } from '../encoding/writer.js';
 import { DecodeError } from '../encoding/errors.js';
 import { fromHex, toHex, toHexReversed } from '../encoding/hex.js';
 import { sha256d } from '../crypto/hash.js';
-import {
-  OUTPUT_DESCRIPTION_SIZE,
-  OVERWINTER_TX_VERSION,
-  OVERWINTER_VERSION_GROUP_ID,
-  SAPLING_TX_VERSION,
-  SAPLING_VERSION_GROUP_ID,
-  SPEND_DESCRIPTION_SIZE,
-} from '../consensus.js';
+import { OUTPUT_DESCRIPTION_SIZE, OVERWINTER_TX_VERSION, OVERWINTER_VERSION_GROUP_ID, SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID, SPEND_DESCRIPTION_SIZE } from '../consensus/tx.js';
 import { TxIn } from './input.js';
 import { TxOut } from './output.js';
 import { JoinSplit } from './joinsplit.js';
@@ -136,7 +129,7 @@ export class Transaction {
     return tx;
   }
 
-  /** Parses exactly one transaction; trailing bytes are an error (see fromHexLenient for komodod's RPC rule). */
+  /** Parses exactly one transaction; trailing bytes are an error (komodod's RPC rule, which ignores them, is rpc/methods/rawtransactions.ts decodeHexTxBytes). */
   static fromRaw(data: Uint8Array): Transaction {
     const r = new BufferReader(data);
     const tx = Transaction.read(r);

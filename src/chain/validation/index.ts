@@ -26,10 +26,9 @@ export {
 } from './context.js';
 export { COIN_IMPORT_PREVOUT_N, isCoinImport, isMint, valueOut, shieldedValueIn, txSize } from './tx-values.js';
 export { scriptSigOpCount, p2shSigOpCount, legacySigOpCount, p2shInputsSigOpCount } from './sigops.js';
+export { IGUANA_MAXSCRIPTSIZE } from '../consensus/script.js';
+export { KOMODO_SAPLING_DEADLINE, STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../consensus/upgrades.js';
 export {
-  IGUANA_MAXSCRIPTSIZE,
-  KOMODO_SAPLING_DEADLINE,
-  STAKED_DECEMBER_HARDFORK_TIMESTAMP,
   type CheckTransactionOptions,
   type ContextualCheckOptions,
   checkTransaction,

@@ -9,10 +9,11 @@ import type { TxOut } from '../tx/output.js';
 import type { CoinView } from './coin.js';
 import { type ValidationContext, isOverwinterActive, isSaplingActive } from './context.js';
 import { REJECT_INVALID, REJECT_NONSTANDARD, reject } from './errors.js';
-import { IGUANA_MAXSCRIPTSIZE } from './transaction.js';
+import { IGUANA_MAXSCRIPTSIZE } from '../consensus/script.js';
 import { isCoinImport } from './tx-values.js';
 import { scriptSigOpCount } from './sigops.js';
-import { COIN } from '../consensus.js';
+import { COIN } from '../consensus/amount.js';
+import { OVERWINTER_CURRENT_VERSION, SAPLING_CURRENT_VERSION, SPROUT_MAX_CURRENT_VERSION, SPROUT_MIN_CURRENT_VERSION } from '../consensus/tx.js';
 
 /**
  * Relay policy (not consensus) of komodod's AcceptToMemoryPool: IsStandardTx, AreInputsStandard, dust,
@@ -27,11 +28,6 @@ export const MAX_STANDARD_SCRIPTSIG_SIZE = 1650;
 export const MAX_P2SH_SIGOPS = 15;
 /** Multisig outputs are standard up to x-of-9 (script/standard.cpp IsStandard). */
 export const MAX_STANDARD_MULTISIG_KEYS = 9;
-
-const SPROUT_MAX_CURRENT_VERSION = 2;
-const SPROUT_MIN_CURRENT_VERSION = 1;
-const OVERWINTER_CURRENT_VERSION = 3;
-const SAPLING_CURRENT_VERSION = 4;
 
 /** CFeeRate(rate).GetFee(size): rate × size / 1000, at least the rate itself when that rounds to 0. */
 export function feeForSize(ratePerK: bigint, size: number): bigint {

@@ -1,14 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import {
-  LOCKTIME_THRESHOLD,
-  OVERWINTER_TX_VERSION,
-  OVERWINTER_VERSION_GROUP_ID,
-  SAPLING_TX_VERSION,
-  SAPLING_VERSION_GROUP_ID,
-  TX_EXPIRY_HEIGHT_THRESHOLD,
-  MAX_TX_SIZE_AFTER_SAPLING,
-  MAX_TX_SIZE_BEFORE_SAPLING,
-} from '../consensus.js';
+import { IGUANA_MAXSCRIPTSIZE, LOCKTIME_THRESHOLD } from '../consensus/script.js';
+import { OVERWINTER_TX_VERSION, OVERWINTER_VERSION_GROUP_ID, SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID, TX_EXPIRY_HEIGHT_THRESHOLD, MAX_TX_SIZE_AFTER_SAPLING, MAX_TX_SIZE_BEFORE_SAPLING, SPROUT_MIN_TX_VERSION } from '../consensus/tx.js';
+import { KOMODO_SAPLING_DEADLINE, STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../consensus/upgrades.js';
 import { toHex } from '../encoding/hex.js';
 import { currentEpochBranchId } from '../params/upgrades.js';
 import { NOT_AN_INPUT, SIGHASH_ALL, signatureHash } from '../script/sighash.js';
@@ -30,13 +23,6 @@ export { checkInputScripts, SignatureCache, type InputScriptOptions } from './sc
  * (PIRATE/ZOMBIE only) and ac_timelockgte's coinbase time lock (see unsupportedValidationOptions).
  */
 
-/** IGUANA_MAXSCRIPTSIZE (komodo_defs.h): the largest scriptPubKey CheckTransaction lets through. */
-export const IGUANA_MAXSCRIPTSIZE = 10001;
-/** KOMODO_SAPLING_DEADLINE (komodo_defs.h): no JoinSplits once the tip is at or past 2019-02-15. */
-export const KOMODO_SAPLING_DEADLINE = 1550188800;
-/** nStakedDecemberHardforkTimestamp: from this block time IsFinalTx's nSequence 0xfffffffe rule flips. */
-export const STAKED_DECEMBER_HARDFORK_TIMESTAMP = 1576840000;
-const SPROUT_MIN_TX_VERSION = 1;
 /** Display txid of the KMD genesis coinbase, which -ac_txpow exempts. */
 const GENESIS_COINBASE_TXID = '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b';
 

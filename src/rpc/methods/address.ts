@@ -1,9 +1,10 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { AddressDelta, AddressType, AddressUnspent } from '../../actors/chainstore/coins.js';
-import { addressKey } from '../../actors/chainstore/coins.js';
+import type { AddressDelta, AddressUnspent } from '../../actors/chainstore/coins.js';
+import type { AddressType } from '../../chain/address/index-key.js';
+import { addressKey } from '../../chain/address/index-key.js';
 import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
-import { fromHex, toHex } from '../../chain/encoding/hex.js';
+import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
 import { JsonNumber, JsonObject, type JsonOut, type JsonValue } from '../json-value.js';
 import { getBool, getInt, getObj, getStr, parseHashV } from '../params.js';
@@ -326,7 +327,7 @@ async function getspentinfo(node: NodeServices, params: JsonValue[]): Promise<Js
   const txidValue = o.get('txid');
   const indexValue = o.get('index');
   if (typeof txidValue !== 'string' || !isNum(indexValue)) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid txid or index');
-  const txid = toHex(parseHashV(txidValue, 'txid').slice().reverse());
+  const txid = toHexReversed(parseHashV(txidValue, 'txid'));
   const outputIndex = getInt(indexValue);
   // GetSpentIndex: the mempool's spent index first, then the block's (txindex gives the output's script).
   const [v] = await getSpentIndex(node, [[txid, outputIndex]], []);

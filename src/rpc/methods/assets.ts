@@ -22,10 +22,12 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
+import { COIN as SATOSHIS_PER_COIN } from '../../chain/consensus/amount.js';
 import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext, type UnspentEntry } from './cc-support.js';
 
 const ASSETS = moduleGlobal(EVAL_ASSETS)!;
-const COIN = 100000000;
+/** COIN as a double: komodod prints order amounts with sprintf("%.8f", (double)nValue / COIN) (CCassetstx.cpp). */
+const COIN = Number(SATOSHIS_PER_COIN);
 
 /** C strtol(s, 0, 0) truncated to uint8_t: decimal, 0x hex or 0 octal prefix, longest valid prefix. */
 function strtol0(text: string): number {

@@ -7,13 +7,15 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
-import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus.js';
+import { isUnspendable } from '../../chain/script/script.js';
+import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID } from '../../chain/consensus/upgrades.js';
 import { scriptPubKeyToJSON, txToJSON, type JsonObj } from '../../chain/tx/json.js';
 import { RpcError, RPC_DATABASE_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
 import { getBool, getInt, getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
-import { hexInt, komodoSegid, STAKED_DECEMBER_HARDFORK_TIMESTAMP, uint256HexOf, uint256S } from './chain-json.js';
+import { hexInt, komodoSegid, uint256HexOf, uint256S } from './chain-json.js';
+import { STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../../chain/consensus/upgrades.js';
 import {
   HELP_getbestblockhash,
   HELP_getblock,
@@ -455,7 +457,7 @@ async function gettxout(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     if (e) {
       const o = e.tx.vout[n];
       // CCoins(tx): unspendable outputs are cleared
-      if (n >= 0 && o && !(o.script.length > 0 && o.script[0] === 0x6a) && o.script.length <= 10_000) {
+      if (n >= 0 && o && !isUnspendable(o.script)) {
         coin = { value: o.value, script: o.script, height: 0x7fffffff, coinbase: false, txVersion: e.tx.version };
         mempoolCoin = true;
       }

@@ -3,7 +3,7 @@
  * CCtx.cpp and rpcwallet.cpp (CCaddress), once for every module, and so does acnode.
  */
 import type { NodeServices } from '../../actors/services.js';
-import { addressKey } from '../../actors/chainstore/coins.js';
+import { addressKey } from '../../chain/address/index-key.js';
 import type { TokenOutput } from '../../actors/tokens/registry.js';
 import type { OutputPage, OutputRef } from '../../actors/chainstore/ordered-outputs.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';

@@ -2,9 +2,12 @@ import { hash160, sha256 } from '../../chain/crypto/hash.js';
 import { encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { getOp } from '../../chain/script/script.js';
+import { OP_RETURN } from '../../chain/script/opcodes.js';
+import { STAKED_DECEMBER_HARDFORK_TIMESTAMP } from '../../chain/consensus/upgrades.js';
 import { extractDestinations, solver, type Destination } from '../../chain/script/standard.js';
 import { destinationToAddress } from '../../chain/tx/json.js';
 import type { Block } from '../../chain/block/block.js';
+import { toHexReversed } from '../../chain/encoding/hex.js';
 
 /**
  * Pieces of komodod's RPC renderings that need more than one transaction: uint256S, the spent index's
@@ -104,9 +107,6 @@ export function spentAddressString(a: SpentAddress): string | null {
   return null;
 }
 
-/** nStakedDecemberHardforkTimestamp (komodo_hardfork.cpp). */
-export const STAKED_DECEMBER_HARDFORK_TIMESTAMP = 1576840000;
-
 /** komodo_segid32: the first little-endian uint32 of SHA256(address text). */
 export function segid32(address: string): number {
   const h = sha256(Buffer.from(address, 'utf8'));
@@ -115,7 +115,7 @@ export function segid32(address: string): number {
 
 /** DecodeStakingOpRet: OP_RETURN <data> whose data reads as evalcode 77 then a 32-byte merkle root. */
 function isStakingOpRet(script: Uint8Array): boolean {
-  if (script.length === 0 || script[0] !== 0x6a) return false;
+  if (script.length === 0 || script[0] !== OP_RETURN) return false;
   const r = getOp(script, 1);
   const data = r?.data;
   return !!data && data.length >= 33 && data[0] === 77;
@@ -145,7 +145,7 @@ export function komodoSegid(
     return -1;
   }
   const prevout = last.vin[0]!.prevout;
-  const prev = prevOut(Buffer.from(prevout.hash).reverse().toString('hex'), prevout.index);
+  const prev = prevOut(toHexReversed(prevout.hash), prevout.index);
   if (!prev) return -1;
   const destaddr = extractAddress(prev.script, opts);
   if (destaddr === address && last.vout[0]!.value === prev.value) return segid32(address) & 0x3f;

@@ -10,15 +10,12 @@ import type { RpcMethod } from '../table.js';
 import { chainTip, longestChain } from './blockchain.js';
 import { HELP_getinfo } from './help-texts.js';
 import { askRpc } from '../ask.js';
+import { CLIENT_VERSION, KOMODO_VERSION } from '../../chain/p2p/version.js';
+import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
+import { DEFAULT_MIN_RELAY_TX_FEE as MIN_RELAY_TX_FEE } from '../../chain/validation/policy.js';
 
-/** komodod 0.9.0's CLIENT_VERSION, PROTOCOL_VERSION and KOMODO_VERSION (clientversion.h, version.h, misc.cpp). */
-export const CLIENT_VERSION = 90000;
-export const PROTOCOL_VERSION = 170013;
-export const KOMODO_VERSION = '0.9.0';
 /** CWallet FEATURE_LATEST: the version a new wallet file is written with. */
 export const WALLET_VERSION = 60000;
-/** ::minRelayTxFee (DEFAULT_MIN_RELAY_TX_FEE = 100 sat/kB on Komodo). */
-export const MIN_RELAY_TX_FEE = 100n;
 const ZERO_HASH = '0'.repeat(64);
 
 /**

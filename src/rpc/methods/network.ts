@@ -1,14 +1,12 @@
 import type { NodeServices } from '../../actors/services.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
-import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';
+import { CLIENT_VERSION, SUBVERSION } from '../../chain/p2p/version.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getInt64, getStr } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 import { askRpc } from '../ask.js';
-
-/** komodod's ::minRelayTxFee: 100 satoshis per kB (main.cpp:125). */
-const MIN_RELAY_TX_FEE = 100n;
+import { DEFAULT_MIN_RELAY_TX_FEE as MIN_RELAY_TX_FEE } from '../../chain/validation/policy.js';
 
 /** A request to the p2p actor; a failure keeps its komodod code (-23, -24, -29, -1). */
 function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {

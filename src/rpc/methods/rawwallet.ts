@@ -9,8 +9,9 @@ import { addressToScript, decodeWIF } from '../../chain/address/index.js';
 import { isP2PK, isP2PKH, isP2SH, opReturnScript } from '../../chain/script/script.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { scriptToAsm } from '../../chain/script/asm.js';
-import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID, SPROUT_BRANCH_ID, TESTDUMMY_BRANCH_ID } from '../../chain/consensus.js';
-import { SIGHASH_NAMES, TempKeyStore, signVariants, type InputError, type PrevOut } from '../../actors/wallet/sign.js';
+import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID, SPROUT_BRANCH_ID, TESTDUMMY_BRANCH_ID } from '../../chain/consensus/upgrades.js';
+import { TX_EXPIRY_HEIGHT_THRESHOLD } from '../../chain/consensus/tx.js';
+import { SIGHASH_NAMES, TempKeyStore, signVariants, type InputError, type PrevOut } from '../../chain/tx/sign.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import { JsonObject, JsonNumber, type JsonValue, type JsonOut } from '../json-value.js';
 import { getArr, getInt, getInt64, getObj, getStr, parseHashO, parseHexO, parseHexV, rpcTypeCheck, rpcTypeCheckObj } from '../params.js';
@@ -19,9 +20,6 @@ import type { RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
 import { decodeHexTx } from './rawtransactions.js';
 import { createrawtransactionHelp, fundrawtransactionHelp, signrawtransactionHelp } from './wallet-help.js';
-
-/** TX_EXPIRY_HEIGHT_THRESHOLD (transaction.h). */
-export const TX_EXPIRY_HEIGHT_THRESHOLD = 500_000_000;
 
 /** The tip and the parameters in force there: what "the next block" means for building and signing. */
 export async function nextBlock(node: NodeServices): Promise<{ height: number; params: ChainParams; mtp: number }> {

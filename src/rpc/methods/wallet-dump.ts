@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import type { NodeServices } from '../../actors/services.js';
-import { Secret } from '../../actors/wallet/secret.js';
+import { Secret } from '../../chain/crypto/secret.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/index.js';
 import { RpcError, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_INTERNAL_ERROR } from '../errors.js';

@@ -1,6 +1,7 @@
 import type { NodeServices } from '../../actors/services.js';
 import type { UnspentView } from '../../actors/wallet/logic.js';
-import { Secret } from '../../actors/wallet/secret.js';
+import { Secret } from '../../chain/crypto/secret.js';
+import { COIN } from '../../chain/consensus/amount.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { sha256 } from '../../chain/crypto/hash.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -131,7 +132,7 @@ async function importprivkey(node: NodeServices, params: JsonValue[]): Promise<J
   if (height < 0 || height > tip.height) throw new RpcError(RPC_WALLET_ERROR, 'Rescan height is out of range.');
   let decoded = decodeWIF(secret);
   if (params.length > 4) {
-    const prefix = Number(amountFromValue(params[4]!, maxMoney(node)) / 100_000_000n);
+    const prefix = Number(amountFromValue(params[4]!, maxMoney(node)) / COIN);
     decoded = decodeWIF(secret, prefix & 0xff);
   }
   if (!decoded) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid private key encoding');

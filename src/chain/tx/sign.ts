@@ -1,22 +1,22 @@
-import { Transaction } from '../../chain/tx/transaction.js';
-import { toHex } from '../../chain/encoding/hex.js';
-import { hash160 } from '../../chain/crypto/hash.js';
-import { publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../chain/script/flags.js';
-import { verifyScript } from '../../chain/script/interpreter.js';
-import { TransactionSignatureChecker } from '../../chain/script/checker.js';
-import { PrecomputedTxData, SIGHASH_ANYONECANPAY, SIGHASH_SINGLE } from '../../chain/script/sighash.js';
-import { combineSignatures, produceScriptSig, signatureFor, type KeyLookup, type ScriptLookup, type SigningKey } from '../../chain/script/sign.js';
-import { scriptErrorString } from '../../chain/script/script-error.js';
-import { getOp } from '../../chain/script/script.js';
-import { OP_0, OP_1, OP_16, OP_PUSHDATA4 } from '../../chain/script/opcodes.js';
-import { isValidPubKeySize, parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
-import { signatureHash } from '../../chain/script/sighash.js';
-import { makeCCcond1, makeCCcond1of2 } from '../../chain/cc/builders.js';
-import { ccScriptPubKey, ccSigVec, makeCCChecker } from '../../chain/cc/script.js';
-import { cloneTree, signTreeSecp256k1 } from '../../chain/cc/sign.js';
-import { fulfillmentBinary } from '../../chain/cc/fulfillment.js';
-import { pushAll } from '../../chain/script/sign.js';
+import { Transaction } from './transaction.js';
+import { toHex } from '../encoding/hex.js';
+import { hash160 } from '../crypto/hash.js';
+import { publicKeyFromPrivate } from '../crypto/secp256k1.js';
+import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../script/flags.js';
+import { verifyScript } from '../script/interpreter.js';
+import { TransactionSignatureChecker } from '../script/checker.js';
+import { PrecomputedTxData, SIGHASH_ANYONECANPAY, SIGHASH_SINGLE } from '../script/sighash.js';
+import { combineSignatures, produceScriptSig, signatureFor, type KeyLookup, type ScriptLookup, type SigningKey } from '../script/sign.js';
+import { scriptErrorString } from '../script/script-error.js';
+import { getOp } from '../script/script.js';
+import { OP_0, OP_1, OP_16, OP_PUSHDATA4 } from '../script/opcodes.js';
+import { isValidPubKeySize, parsePayToCryptoCondition, solver } from '../script/standard.js';
+import { signatureHash } from '../script/sighash.js';
+import { makeCCcond1, makeCCcond1of2 } from '../cc/builders.js';
+import { ccScriptPubKey, ccSigVec, makeCCChecker } from '../cc/script.js';
+import { cloneTree, signTreeSecp256k1 } from '../cc/sign.js';
+import { fulfillmentBinary } from '../cc/fulfillment.js';
+import { pushAll } from '../script/sign.js';
 
 /** An output being spent, as signrawtransaction's coins view holds it. */
 export interface PrevOut {
@@ -113,8 +113,6 @@ export function signVariants(variants: Transaction[], coins: (PrevOut | null)[],
 
 const PRECHECK_CC = makeCCChecker<TransactionSignatureChecker>();
 
-const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-
 /**
  * A checker that knows the signatures this call just made: an RFC 6979 signature made with the key
  * of `pubkey` over this input's own signature hash is valid by construction, so VerifyScript skips
@@ -129,7 +127,7 @@ class OwnSignatureChecker extends TransactionSignatureChecker {
   }
 
   override checkSig(sigWithHashType: Uint8Array, pubkey: Uint8Array, scriptCode: Uint8Array): boolean {
-    if (this.produced.get(`${hexOf(sigWithHashType)}:${hexOf(pubkey)}:${hexOf(scriptCode)}`) === this.nIn) return true;
+    if (this.produced.get(`${toHex(sigWithHashType)}:${toHex(pubkey)}:${toHex(scriptCode)}`) === this.nIn) return true;
     return super.checkSig(sigWithHashType, pubkey, scriptCode);
   }
 }
@@ -158,7 +156,7 @@ class StandardSigner {
   private pubOf(k: SigningKey): Uint8Array {
     const known = this.byObject.get(k);
     if (known) return known;
-    const id = `${hexOf(k.key)}:${k.compressed ? 1 : 0}`;
+    const id = `${toHex(k.key)}:${k.compressed ? 1 : 0}`;
     let p = this.pubkeys.get(id);
     if (!p) {
       p = publicKeyFromPrivate(k.key, k.compressed);
@@ -178,7 +176,7 @@ class StandardSigner {
     }
     // Only a key whose public key is the one the script names makes a signature known to be valid
     // (remembered for multisig, the one template whose signatures VerifyScript checks again here).
-    if (remember && hexOf(this.pubOf(k)) === hexOf(pub)) this.produced.set(`${hexOf(sig)}:${hexOf(pub)}:${hexOf(scriptCode)}`, nIn);
+    if (remember && toHex(this.pubOf(k)) === toHex(pub)) this.produced.set(`${toHex(sig)}:${toHex(pub)}:${toHex(scriptCode)}`, nIn);
     return sig;
   }
 

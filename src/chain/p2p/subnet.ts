@@ -1,9 +1,10 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * komodod's RPC allow list (src/httpserver.cpp ClientAllowed/InitHTTPAllowList over src/netbase.cpp
- * CNetAddr/CSubNet). Addresses are 16 bytes, IPv4 as ::ffff:a.b.c.d, so an IPv4 client seen on a
- * dual-stack socket matches IPv4 subnets. Loopback (127.0.0.0/8 and ::1) is always allowed.
+ * komodod's addresses and subnets (src/netbase.cpp CNetAddr/CSubNet), for the p2p ban list and the
+ * RPC allow list (src/httpserver.cpp ClientAllowed/InitHTTPAllowList). Addresses are 16 bytes, IPv4
+ * as ::ffff:a.b.c.d, so an IPv4 client seen on a dual-stack socket matches IPv4 subnets. Loopback
+ * (127.0.0.0/8 and ::1) is always allowed.
  */
 
 const IPV4_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];

@@ -1,0 +1,2 @@
+/** Satoshis per coin (amount.h COIN). */
+export const COIN = 100_000_000n;
