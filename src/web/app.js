@@ -59,7 +59,13 @@ class App extends Component {
         emit('block', height);
       }
       mempoolSeries.add(Date.now() / 1000, mem.size, mem.bytes);
-      emit('mempool', mem);
+      emit('sample', mem);
+      // Views that show mempool data reload only when it changed (a token's history costs many calls).
+      const key = `${mem.size}/${mem.bytes}`;
+      if (key !== this.mempoolKey) {
+        this.mempoolKey = key;
+        emit('mempool', mem);
+      }
       actorStore.takeStates(actors.actors);
     } catch (e) {
       console.error(e);

@@ -122,29 +122,51 @@ export function TxView({ txid }) {
     <details><summary>decoded</summary><pre class="json">${JSON.stringify(tx, null, 2)}</pre></details>`} />`;
 }
 
+/**
+ * An address from the address index. komodod files CC outputs under the same hash with a type of
+ * their own, reached with the `ccvout` flag (a CC address is a base58 address like any other), so
+ * both are asked and each shown when it holds anything.
+ */
 async function loadAddress(address) {
   const q = { addresses: [address] };
-  const [balance, utxos, txids, mempool] = await Promise.all([
-    call('getaddressbalance', q), call('getaddressutxos', q), call('getaddresstxids', q), call('getaddressmempool', q),
-  ]);
-  return { balance, utxos, txids, mempool };
+  const side = async (cc) => {
+    const extra = cc ? [true] : [];
+    const [balance, utxos, txids] = await Promise.all([
+      call('getaddressbalance', q, ...extra), call('getaddressutxos', q, ...extra), call('getaddresstxids', q, ...extra),
+    ]);
+    return { balance, utxos, txids };
+  };
+  const [plain, cc, mempool] = await Promise.all([side(false), side(true), call('getaddressmempool', q)]);
+  return { plain, cc, mempool };
 }
 
 const sats = (n) => (Number(n) / 1e8).toFixed(8);
 
-export function AddressView({ address }) {
-  return html`<${Live} args=${[address]} topics=${['block', 'mempool']} load=${loadAddress} view=${({ balance, utxos, txids, mempool }) => html`
-    <h2>Address</h2>
+function addressSide(title, { balance, utxos, txids }) {
+  return html`
+    <h3>${title}</h3>
     <table class="kv">
-      <tr><th>address</th><td class="id">${address}</td></tr>
       <tr><th>balance</th><td class="amt">${sats(balance.balance)}</td></tr>
       <tr><th>received</th><td class="amt">${sats(balance.received)}</td></tr>
-      <tr><th>unconfirmed</th><td>${mempool.length} mempool deltas</td></tr>
     </table>
     <h3>unspent (${utxos.length})</h3>
     <table class="list">${utxos.map((u) => html`<tr><td>${link('tx', u.txid, `${short(u.txid)}:${u.outputIndex}`)}</td><td>${u.height}</td><td class="amt">${sats(u.satoshis)}</td></tr>`)}</table>
     <h3>history (${txids.length})</h3>
-    <ul class="txs">${[...txids].reverse().map((t) => html`<li>${link('tx', t)}</li>`)}</ul>`} />`;
+    <ul class="txs">${[...txids].reverse().map((t) => html`<li>${link('tx', t)}</li>`)}</ul>`;
+}
+
+export function AddressView({ address }) {
+  return html`<${Live} args=${[address]} topics=${['block', 'mempool']} load=${loadAddress} view=${({ plain, cc, mempool }) => {
+    const isCC = cc.txids.length > 0;
+    return html`
+      <h2>Address</h2>
+      <table class="kv">
+        <tr><th>address</th><td class="id">${address}</td></tr>
+        <tr><th>unconfirmed</th><td>${mempool.length} mempool deltas</td></tr>
+      </table>
+      ${isCC ? addressSide('CC outputs (ccvout)', cc) : null}
+      ${!isCC || plain.txids.length ? addressSide(isCC ? 'key outputs' : 'outputs', plain) : null}`;
+  }} />`;
 }
 
 async function loadMempool() {

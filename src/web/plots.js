@@ -87,7 +87,7 @@ export class PlotsView extends Component {
           data=${async () => { const d = await blockData(); return [d.hs, d.interval]; }} />
         <${Plot} id="plot-txs" topic="block" title=${`transactions per block, last ${PLOT_BLOCKS} blocks`} x="height" series=${['txs']}
           data=${async () => { const d = await blockData(); return [d.hs, d.txs]; }} />
-        <${Plot} id="plot-mempool" topic="mempool" time=${true} title="mempool size over time (since this page opened)" x="time" series=${['transactions']}
+        <${Plot} id="plot-mempool" topic="sample" time=${true} title="mempool size over time (since this page opened)" x="time" series=${['transactions']}
           data=${async () => [[...mempoolSeries.t], [...mempoolSeries.size]]} />
       </div>`;
   }

@@ -84,6 +84,9 @@ test('explorer page in Chromium: blocks, transactions, tokens, order book and ac
   const transfer = await d.rpc<string>('sendrawtransaction', ok(await d.rpc<R>('tokentransfer', tokenid, otherPub, '250')));
   await mine();
   const ask = await d.rpc<string>('sendrawtransaction', ok(await d.rpc<R>('tokenask', '100', tokenid, '0.5')));
+  // The ask waits in the mempool until the next block.
+  await go('#/mempool');
+  await page.locator(`#mempool a[href="#/tx/${ask}"]`).waitFor({ timeout: 20_000 });
   await mine();
 
   // The transfer, with its inputs linked to the outputs they spend.
@@ -103,6 +106,11 @@ test('explorer page in Chromium: blocks, transactions, tokens, order book and ac
   const units = holders.map((h) => Number(h.split(/\s+/).pop())).sort((a, b) => a - b);
   // 250 to the receiver, 100 on the ask, the rest with the owner.
   assert.deepEqual(units, [100, 250, 1_000_000_000 - 350], holders.join(' | '));
+  // A holder's CC address, from the address index.
+  await page.locator('#holders .holder-row').filter({ has: page.locator('td:last-child', { hasText: /^250$/ }) }).locator('a').click();
+  await page.locator('h3', { hasText: 'unspent (1)' }).waitFor({ timeout: 20_000 }).catch(async () => {
+    assert.fail(`address view: ${await page.locator('main').innerText()}`);
+  });
 
   // The search box takes a height.
   await page.fill('#search', '1');
