@@ -18,22 +18,27 @@ export const mempoolSeries = {
   },
 };
 
-/** Block headers and tx counts by hash: a block never changes, so each is fetched once. */
-const blockCache = new Map();
+/**
+ * The plotted blocks by height, each with its hash and its parent's: a new tip costs the blocks not
+ * seen yet (walking back along previousblockhash to the first one already known), not N calls.
+ */
+const byHeight = new Map();
 
 async function lastBlocks(n) {
   const height = await call('getblockcount');
-  const out = [];
-  for (let h = Math.max(0, height - n); h <= height; h++) {
-    const hash = await call('getblockhash', h);
-    let b = blockCache.get(hash);
-    if (!b) {
-      const full = await call('getblock', hash);
-      b = { height: full.height, time: full.time, txs: full.tx.length };
-      blockCache.set(hash, b);
-    }
-    out.push(b);
+  for (const h of [...byHeight.keys()]) if (h > height) byHeight.delete(h);
+  // From block 1 at the lowest: the genesis block's time is the chain's birth, not an interval.
+  const from = Math.max(1, height - n);
+  let hash = await call('getblockhash', height);
+  for (let h = height; h >= from && hash; h--) {
+    if (byHeight.get(h)?.hash === hash) break; // this one and all below it are already on this chain
+    const b = await call('getblock', hash);
+    byHeight.set(h, { height: h, hash, time: b.time, txs: b.tx.length });
+    hash = b.previousblockhash;
   }
+  for (const h of [...byHeight.keys()]) if (h < from) byHeight.delete(h);
+  const out = [];
+  for (let h = from; h <= height; h++) if (byHeight.has(h)) out.push(byHeight.get(h));
   return out;
 }
 
@@ -55,7 +60,7 @@ class Plot extends Component {
       return;
     }
     this.chart = new uPlot(
-      { width: 560, height: 220, title: this.props.title, scales: { x: { time: this.props.time ?? false } }, series: [{ label: this.props.x }, ...this.props.series.map((s) => ({ label: s, stroke: s.includes('bytes') ? '#c60' : '#26a', width: 1.5, points: { show: !this.props.time } }))], axes: [{}, {}] },
+      { width: 560, height: 220, title: this.props.title, scales: { x: { time: this.props.time ?? false } }, series: [{ label: this.props.x }, ...this.props.series.map((s) => ({ label: s, stroke: s.includes('bytes') ? '#c60' : '#26a', width: 1.5, points: { show: !this.props.time } }))], axes: [{}, { size: 70 }] },
       data,
       this.base,
     );

@@ -106,6 +106,7 @@ test('explorer page in Chromium: blocks, transactions, tokens, order book and ac
   const units = holders.map((h) => Number(h.split(/\s+/).pop())).sort((a, b) => a - b);
   // 250 to the receiver, 100 on the ask, the rest with the owner.
   assert.deepEqual(units, [100, 250, 1_000_000_000 - 350], holders.join(' | '));
+  await page.screenshot({ path: join(dir, 'token.png'), fullPage: true });
   // A holder's CC address, from the address index.
   await page.locator('#holders .holder-row').filter({ has: page.locator('td:last-child', { hasText: /^250$/ }) }).locator('a').click();
   await page.locator('h3', { hasText: 'unspent (1)' }).waitFor({ timeout: 20_000 }).catch(async () => {
@@ -135,6 +136,7 @@ test('explorer page in Chromium: blocks, transactions, tokens, order book and ac
   await page.locator('#plot-interval canvas').waitFor();
   await page.locator('#plot-txs canvas').waitFor();
   await page.locator('#plot-mempool canvas').waitFor();
+  await page.screenshot({ path: join(dir, 'plots.png'), fullPage: true });
 
   await go('#/actors');
   await page.locator('svg.chart').first().waitFor();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import WebSocket from 'ws';
 import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { EXPLORER_METHODS } from '../../src/node/explorer/data.js';
 
 /**
  * The local explorer page follows the inspection endpoint's rules: only with -inspect or -explorer,
@@ -100,6 +101,11 @@ test('explorer page with -inspect: token, Origin and Host checked on page, files
     const r = JSON.parse((await api(port, base, m, [])).body) as { result: unknown; error: { code: number } };
     assert.equal(r.result, null, m);
     assert.equal(r.error.code, -32601, m);
+  }
+  // Every method the page names is one of the node's.
+  for (const m of EXPLORER_METHODS) {
+    const r = JSON.parse((await api(port, base, m, [])).body) as { error: { code: number } | null };
+    assert.notEqual(r.error?.code, -32601, m);
   }
   assert.equal((await http(port, base + 'api')).status, 405);
 
