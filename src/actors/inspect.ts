@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -194,7 +194,7 @@ export interface InspectHubOptions {
 }
 
 /** Serves a request that passed the token, Origin and Host checks; false when it is not its path. */
-export type PageHandler = (req: IncomingMessage, res: import('node:http').ServerResponse) => boolean;
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * The hub: `observe` is the XState inspection observer; `wrapRpcMethods` records each JSON-RPC call;
