@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfig, ConfigError } from '../src/actors/config.js';
 import { startNode } from '../src/actors/node.js';
 import { InspectHub } from '../src/actors/inspect.js';
+import { attachExplorer } from '../src/node/explorer/index.js';
 import { ServiceFailure } from '../src/actors/protocol.js';
 
 function log(msg: string): void {
@@ -20,7 +21,7 @@ Options (komodod's; every other komodod flag is accepted and logged when acnode 
   -datadir=<dir>  -conf=<file>  -rpcport=<port>  -rpcuser=<user>  -rpcpassword=<pw>
   -rpcbind=<addr>  -rpcallowip=<ip>  -port=<port>  -addnode=<ip:port>  -connect=<ip:port>
   -pubkey=<hex>  -gen  -genproclimit=<n>  -datacarriersize=<n>  -blocknotify=<cmd>
-  -walletnotify=<cmd>  -reindex  -dbcache=<MiB>  -inspect  -par=<n>  -sigbackend=<auto|native|wasm|noble>
+  -walletnotify=<cmd>  -reindex  -dbcache=<MiB>  -inspect  -explorer  -par=<n>  -sigbackend=<auto|native|wasm|noble>
   -version  -help
 `;
 
@@ -50,13 +51,18 @@ async function main(): Promise<number> {
   if (config.ignored.length) log(`ignored flags (not used by acnode): ${config.ignored.join(' ')}`);
   log(`acnoded starting: chain ${config.chain.name}${config.devChain ? ' (dev chain)' : ''}, datadir ${config.datadir}`);
   // -inspect: every actor reports to the hub, which streams to WebSocket clients on loopback.
+  // -explorer: the same endpoint serves only the local page (no actor stream, nothing paid in the actors).
   let inspector: InspectHub | undefined;
-  if (config.inspect) {
-    inspector = new InspectHub({ log });
+  if (config.inspect || config.explorer) {
+    inspector = new InspectHub({ log, stream: config.inspect });
     const url = await inspector.listen(0);
-    log(`inspector listening on ${url} (acnode-cli inspect, a WebSocket client, or a browser at ${inspector.pageUrl})`);
+    if (config.inspect) log(`inspector listening on ${url} (acnode-cli inspect, a WebSocket client, or a browser at ${inspector.pageUrl})`);
   }
-  const node = await startNode(config, { log, ...(inspector ? { inspector } : {}) });
+  const node = await startNode(config, { log, ...(inspector && config.inspect ? { inspector } : {}) });
+  if (inspector) {
+    attachExplorer(inspector, node.services, config.inspect);
+    log(`explorer page at ${inspector.pageUrl} (loopback only, this start's token)`);
+  }
   if (config.devChain) {
     log(`dev chain ready: JSON-RPC at http://127.0.0.1:${node.rpc.port}/ — credentials (rpcuser/rpcpassword) in ${config.confPath}`);
   }

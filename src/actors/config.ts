@@ -75,6 +75,8 @@ export interface NodeConfig {
   readonly printtoconsole: boolean;
   readonly daemon: boolean;
   readonly inspect: boolean;
+  /** acnode only: the local explorer page without the actor stream (-inspect serves it too) */
+  readonly explorer: boolean;
   readonly debug: readonly string[];
   readonly blocknotify: string | null;
   readonly walletnotify: string | null;
@@ -147,6 +149,7 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['printtoconsole', 'bool'],
   ['daemon', 'bool'],
   ['inspect', 'bool'],
+  ['explorer', 'bool'],
   ['debug', 'list'],
   ['blocknotify', 'string'],
   ['walletnotify', 'string'],
@@ -413,6 +416,7 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     printtoconsole: bool('printtoconsole', false),
     daemon: bool('daemon', false),
     inspect: bool('inspect', false),
+    explorer: bool('explorer', false),
     debug: flags.all('debug'),
     blocknotify: str('blocknotify'),
     walletnotify: str('walletnotify'),

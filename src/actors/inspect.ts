@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -189,7 +189,12 @@ export interface InspectHubOptions {
   maxBuffered?: number;
   /** the node's log, for refused origins */
   log?: (msg: string) => void;
+  /** false (acnoded -explorer without -inspect): the page only, no actor stream and no Stately bridge */
+  stream?: boolean;
 }
+
+/** Serves a request that passed the token, Origin and Host checks; false when it is not its path. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * The hub: `observe` is the XState inspection observer; `wrapRpcMethods` records each JSON-RPC call;
@@ -217,8 +222,12 @@ export class InspectHub {
   /** Origins already logged as refused (bounded: a hostile page could send many). */
   private readonly refusedOrigins = new Set<string>();
   private readonly log: ((msg: string) => void) | undefined;
+  private readonly stream: boolean;
+  /** the local explorer page (src/node/explorer), set once the node's methods exist */
+  private page: PageHandler | undefined;
 
   constructor(opts: InspectHubOptions = {}) {
+    this.stream = opts.stream ?? true;
     this.ringSize = opts.ringSize ?? 1000;
     this.maxBuffered = opts.maxBuffered ?? 4 * 1024 * 1024;
     this.log = opts.log;
@@ -242,6 +251,11 @@ export class InspectHub {
   subscribe(f: (msg: string, rec: InspectRecord) => void): () => void {
     this.listeners.add(f);
     return () => this.listeners.delete(f);
+  }
+
+  /** Serves the local page on this endpoint (requests reach it only after the checks). */
+  setPage(page: PageHandler): void {
+    this.page = page;
   }
 
   get clients(): number {
@@ -462,7 +476,9 @@ export class InspectHub {
     if (host === undefined || !loopbackAuthorities(port).includes(host)) return 'Host is not this loopback endpoint';
     let token: string | null = null;
     try {
-      token = new URL(req.url ?? '/', 'http://h').searchParams.get('token');
+      const u = new URL(req.url ?? '/', 'http://h');
+      // The page's files carry it in their path (/t/<token>/...), so relative module imports keep it.
+      token = u.searchParams.get('token') ?? /^\/t\/([^/]+)\//.exec(u.pathname)?.[1] ?? null;
     } catch {
       // an unparseable target carries no token
     }
@@ -484,8 +500,14 @@ export class InspectHub {
         res.end(`Forbidden: ${refused}\n`);
         return;
       }
-      // @statelyai/inspect's bridge page: Stately's inspector in a frame, fed from this endpoint
-      // (the frame itself comes from stately.ai, so this view needs the internet; acnode-cli inspect does not).
+      if (this.page?.(req, res)) return;
+      if (!this.stream || new URL(req.url ?? '/', 'http://h').pathname !== '/stately') {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end('Not found\n');
+        return;
+      }
+      // /stately, @statelyai/inspect's bridge page: Stately's inspector in a frame, fed from this endpoint
+      // (the frame itself comes from stately.ai, so this view needs the internet; the local page does not).
       // No Referer leaves the page: the token is in its URL.
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
       res.end(bridgeHtml(this.url ?? ''));
@@ -494,7 +516,7 @@ export class InspectHub {
     const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
-      const refused = this.refusal(req, bound);
+      const refused = this.stream ? this.refusal(req, bound) : 'no actor stream (started with -explorer, not -inspect)';
       if (refused) {
         const body = `Forbidden: ${refused}\n`;
         socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);

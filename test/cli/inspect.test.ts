@@ -117,9 +117,9 @@ test('RPC calls are recorded with their outcome; the WebSocket endpoint replays 
   const url = await hub.listen(0);
   t.after(() => hub.close());
   assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48}$/);
-  // A browser gets @statelyai/inspect's bridge page pointed at this endpoint (token included), and
-  // sends no Referer to stately.ai.
-  const pageRes = await fetch(hub.pageUrl!);
+  // At /stately a browser gets @statelyai/inspect's bridge page pointed at this endpoint (token
+  // included), and sends no Referer to stately.ai.
+  const pageRes = await fetch(hub.pageUrl!.replace('/?', '/stately?'));
   assert.equal(pageRes.status, 200);
   assert.equal(pageRes.headers.get('referrer-policy'), 'no-referrer');
   const page = await pageRes.text();
