@@ -231,6 +231,8 @@ export class WalletLogic implements ServiceLogic {
   async load(): Promise<void> {
     // Each key's CC conditions are made once, as the key arrives (and for every key held now).
     this.keys.watch((k) => this.indexKey(k));
+    // A key relabelled (importprivkey's label, a pool key handed out to an account) takes its coins along.
+    this.keys.onRelabel((k) => this.book.relabel(k));
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
@@ -806,19 +808,12 @@ export class WalletLogic implements ServiceLogic {
 
   /**
    * GetBalance (trusted, mature), or with `minConf` the coins that deep; `account` limits it to the
-   * account's addresses ("" holds the unlabelled ones: O(the wallet's coins)); `untrusted` counts
-   * unconfirmed coins from outside too (sendmany's funds check).
+   * coins paying the account's addresses ("" holds the unlabelled ones), from the book's per-account
+   * totals; `untrusted` counts unconfirmed coins from outside too (sendmany's funds check).
    */
   private balance(minConf: number, account: string | undefined, untrusted: boolean): bigint {
     if (account === undefined) return this.book.balance(minConf, !untrusted);
-    let sum = 0n;
-    for (const c of this.book.visible()) {
-      const conf = this.book.confirmations(c);
-      if (!this.book.isMature(c) || conf < minConf) continue;
-      if (!untrusted && conf === 0 && !c.fromMe) continue;
-      if ((c.key?.account ?? '') === account) sum += c.value;
-    }
-    return sum;
+    return this.book.accountBalance(account, minConf, !untrusted);
   }
 
   private async walletInfo(): Promise<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }> {
