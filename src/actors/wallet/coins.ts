@@ -38,12 +38,13 @@ class Totals {
   /** Height → total of the mature coins confirmed there. */
   readonly matureAt = new Map<number, bigint>();
 
-  add(c: WalletCoin, cls: Counted, v: bigint): void {
+  add(c: WalletCoin, cls: Counted, adding: boolean): void {
+    const v = adding ? c.value : -c.value;
     switch (cls) {
       case 'mature': {
         this.mature += v;
         const t = (this.matureAt.get(c.height) ?? 0n) + v;
-        if (t === 0n && v < 0n) this.matureAt.delete(c.height);
+        if (t === 0n && !adding) this.matureAt.delete(c.height);
         else this.matureAt.set(c.height, t);
         break;
       }
@@ -242,11 +243,10 @@ export class CoinBook {
 
   private add(k: string, c: BookCoin, cls: Counted, adding: boolean): void {
     if (cls === null) return;
-    const v = adding ? c.value : -c.value;
-    this.all.add(c, cls, v);
+    this.all.add(c, cls, adding);
     let acc = this.byAccount.get(c.account);
     if (!acc) this.byAccount.set(c.account, (acc = new Totals()));
-    acc.add(c, cls, v);
+    acc.add(c, cls, adding);
     if (!adding && acc.empty) this.byAccount.delete(c.account);
     if (cls === 'immature') toggleMember(this.maturing, this.matureHeight(c), k, adding);
   }
