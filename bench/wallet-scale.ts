@@ -11,7 +11,10 @@
  * issue allows; the fair comparison holds them equal). The calls are the wallet actor's operations behind the
  * RPC methods (getnewaddress → newAddress, importprivkey with rescan false → importKey, getbalance →
  * balance, listunspent for one address → unspent, gettransaction → txDetail, listtransactions "*"
- * 10 → listTxs, sendtoaddress → send); the RPC layer adds a constant per call on top.
+ * 10 → listTxs, listsinceblock from the block below a last block of ten wallet transactions →
+ * sinceHeight, getbalance "exchange" with ten keys' coins in that account → balance with an account,
+ * sendtoaddress → send); the RPC layer adds a constant per call on top (listsinceblock: the depth
+ * of each transaction of the answer).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +56,12 @@ interface Fixture {
   someTxid: string;
   someAddressId: string;
   bytesPerTx: number;
+  /** listsinceblock's block: the one before the last block of ten wallet transactions. */
+  sinceHeight: number;
 }
+
+/** The account of ten keys holding coins (getbalance "exchange"). */
+const ACCOUNT = 'exchange';
 
 async function build(n: number): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-wscale-'));
@@ -110,6 +118,20 @@ async function build(n: number): Promise<Fixture> {
     someTxid = txids[Math.floor(txids.length / 2)]!;
     await wallet.write({ op: 'blockConnected', block: new Block(header, txs), txids, height: tip });
   }
+  // A last block of ten wallet transactions: listsinceblock from the block below it answers those ten.
+  const sinceHeight = tip;
+  {
+    const txs: Transaction[] = [];
+    for (let j = 0; j < 10; j++) {
+      const tx = Transaction.ofFormat(params.txFormat(tip + 1), 0);
+      tx.vin.push(new TxIn(new Outpoint(prev.txid, prev.n), new Uint8Array(107).fill(1)));
+      tx.vout.push(new TxOut(COIN, p2pkhScript(hash160(all[j % all.length]!.pubkey))));
+      txs.push(tx);
+      prev = { txid: tx.hash(), n: 0 };
+    }
+    tip++;
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), txs), txids: txs.map((t) => t.txid()), height: tip });
+  }
   // Confirm the last block's coins.
   for (let d = 0; d < 2; d++) {
     tip++;
@@ -117,7 +139,16 @@ async function build(n: number): Promise<Fixture> {
   }
   const bytesPerTx = (heap() - before) / n;
   void mempoolTxs;
-  return { wallet, dir, someTxid, someAddressId: toHex(hash160(all[(7 * 7) % all.length]!.pubkey)), bytesPerTx };
+  // Ten of the keys holding the unspent coins go to one account (SetAddressBook: their coins move with them).
+  for (let i = 0; i < 10; i++) await keys.setAccount(all[(i * 7) % all.length]!.hex, ACCOUNT);
+  return { wallet, dir, someTxid, someAddressId: toHex(hash160(all[(7 * 7) % all.length]!.pubkey)), bytesPerTx, sinceHeight };
+}
+
+/** listsinceblock's wallet part: the transactions after the block (checked to be the ten). */
+function sinceTen(fx: Fixture): unknown {
+  const out = fx.wallet.read({ op: 'sinceHeight', height: fx.sinceHeight }) as unknown[];
+  if (out.length !== 10) throw new Error(`listsinceblock bench: ${out.length} transactions, not 10`);
+  return out;
 }
 
 /** Mean milliseconds per call over at least `ms` milliseconds (after a short warm-up). */
@@ -143,6 +174,8 @@ export async function walletScaleBenchmarks(big = 100_000): Promise<Row[]> {
     ['listunspent, one address', (fx) => fx.wallet.read({ op: 'unspent', minDepth: 1, maxDepth: 9999999, addresses: [{ idHex: fx.someAddressId }] })],
     ['gettransaction', (fx) => fx.wallet.read({ op: 'txDetail', txid: fx.someTxid, hex: true })],
     ['listtransactions "*" 10', (fx) => fx.wallet.read({ op: 'listTxs', count: 10, from: 0, account: '*' })],
+    ['listsinceblock, a block near the tip (10 txs)', (fx) => sinceTen(fx)],
+    [`getbalance "${ACCOUNT}" (10 keys' coins)`, (fx) => fx.wallet.read({ op: 'balance', minConf: 1, account: ACCOUNT, untrusted: false })],
     ['sendtoaddress', (fx) => fx.wallet.write({ op: 'send', recipients: [{ script: p2pkhScript(new Uint8Array(20).fill(5)), value: COIN / 100n, subtractFee: false }], mapValue: {} })],
   ];
   const rows: Row[] = [];

@@ -73,3 +73,68 @@ test('coin book totals equal the sums over its coins after every change', () => 
     }
   }
 });
+
+test('coin book: per-account balances equal the sums over the accounts\' coins, keys relabelled between accounts on the way', () => {
+  const rand = prng(20261126);
+  const r = (n: number) => Math.floor(rand() * n);
+  const book = new CoinBook(() => MATURITY);
+  const names = [undefined, '', 'alice', 'bob'];
+  const keys = Array.from({ length: 6 }, (_, i) => ({ idHex: String(i).repeat(40), account: names[i % names.length] }) as unknown as HeldKey);
+  const keyOf = (txid: string) => keys[Number(txid) % keys.length];
+  book.setTip(5);
+  let relabels = 0;
+  for (let step = 0; step < 3000; step++) {
+    const txid = String(r(40)).padStart(64, '0');
+    const k = coinKey(txid, r(3));
+    const coin = { txid, n: 0, value: BigInt(1 + r(5)) * 1000n, script: new Uint8Array(0), lockTime: 0 };
+    switch (r(9)) {
+      case 0:
+      case 1:
+        book.setConfirmed(k, { ...coin, height: 1 + r(book.tipHeight), coinbase: r(3) === 0 }, keyOf(txid));
+        break;
+      case 2:
+        book.deleteConfirmed(k);
+        break;
+      case 3:
+        book.setMempool(k, { ...coin, height: 0, coinbase: false }, keyOf(txid), r(2) === 0);
+        break;
+      case 4:
+        book.deleteMempool(k);
+        break;
+      case 5:
+        if (r(2) === 0) book.setSpent(k, txid);
+        else book.deleteSpent(k);
+        break;
+      case 6:
+        book.setTip(book.tipHeight + r(3));
+        break;
+      default: {
+        // SetAddressBook on a key holding coins: what the keystore's relabel listener tells the book.
+        const key = keys[r(keys.length)]!;
+        key.account = names[1 + r(names.length - 1)];
+        book.relabel(key);
+        relabels++;
+      }
+    }
+    const want = naive(book);
+    for (const account of ['', 'alice', 'bob', 'nobody']) {
+      const theirs = new Set(want.visible.filter((c) => (c.key!.account ?? '') === account));
+      const own = (minConf: number, trustedOnly: boolean) => {
+        // The brute force: the old per-call loop over every visible coin, by the key's account now.
+        let s = 0n;
+        for (const c of theirs) {
+          const conf = book.confirmations(c);
+          if (!book.isMature(c) || conf < minConf) continue;
+          if (trustedOnly && conf === 0 && !c.fromMe) continue;
+          s += c.value;
+        }
+        return s;
+      };
+      for (const minConf of [0, 1, 2, 7, 9999999]) {
+        assert.equal(book.accountBalance(account, minConf), own(minConf, true), `step ${step} account "${account}" minconf ${minConf}`);
+        assert.equal(book.accountBalance(account, minConf, false), own(minConf, false), `step ${step} account "${account}" minconf ${minConf} untrusted`);
+      }
+    }
+  }
+  assert.ok(relabels > 100);
+});

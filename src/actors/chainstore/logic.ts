@@ -519,6 +519,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'inChain':
         // Whether each transaction is in the active chain (the tx index only, no transaction read).
         return (body.txids as string[]).map((txid) => this.indexes.hasTx(txid));
+      case 'txHeights':
+        // The active-chain height of each transaction, null when in none (the tx index only: the wallet's load).
+        return (body.txids as string[]).map((txid) => this.indexes.txLocation(txid)?.height ?? null);
       case 'coins':
         return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coin(txid, n) ?? null);
       case 'spent':

@@ -25,7 +25,59 @@ export interface BookCoin extends WalletCoin {
   /** Mempool coins: the creating transaction spends wallet coins (IsTrusted while unconfirmed). */
   fromMe: boolean;
   counted: Counted;
+  /** The account it is counted under (its key's address-book account, "" when none). */
+  account: string;
 }
+
+/** The running totals of a set of coins: the whole wallet's, or one account's. */
+class Totals {
+  mature = 0n;
+  immature = 0n;
+  memTrusted = 0n;
+  memUntrusted = 0n;
+  /** Height → total of the mature coins confirmed there. */
+  readonly matureAt = new Map<number, bigint>();
+
+  add(c: WalletCoin, cls: Counted, adding: boolean): void {
+    const v = adding ? c.value : -c.value;
+    switch (cls) {
+      case 'mature': {
+        this.mature += v;
+        const t = (this.matureAt.get(c.height) ?? 0n) + v;
+        if (t === 0n && !adding) this.matureAt.delete(c.height);
+        else this.matureAt.set(c.height, t);
+        break;
+      }
+      case 'immature':
+        this.immature += v;
+        break;
+      case 'memTrusted':
+        this.memTrusted += v;
+        break;
+      case 'memUntrusted':
+        this.memUntrusted += v;
+        break;
+    }
+  }
+
+  get empty(): boolean {
+    return this.mature === 0n && this.immature === 0n && this.memTrusted === 0n && this.memUntrusted === 0n && this.matureAt.size === 0;
+  }
+
+  /** See CoinBook.balance. O(minConf). */
+  balance(minConf: number, trustedOnly: boolean, tipHeight: number): bigint {
+    if (minConf <= 0) return this.mature + this.memTrusted + (trustedOnly ? 0n : this.memUntrusted);
+    // Confirmations tip - h + 1 < minConf: the heights above tip - minConf + 1.
+    const above = tipHeight - minConf + 1;
+    let recent = 0n;
+    if (minConf - 1 <= this.matureAt.size) {
+      for (let h = tipHeight; h > above; h--) recent += this.matureAt.get(h) ?? 0n;
+    } else for (const [h, v] of this.matureAt) if (h > above) recent += v;
+    return this.mature - recent;
+  }
+}
+
+const accountOf = (key: HeldKey | undefined): string => key?.account ?? '';
 
 export const coinKey = (txid: string, n: number): string => `${txid}:${n}`;
 
@@ -43,12 +95,10 @@ export class CoinBook {
   readonly memCoins = new Map<string, BookCoin>();
   /** Outpoint → the mempool transaction spending it. */
   readonly memSpent = new Map<string, string>();
-  private mature = 0n;
-  private immature = 0n;
-  private memTrusted = 0n;
-  private memUntrusted = 0n;
-  /** Height → total of the mature coins confirmed there. */
-  private readonly matureAt = new Map<number, bigint>();
+  /** The whole wallet's totals. */
+  private readonly all = new Totals();
+  /** Each account's totals (getbalance "account", sendmany's funds check), moved with a key relabelled. */
+  private readonly byAccount = new Map<string, Totals>();
   /** Height at which coinbase coins mature → their keys. */
   private readonly maturing = new Map<number, Set<string>>();
   /** Key id (hex) → keys of the coins paying it (confirmed and mempool). */
@@ -75,7 +125,7 @@ export class CoinBook {
   private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean): void {
     const old = map.get(k);
     if (old) this.count(k, old, null);
-    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null };
+    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null, account: accountOf(key) };
     map.set(k, bc);
     if (!old && key) this.index(key.idHex, k, true);
     this.recount(k);
@@ -112,10 +162,11 @@ export class CoinBook {
     this.coins.clear();
     this.memCoins.clear();
     this.memSpent.clear();
-    this.matureAt.clear();
     this.maturing.clear();
     this.byKey.clear();
-    this.mature = this.immature = this.memTrusted = this.memUntrusted = 0n;
+    this.all.mature = this.all.immature = this.all.memTrusted = this.all.memUntrusted = 0n;
+    this.all.matureAt.clear();
+    this.byAccount.clear();
   }
 
   /** Forgets the mempool's coins and spends (a rescan replays the mempool). */
@@ -153,6 +204,23 @@ export class CoinBook {
     }
   }
 
+  /**
+   * A key's address-book account changed (SetAddressBook): its coins leave the old account's totals
+   * for the new one's. O(the key's coins).
+   */
+  relabel(key: HeldKey): void {
+    const to = accountOf(key);
+    for (const k of this.byKey.get(key.idHex) ?? []) {
+      for (const c of [this.coins.get(k), this.memCoins.get(k)]) {
+        if (!c || c.key !== key || c.account === to) continue;
+        const cls = c.counted;
+        this.count(k, c, null);
+        c.account = to;
+        this.count(k, c, cls);
+      }
+    }
+  }
+
   private index(idHex: string, k: string, add: boolean): void {
     toggleMember(this.byKey, idHex, k, add);
   }
@@ -174,27 +242,13 @@ export class CoinBook {
   }
 
   private add(k: string, c: BookCoin, cls: Counted, adding: boolean): void {
-    const v = adding ? c.value : -c.value;
-    switch (cls) {
-      case 'mature': {
-        this.mature += v;
-        const t = (this.matureAt.get(c.height) ?? 0n) + v;
-        if (t === 0n && !adding) this.matureAt.delete(c.height);
-        else this.matureAt.set(c.height, t);
-        break;
-      }
-      case 'immature': {
-        this.immature += v;
-        toggleMember(this.maturing, this.matureHeight(c), k, adding);
-        break;
-      }
-      case 'memTrusted':
-        this.memTrusted += v;
-        break;
-      case 'memUntrusted':
-        this.memUntrusted += v;
-        break;
-    }
+    if (cls === null) return;
+    this.all.add(c, cls, adding);
+    let acc = this.byAccount.get(c.account);
+    if (!acc) this.byAccount.set(c.account, (acc = new Totals()));
+    acc.add(c, cls, adding);
+    if (!adding && acc.empty) this.byAccount.delete(c.account);
+    if (cls === 'immature') toggleMember(this.maturing, this.matureHeight(c), k, adding);
   }
 
   /**
@@ -202,19 +256,20 @@ export class CoinBook {
    * mempool coins count when from the wallet) or every one (sendmany's funds check). O(minConf).
    */
   balance(minConf: number, trustedOnly = true): bigint {
-    if (minConf <= 0) return this.mature + this.memTrusted + (trustedOnly ? 0n : this.memUntrusted);
-    // Confirmations tip - h + 1 < minConf: the heights above tip - minConf + 1.
-    const above = this.tipHeight - minConf + 1;
-    let recent = 0n;
-    if (minConf - 1 <= this.matureAt.size) {
-      for (let h = this.tipHeight; h > above; h--) recent += this.matureAt.get(h) ?? 0n;
-    } else for (const [h, v] of this.matureAt) if (h > above) recent += v;
-    return this.mature - recent;
+    return this.all.balance(minConf, trustedOnly, this.tipHeight);
+  }
+
+  /**
+   * The same for the coins paying keys of `account` ("" holds the keys with no account): O(minConf),
+   * whatever the wallet or the account holds.
+   */
+  accountBalance(account: string, minConf: number, trustedOnly = true): bigint {
+    return this.byAccount.get(account)?.balance(minConf, trustedOnly, this.tipHeight) ?? 0n;
   }
 
   /** getwalletinfo's unconfirmed_balance (mempool coins not from the wallet) and immature_balance. */
   totals(): { unconfirmed: bigint; immature: bigint } {
-    return { unconfirmed: this.memUntrusted, immature: this.immature };
+    return { unconfirmed: this.all.memUntrusted, immature: this.all.immature };
   }
 
   /** The visible coins (confirmed, then mempool, each in its map's order). */

@@ -74,6 +74,7 @@ export class KeyStore {
   private nextOrd = 0;
   private nextPoolIndex = 1;
   private readonly listeners: ((k: HeldKey) => void)[] = [];
+  private readonly relabelListeners: ((k: HeldKey) => void)[] = [];
   private readonly keypool: number;
 
   private constructor(
@@ -122,6 +123,11 @@ export class KeyStore {
   watch(f: (k: HeldKey) => void): void {
     this.listeners.push(f);
     for (const k of this.keys.values()) f(k);
+  }
+
+  /** Called with each key whose address-book account changes, once it has changed. */
+  onRelabel(f: (k: HeldKey) => void): void {
+    this.relabelListeners.push(f);
   }
 
   private addUnused(k: HeldKey): void {
@@ -173,8 +179,10 @@ export class KeyStore {
     const k = this.keys.get(pubkeyHex);
     if (!k) return;
     this.dropUnused(k);
+    const before = k.account;
     k.account = account;
     this.addUnused(k);
+    if (before !== account) for (const f of this.relabelListeners) f(k);
     const origin = k.origin === 'pool' ? 'new' : k.origin;
     k.origin = origin;
     this.pool.delete(k);

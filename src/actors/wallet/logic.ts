@@ -17,6 +17,7 @@ import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
+import { TxHeights } from './txheights.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
@@ -52,6 +53,8 @@ export interface WalletTx {
   mapValue?: Record<string, string>;
   coinbase: boolean;
   lockTime: number;
+  /** The height of the active-chain block holding it, 0 when in none (filed in the wallet's TxHeights). */
+  height: number;
   /** The wallet version `mineN`/`mineV` were computed at, and the one `debit`/`fromMe` were. */
   outsVer: number;
   debitVer: number;
@@ -172,6 +175,8 @@ export class WalletLogic implements ServiceLogic {
   readonly txs = new Map<string, WalletTx>();
   /** The transactions in the order the wallet learned them (OrderedTxItems); `seq` is the index here. */
   private readonly ordered: (WalletTx | undefined)[] = [];
+  /** The transactions by the height of their block, and those in none (listsinceblock). */
+  private readonly byHeight = new TxHeights<WalletTx>();
   /** The CC 1-of-1 conditions of the wallet's keys, by fingerprint slot → the keys (checked on a hit). */
   private readonly ccKeys = new Map<number, HeldKey | HeldKey[]>();
   /** Bumped when keys that may own outputs already seen arrive (imports): cached outputs and debits are recomputed. */
@@ -226,6 +231,8 @@ export class WalletLogic implements ServiceLogic {
   async load(): Promise<void> {
     // Each key's CC conditions are made once, as the key arrives (and for every key held now).
     this.keys.watch((k) => this.indexKey(k));
+    // A key relabelled (importprivkey's label, a pool key handed out to an account) takes its coins along.
+    this.keys.onRelabel((k) => this.book.relabel(k));
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
@@ -237,9 +244,13 @@ export class WalletLogic implements ServiceLogic {
         this.log(`wallet: skipping an unreadable stored transaction ${d._id}`);
       }
     }
+    await this.placeFromChain([...this.txs.keys()]);
     if (this.opts.rescanBlocks) {
-      const found = await this.opts.chain.ask<{ txid: string; tx: Transaction; time: number }[]>({ op: 'txsByScript', scripts: this.allScripts() }, 10 * 60_000);
-      for (const f of found) await this.record(f.txid, f.tx, f.time);
+      const found = await this.opts.chain.ask<{ txid: string; tx: Transaction; time: number; height: number }[]>({ op: 'txsByScript', scripts: this.allScripts() }, 10 * 60_000);
+      for (const f of found) {
+        await this.record(f.txid, f.tx, f.time);
+        this.place(f.txid, f.height);
+      }
       this.markDirty();
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
@@ -426,9 +437,10 @@ export class WalletLogic implements ServiceLogic {
       if (!this.txs.has(txid)) missing.add(txid);
     }
     for (const txid of missing) {
-      const info = await this.opts.chain.ask<{ tx: Transaction; time: number } | null>({ op: 'tx', txid });
+      const info = await this.opts.chain.ask<{ tx: Transaction; time: number; height: number } | null>({ op: 'tx', txid });
       if (!info) continue;
       await this.record(txid, info.tx, info.time);
+      this.place(txid, info.height);
       for (const c of [...this.coins.values(), ...this.ccCoins.values()]) if (c.txid === txid) c.lockTime = info.tx.lockTime;
     }
     // Transactions recorded out of order: any earlier one's debit may include them now.
@@ -447,6 +459,7 @@ export class WalletLogic implements ServiceLogic {
       ...(mapValue ? { mapValue } : {}),
       coinbase: tx.isCoinbase(),
       lockTime: tx.lockTime,
+      height: 0,
       outsVer: -1,
       debitVer: -1,
       mineN: NONE_N,
@@ -456,6 +469,7 @@ export class WalletLogic implements ServiceLogic {
     };
     this.txs.set(txid, w);
     this.ordered[seq] = w;
+    this.byHeight.add(w);
     this.computeOuts(w, tx);
     this.addSpends(w, tx);
     return w;
@@ -466,6 +480,34 @@ export class WalletLogic implements ServiceLogic {
     const seq = this.nextSeq++;
     this.remember(txid, tx, time, seq);
     await this.txStore.update({ _id: txid }, { _id: txid, raw: toHex(tx.toRaw()), time, seq }, { upsert: true });
+  }
+
+  /** Files a wallet transaction at the height of its active-chain block (0: in none). */
+  private place(txid: string, height: number): void {
+    const w = this.txs.get(txid);
+    if (w) this.byHeight.place(w, height);
+  }
+
+  /**
+   * The heights of the given wallet transactions in the chain store's tx index, asked in one message
+   * (the load: the datastore keeps no heights, the chain is the one truth about them).
+   */
+  private async placeFromChain(txids: string[]): Promise<void> {
+    if (txids.length === 0) return;
+    const heights = await this.opts.chain.ask<(number | null)[] | null>({ op: 'txHeights', txids }, 10 * 60_000);
+    if (!Array.isArray(heights)) return;
+    txids.forEach((txid, i) => this.place(txid, heights[i] ?? 0));
+  }
+
+  /**
+   * listsinceblock's candidates: the transactions in blocks above `height` and those in no block,
+   * in mapWallet's order (txid in internal byte order). The caller keeps those whose depth is under
+   * its limit; the cost is the answer's, never the wallet's.
+   */
+  private sinceHeight(height: number): TxDetail[] {
+    const picked = [...this.byHeight.after(height), ...this.byHeight.unconfirmed];
+    picked.sort((a, b) => compareTxids(a.txid, b.txid));
+    return picked.map((w) => this.detail(w.txid, false)!);
   }
 
   /** The stored transaction, parsed (for the few an answer or a recomputation needs). */
@@ -593,6 +635,8 @@ export class WalletLogic implements ServiceLogic {
         return this.listTxs(body.count as number, body.from as number, body.account as string);
       case 'txDetails':
         return [...this.txs.values()].map((w) => this.detail(w.txid, false)!);
+      case 'sinceHeight':
+        return this.sinceHeight(body.height as number);
       case 'conflicts':
         return this.conflicts(body.txid as string);
       case 'isMine':
@@ -627,6 +671,8 @@ export class WalletLogic implements ServiceLogic {
       case 'blockDisconnected':
         // UpdateTip sets nTimeBestReceived on a disconnected block too.
         this.resendClock.bestReceived = this.now();
+        // The block's wallet transactions leave the active chain (back to the mempool, or conflicted).
+        for (const txid of body.txids as string[]) this.place(txid, 0);
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
@@ -683,9 +729,14 @@ export class WalletLogic implements ServiceLogic {
       const tx = block.txs[i]!;
       const txid = txids[i]!;
       this.txRemoved(txid);
-      if (!this.touches(tx)) continue;
+      if (!this.touches(tx)) {
+        // A wallet transaction recorded earlier is filed at its block even if nothing of it is the wallet's now.
+        this.place(txid, height);
+        continue;
+      }
       touched.push(txid);
       await this.record(txid, tx);
+      this.place(txid, height);
       if (!tx.isCoinbase()) for (const input of tx.vin) this.book.deleteConfirmed(input.prevout.key()), this.ccCoins.delete(input.prevout.key());
       tx.vout.forEach((out, n) => {
         const wc: WalletCoin = { txid, n, value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), lockTime: tx.lockTime };
@@ -757,19 +808,12 @@ export class WalletLogic implements ServiceLogic {
 
   /**
    * GetBalance (trusted, mature), or with `minConf` the coins that deep; `account` limits it to the
-   * account's addresses ("" holds the unlabelled ones: O(the wallet's coins)); `untrusted` counts
-   * unconfirmed coins from outside too (sendmany's funds check).
+   * coins paying the account's addresses ("" holds the unlabelled ones), from the book's per-account
+   * totals; `untrusted` counts unconfirmed coins from outside too (sendmany's funds check).
    */
   private balance(minConf: number, account: string | undefined, untrusted: boolean): bigint {
     if (account === undefined) return this.book.balance(minConf, !untrusted);
-    let sum = 0n;
-    for (const c of this.book.visible()) {
-      const conf = this.book.confirmations(c);
-      if (!this.book.isMature(c) || conf < minConf) continue;
-      if (!untrusted && conf === 0 && !c.fromMe) continue;
-      if ((c.key?.account ?? '') === account) sum += c.value;
-    }
-    return sum;
+    return this.book.accountBalance(account, minConf, !untrusted);
   }
 
   private async walletInfo(): Promise<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }> {

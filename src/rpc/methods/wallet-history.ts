@@ -179,7 +179,13 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
   if (params.length > 2) getBool(params[2]!);
   const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
   const depth = since === null ? -1 : 1 + tip.height - since;
-  const txs = await ask<TxDetail[]>(node.wallet, { op: 'txDetails' });
+  // depth < D holds for the transactions in blocks above the given one and for every one in no
+  // block (0 in the mempool, -1 otherwise), and for nothing when D < -1 (no depth is below -1);
+  // komodod's odd D == -1 (a given block two above the tip) lists everything, as no block does.
+  // The wallet hands over those candidates only (its index by height), then each depth is checked.
+  let txs: TxDetail[] = [];
+  if (depth === -1) txs = await ask<TxDetail[]>(node.wallet, { op: 'txDetails' });
+  else if (depth > -1) txs = await ask<TxDetail[]>(node.wallet, { op: 'sinceHeight', height: since });
   const m = await maturity(node);
   // mapWallet is a std::map by uint256: internal byte order (the display hex reversed by bytes).
   const internal = (t: string) => t.match(/../g)!.reverse().join('');
