@@ -24,7 +24,7 @@ import {
 } from '../../src/actors/wallet/select.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { Secret } from '../../src/actors/wallet/secret.js';
-import { sanitize } from '../../src/actors/inspect.js';
+import { sanitize } from '../../src/node/inspect.js';
 import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';
 import { decodeDumpString, decodeDumpTime, encodeDumpString, encodeDumpTime, segid } from '../../src/rpc/methods/wallet.js';

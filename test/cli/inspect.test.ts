@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createActor, type AnyActorRef } from 'xstate';
 import WebSocket from 'ws';
-import { InspectHub, actorState, sanitize, stateText, trackingCreateActor, type InspectRecord } from '../../src/actors/inspect.js';
+import { InspectHub, actorState, sanitize, stateText, trackingCreateActor, type InspectRecord } from '../../src/node/inspect.js';
 import { formatRecord } from '../../src/cli/inspect-client.js';
 import { serviceMachine, type ServiceLogic } from '../../src/machines/service.js';
 import { pacerMachine } from '../../src/machines/pacer.js';
