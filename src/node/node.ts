@@ -2,7 +2,6 @@ import { type AnyActorRef, type InspectionEvent } from 'xstate';
 import { serviceMachine } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
-import type { Transaction } from '../chain/tx/transaction.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
 import { selectSecp256k1Backend, type Secp256k1Selection } from '../actors/verify/sig-backend.js';
 import { VerifyPool, scriptCheckThreads } from '../actors/verify/pool.js';
@@ -103,9 +102,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
   const chain = new Asker('chainStore', chainActor);
 
-  // CC validators (Tokens) read the mempool's transactions and, synchronously, the chain store's tx
-  // index: transactions are immutable, and whatever the mempool admits is validated again when its
-  // block connects.
+  // CC validators (Tokens, Assets) read the mempool's transactions and the chain's, which the mempool
+  // fetches from the chain store by message before it validates (MempoolLogic.ccContext).
   const mempoolLogic = new MempoolLogic({
     chain,
     dataCarrierSize: config.datacarriersize,
@@ -113,11 +111,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     sigCache,
     scriptCache,
     verifyPool,
-    ccChecker: (view) =>
-      ccChecks(
-        { tx: (txid) => view.tx(txid) ?? (chainLogic?.read({ op: 'tx', txid }) as { tx: Transaction } | null)?.tx },
-        (chainLogic?.index.height ?? 0) + 1,
-      ),
+    ccChecker: ccChecks,
   });
   const mempoolActor = createActor(serviceMachine, { input: { logic: mempoolLogic }, ...actorOpts('mempool') });
   const mempool = new Asker('mempool', mempoolActor);

@@ -18,6 +18,7 @@ import { TokenIndex } from './tokenindex.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
+import { ccReads } from '../../chain/assets/context.js';
 
 /** The message start of block files when no chain parameters are given (tests with stand-in rules): KMD's. */
 const DEFAULT_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
@@ -513,6 +514,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
+      case 'ccContext':
+        // The mempool's crypto-condition validation context, fetched in one message before it validates.
+        return this.ccContext(body.txids as string[], body.shallow as string[]);
       case 'inChain':
         // Whether each transaction is in the active chain (the tx index only, no transaction read).
         return (body.txids as string[]).map((txid) => this.indexes.hasTx(txid));
@@ -641,6 +645,26 @@ export class ChainStoreLogic implements ServiceLogic {
     const e = this.index.get(loc.blockHash)!;
     const tx = loc.offset !== undefined ? this.store.readTx(e.hash, e.pos, loc.offset, loc.length!, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
     return { tx, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
+  }
+
+  /**
+   * The confirmed transactions a CC validation reads: each of `txids` with ccReads of it (one level
+   * down), and each of `shallow` alone. Those not in the chain are left out: the validator's lookup
+   * finds nothing, as it would have asked the tx index directly.
+   */
+  private ccContext(txids: string[], shallow: string[]): [string, Transaction][] {
+    const found = new Map<string, Transaction | null>();
+    const get = (txid: string): Transaction | null => {
+      let tx = found.get(txid);
+      if (tx === undefined) found.set(txid, (tx = this.txInfo(txid)?.tx ?? null));
+      return tx;
+    };
+    for (const txid of txids) {
+      const tx = get(txid);
+      if (tx) for (const next of ccReads(tx)) get(next);
+    }
+    for (const txid of shallow) get(txid);
+    return [...found].filter((e): e is [string, Transaction] => e[1] !== null);
   }
 
   /** Median time past at an entry (the previous 11 blocks' times). */
