@@ -1,26 +1,32 @@
-import { type AnyActorRef, type InspectionEvent } from 'xstate';
-import { serviceMachine } from '../machines/service.js';
-import { pacerMachine } from '../machines/pacer.js';
+import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
 import { selectSecp256k1Backend, type Secp256k1Selection } from '../actors/verify/sig-backend.js';
 import { VerifyPool, scriptCheckThreads } from '../actors/verify/pool.js';
-import { ConfigError, type NodeConfig } from './config.js';
-import { Asker } from '../actors/ask.js';
-import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from '../actors/chainstore/logic.js';
-import { consensusRules, ccEvalChecker } from '../actors/chainstore/consensus.js';
+import { ccEvalChecker } from '../actors/chainstore/consensus.js';
+import { ChainStoreLogic } from '../actors/chainstore/logic.js';
 import { TokenRegistryLogic } from '../actors/tokens/registry.js';
 import { MempoolLogic } from '../actors/mempool/logic.js';
 import { MinerLogic } from '../actors/miner/logic.js';
 import { P2PLogic } from '../actors/p2p/logic.js';
 import { KeyStore } from '../actors/wallet/keystore.js';
 import { WalletLogic } from '../actors/wallet/logic.js';
-import type { TxAccepted, TxRemoved } from '../actors/mempool/logic.js';
 import type { NodeServices } from '../actors/services.js';
-import { CommandNotifier } from './notify.js';
 import { createRpcServer, type RpcServer } from '../rpc/index.js';
 import { nodeMethods } from '../rpc/methods/index.js';
-import { trackingCreateActor, type InspectHub } from './inspect.js';
+import { ConfigError, type NodeConfig } from './config.js';
+import { CommandNotifier } from './notify.js';
+import type { InspectHub } from './inspect.js';
+import { nodeMachine, pacerRef, serviceRef, SERVICE_IDS, type NodeSystem, type ServiceId } from './root.js';
+import { Askers } from './askers.js';
+import { routeNotices } from './routes.js';
+import { PublishedParams, type Asks, type NodeParts } from './services/parts.js';
+import { chainStoreOptions } from './services/chainstore.js';
+import { mempoolOptions } from './services/mempool.js';
+import { minerOptions, pacerIntervalMs } from './services/miner.js';
+import { walletOptions } from './services/wallet.js';
+import { tokenRegistryOptions } from './services/tokens.js';
+import { p2pOptions } from './services/p2p.js';
 
 export interface NodeHandle {
   readonly services: NodeServices;
@@ -56,17 +62,15 @@ function whenDone(actor: AnyActorRef): Promise<void> {
 }
 
 /**
- * Starts acnode: the key store, the service actors (chainStore, mempool, miner, the -gen pacer),
- * the notices between them, and the JSON-RPC server. Actors only talk through messages: requests
- * with replies (Asker) and the chain store's blockConnected/blockDisconnected notices.
+ * Starts acnode, in this order: the secp256k1 backend, the key store, what the services share (caches,
+ * script-check workers, the parameters in force), the services as one actor system under a root
+ * actor (src/node/root.ts), the routing of their notices (src/node/routes.ts), then the JSON-RPC
+ * server once the chain has loaded. Actors only talk through messages: requests with replies (Asker)
+ * and notices. Stopping stops the root, which stops the services in order.
  */
 export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<NodeHandle> {
   const log = opts.log ?? (() => {});
   const inspect = opts.inspect ?? opts.inspector?.observe;
-  const actorOpts = (systemId: string) => ({ systemId, ...(inspect ? { inspect } : {}) });
-  // Every actor created below with a systemId is listed here, for getactorstates (shadows xstate's createActor).
-  const actorRegistry = new Map<string, AnyActorRef>();
-  const createActor = trackingCreateActor(actorRegistry);
   // -sigbackend: the secp256k1 backend, chosen once, first (a backend that cannot be loaded stops the
   // start before anything is opened); the script-check workers load the same one.
   let sig: Secp256k1Selection;
@@ -77,180 +81,73 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   }
   log(`secp256k1 backend: ${sig.report}`);
   const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
-  const minerPubkey = config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey;
-  // -dbcache bounds the caches (komodod sizes its coin caches from it): the signature and script
-  // caches get about 200 and 450 entries per MiB (100,000 and 200,000 at the default 450), the chain
-  // store's recent blocks a sixteenth of it.
-  const sigCache = new SignatureCache(config.dbcache * 220);
-  const scriptCache = new ScriptExecutionCache(config.dbcache * 450);
-  // -par: the script-check workers, started with the node (blocks are checked serially until they are up).
-  const verifyPool = VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log });
+  const parts = await nodeParts(config, keys, sig, log);
+  const { verifyPool, minerPubkey } = parts;
 
-  // The rules read the parameters in force at the chain store's tip (they change on auto-activation).
-  let chainLogic: ChainStoreLogic | undefined;
-  // CC eval dispatch (Tokens validator) for blocks and the mempool.
-  const ccChecks = ccEvalChecker(() => chainLogic?.currentParams ?? config.chain);
-  chainLogic = new ChainStoreLogic({
-    dir: config.datadir,
-    baseParams: config.chain,
-    addressIndex: config.addressindex,
-    reindex: config.reindex,
-    cacheBytes: Math.floor((config.dbcache * 2 ** 20) / 16),
-    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, scriptCache, ccChecker: ccChecks, verifyPool }),
-    log,
-  });
-  const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
-  const chain = new Asker('chainStore', chainActor);
-
-  // CC validators (Tokens, Assets) read the mempool's transactions and the chain's, which the mempool
-  // fetches from the chain store by message before it validates (MempoolLogic.ccContext).
-  const mempoolLogic = new MempoolLogic({
-    chain,
-    dataCarrierSize: config.datacarriersize,
-    addressIndex: config.addressindex,
-    sigCache,
-    scriptCache,
-    verifyPool,
-    ccChecker: ccChecks,
-  });
-  const mempoolActor = createActor(serviceMachine, { input: { logic: mempoolLogic }, ...actorOpts('mempool') });
-  const mempool = new Asker('mempool', mempoolActor);
-
-  const minerLogic = new MinerLogic({ chain, mempool, payTo: minerPubkey, log });
-  const minerActor = createActor(serviceMachine, { input: { logic: minerLogic }, ...actorOpts('miner') });
-  // Mining a block can take a while on large Equihash parameters: a generous timeout.
-  const miner = new Asker('miner', minerActor, 10 * 60_000);
-
-  const intervalMs = Math.max(1, config.chain.ac.blocktime) * 1000;
-  const pacer = createActor(pacerMachine, { input: { intervalMs, on: false }, ...actorOpts('pacer') });
-
-  // The chain store's notices reach the mempool in the order they were emitted.
-  chainActor.on('blockConnected', (e) => {
-    const n = e as unknown as BlockConnected;
-    mempool.ask({ op: 'blockConnected', block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`mempool: ${String(err)}`));
-  });
-  chainActor.on('blockDisconnected', (e) => {
-    const n = e as unknown as BlockDisconnected;
-    mempool.ask({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`mempool: ${String(err)}`));
-  });
+  const askers = new Askers();
+  const asks = (system: NodeSystem): Asks => ({ chain: askers.of(system, 'chainStore'), mempool: askers.of(system, 'mempool') });
+  let minerLogic: MinerLogic | undefined;
   const notifiers: CommandNotifier[] = [];
-  if (config.blocknotify) {
-    const blockNotify = new CommandNotifier(config.blocknotify, log);
-    notifiers.push(blockNotify);
-    chainActor.on('tipChanged', (e) => blockNotify.notify((e as unknown as { hash: string }).hash));
-  }
-  // The wallet follows the chain and the mempool through their notices (after the chain store's own).
-  const walletLogic = new WalletLogic({
-    chain,
-    mempool,
-    keys,
-    dir: config.datadir,
-    params: () => chainLogic?.currentParams ?? config.chain,
-    expiryDelta: config.txexpirydelta,
-    // GetBoolArg("-rescan"): a bare flag is true, else atoi(value) != 0.
-    rescanBlocks: ((v) => v !== undefined && (v === '' || (parseInt(v, 10) || 0) !== 0))(config.flags.get('rescan')),
-    ...(config.pubkey ? { externalPubkey: fromHex(config.pubkey) } : {}),
-    ...(config.walletResendTimes ? { resendTimes: config.walletResendTimes } : {}),
-    log,
-  });
-  const walletActor = createActor(serviceMachine, { input: { logic: walletLogic }, ...actorOpts('wallet') });
-  if (config.walletnotify) {
-    // -walletnotify: komodod's AddToWallet runs it when a wallet transaction enters the mempool and when it is mined.
-    const walletNotify = new CommandNotifier(config.walletnotify, log);
-    notifiers.push(walletNotify);
-    walletActor.on('walletTx', (e) => walletNotify.notify((e as unknown as { txid: string }).txid));
-  }
-  const wallet = new Asker('wallet', walletActor, 10 * 60_000);
-  const toWallet = (body: { op: string; [k: string]: unknown }) => wallet.ask(body).catch((err) => log(`wallet: ${String(err)}`));
-  chainActor.on('blockConnected', (e) => {
-    const n = e as unknown as BlockConnected;
-    void toWallet({ op: 'blockConnected', block: n.block, txids: n.txids, height: n.height });
-  });
-  chainActor.on('blockDisconnected', (e) => {
-    const n = e as unknown as BlockDisconnected;
-    void toWallet({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height });
-  });
-  // The mempool's notices reach the wallet in their order, a run of txAccepted (or of txRemoved) as
-  // one message: one machine step, not one per transaction. txAccepted runs reach the p2p actor too.
-  // A mined transaction's txRemoved matters to the wallet: the block may have reached it before the
-  // transaction's txAccepted did (the transaction was still being verified in a burst).
-  let run: { kind: 'accepted'; items: TxAccepted[] } | { kind: 'removed'; items: TxRemoved[] } | undefined;
-  const forwardRun = () => {
-    if (!run) return;
-    const r = run;
-    run = undefined;
-    if (r.kind === 'removed') {
-      void toWallet({ op: 'txsRemoved', txids: r.items.map((n) => n.txid) });
-      return;
-    }
-    void toWallet({ op: 'txsAccepted', items: r.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
-    // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
-    const relayed = r.items.filter((n) => n.relay !== false);
-    if (relayed.length > 0) void toP2p({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
-  };
-  const queueNotice = (next: { kind: 'accepted'; n: TxAccepted } | { kind: 'removed'; n: TxRemoved }) => {
-    if (run && run.kind !== next.kind) forwardRun();
-    if (!run) {
-      run = next.kind === 'accepted' ? { kind: 'accepted', items: [] } : { kind: 'removed', items: [] };
-      // Not later than this microtask: the wallet must have the transaction before sendrawtransaction
-      // answers (komodod's AcceptToMemoryPool syncs the wallet first); forwarding a turn later let a
-      // sendtoaddress right after it pick the coins it had just spent.
-      queueMicrotask(forwardRun);
-    }
-    (run.items as unknown[]).push(next.n);
-  };
-  mempoolActor.on('txAccepted', (e) => queueNotice({ kind: 'accepted', n: e as unknown as TxAccepted }));
-  mempoolActor.on('txRemoved', (e) => queueNotice({ kind: 'removed', n: e as unknown as TxRemoved }));
-  // The token registry answers from the chain store's token index (kept with each block's write transaction).
-  const tokensLogic = new TokenRegistryLogic({ chain, log });
-  const tokensActor = createActor(serviceMachine, { input: { logic: tokensLogic }, ...actorOpts('tokenRegistry') });
-  const tokens = new Asker('tokenRegistry', tokensActor, 10 * 60_000);
-  // The p2p actor: relays what the mempool accepts and what the chain store connects (src/actors/p2p).
-  const p2pLogic = new P2PLogic({
-    params: config.chain,
-    chain,
-    mempool,
-    port: config.port,
-    listen: config.listen && !(config.connect.length > 0 && !config.flags.has('listen') && !config.flags.has('bind')),
-    bind: config.flags.all('bind'),
-    addnode: config.addnode,
-    connect: config.connect,
-    whitelist: config.flags.all('whitelist'),
-    maxConnections: Number(config.flags.get('maxconnections') ?? 384),
-    banScore: Number(config.flags.get('banscore') ?? 101),
-    banTime: Number(config.flags.get('bantime') ?? 86400),
-    debug: config.debug.includes('net') || config.debug.includes('1'),
-    log,
-  });
-  const p2pActor = createActor(serviceMachine, { input: { logic: p2pLogic }, ...actorOpts('p2p') });
-  const p2p = new Asker('p2p', p2pActor);
-  const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
-  chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
-  chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
-  // The wallet's rebroadcast (RelayWalletTransaction) goes out by the p2p actor's relay, as accepted transactions do.
-  walletActor.on('relayTxs', (e) => void toP2p({ op: 'relayTxs', items: (e as unknown as { items: unknown[] }).items }));
-  let pacedBlockInFlight = false;
-  pacer.on('tick', () => {
-    if (pacedBlockInFlight) return;
-    pacedBlockInFlight = true;
-    miner
-      .ask({ op: 'generate', n: 1 })
-      .catch((err) => log(`miner: ${String(err)}`))
-      .finally(() => (pacedBlockInFlight = false));
-  });
-  minerActor.on('generateChanged', (e) => pacer.send((e as unknown as { on: boolean }).on ? { type: 'on' } : { type: 'off' }));
+  let rpc: RpcServer | undefined;
+  let resendTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
 
-  chainActor.start();
-  mempoolActor.start();
-  minerActor.start();
-  walletActor.start();
-  tokensActor.start();
-  p2pActor.start();
-  pacer.start();
+  const root = createActor(nodeMachine, {
+    systemId: 'node',
+    ...(inspect ? { inspect } : {}),
+    input: {
+      services: {
+        chainStore: () => new ChainStoreLogic(chainStoreOptions(parts)),
+        mempool: (system) => new MempoolLogic(mempoolOptions(parts, askers.of(system, 'chainStore'))),
+        miner: (system) => (minerLogic = new MinerLogic(minerOptions(parts, asks(system)))),
+        wallet: (system) => new WalletLogic(walletOptions(parts, asks(system))),
+        tokenRegistry: (system) => new TokenRegistryLogic(tokenRegistryOptions(parts, asks(system))),
+        p2p: (system) => new P2PLogic(p2pOptions(parts, asks(system))),
+      },
+      pacerIntervalMs: pacerIntervalMs(parts),
+      // Before the services stop: a solve in progress gives up, the notifiers and the RPC server close.
+      quiesce: async () => {
+        minerLogic?.abort();
+        for (const n of notifiers) n.close();
+        await rpc?.close();
+      },
+    },
+  });
+  const system = root.system;
+  const ask = (id: ServiceId) => askers.of(system, id);
+  const chain = ask('chainStore');
+  const mempool = ask('mempool');
+  const miner = ask('miner');
+  const wallet = ask('wallet');
+  const p2p = ask('p2p');
+
+  const notifier = (command: string | null | undefined) => {
+    if (!command) return undefined;
+    const n = new CommandNotifier(command, log);
+    notifiers.push(n);
+    return n;
+  };
+  const blockNotify = notifier(config.blocknotify);
+  // -walletnotify: komodod's AddToWallet runs it when a wallet transaction enters the mempool and when it is mined.
+  const walletNotify = notifier(config.walletnotify);
+  routeNotices({
+    chainStore: serviceRef(system, 'chainStore'),
+    mempool: serviceRef(system, 'mempool'),
+    miner: serviceRef(system, 'miner'),
+    wallet: serviceRef(system, 'wallet'),
+    pacer: pacerRef(system),
+    ask: { mempool, miner, wallet, p2p },
+    ...(blockNotify ? { blockNotify } : {}),
+    ...(walletNotify ? { walletNotify } : {}),
+    log,
+  });
+  // Every actor of the node by its systemId, in start order (getactorstates reads their snapshots).
+  const actors = new Map<string, AnyActorRef>([...SERVICE_IDS.map((id) => [id, serviceRef(system, id)] as const), ['pacer', pacerRef(system)]]);
+
+  root.start();
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
-  let stopping: Promise<void> | undefined;
 
   const services: NodeServices = {
     config,
@@ -259,19 +156,19 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     mempool,
     miner,
     wallet,
-    tokens,
+    tokens: ask('tokenRegistry'),
     p2p,
     keys,
     minerPubkey,
     requestStop: () => void stop(),
     log,
-    actors: actorRegistry,
+    actors,
     inspectorUrl: () => opts.inspector?.url ?? null,
   };
 
   const auth = { user: config.rpcuser ?? '', password: config.rpcpassword ?? '' };
   const first = config.rpcEndpoints[0];
-  const rpc = await createRpcServer({
+  rpc = await createRpcServer({
     methods: opts.inspector ? opts.inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
     env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort },
     auth,
@@ -280,21 +177,21 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     port: first?.port ?? config.rpcport,
     log,
   });
-  rpc.setWarmup('Loading block index...');
+  const server = rpc;
+  server.setWarmup('Loading block index...');
 
   // Wait for the chain to load (every request queues behind it), then open for business.
   const tip = await chain.ask<{ height: number; hash: string }>({ op: 'tip' }, 10 * 60_000);
-  rpc.setWarmup(null);
+  server.setWarmup(null);
   log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
   // The P2P listener is bound (its port logged) before the RPC server announces itself.
   await p2p.ask({ op: 'local' }, 10 * 60_000);
-  log(`RPC server listening on ${rpc.addresses.map((a) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`).join(', ')} (rpcport=${rpc.port})`);
+  log(`RPC server listening on ${server.addresses.map((a) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`).join(', ')} (rpcport=${server.port})`);
   log(`node pubkey ${toHex(minerPubkey)}`);
   if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
 
   // ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
   // random time has come; here the wallet answers when that is, and is asked again then.
-  let resendTimer: NodeJS.Timeout | undefined;
   const scheduleResend = (ms: number) => {
     if (stopping) return;
     resendTimer = setTimeout(() => {
@@ -315,14 +212,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     stopping = (async () => {
       log('shutting down');
       clearTimeout(resendTimer);
-      pacer.stop();
-      minerLogic.abort();
-      for (const n of notifiers) n.close();
-      await rpc.close();
-      for (const actor of [p2pActor, minerActor, tokensActor, walletActor, mempoolActor, chainActor]) {
-        actor.send({ type: 'stop' });
-        await whenDone(actor);
-      }
+      // The root stops the pacer, quiets the node (quiesce above), then each service in order.
+      root.send({ type: 'stop' });
+      await whenDone(root);
       await verifyPool.stop();
       log('stopped');
       resolveStopped();
@@ -330,5 +222,25 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     return stopping;
   }
 
-  return { services, rpc, stopped, stop };
+  return { services, rpc: server, stopped, stop };
+}
+
+/**
+ * What the services share: -dbcache bounds the caches (komodod sizes its coin caches from it: the
+ * signature and script caches get about 220 and 450 entries per MiB), -par the script-check workers
+ * (started with the node; blocks are checked serially until they are up).
+ */
+async function nodeParts(config: NodeConfig, keys: KeyStore, sig: Secp256k1Selection, log: (msg: string) => void): Promise<NodeParts> {
+  const params = new PublishedParams(config.chain);
+  return {
+    config,
+    log,
+    keys,
+    minerPubkey: config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey,
+    sigCache: new SignatureCache(config.dbcache * 220),
+    scriptCache: new ScriptExecutionCache(config.dbcache * 450),
+    verifyPool: VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log }),
+    params,
+    ccChecks: ccEvalChecker(params.get),
+  };
 }

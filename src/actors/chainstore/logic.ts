@@ -57,6 +57,11 @@ export interface ChainStoreOptions {
   cacheBytes?: number;
   /** The network's message start, which begins each block-file record (baseParams' when not given). */
   magic?: Uint8Array;
+  /**
+   * Called with the parameters in force whenever the tip changes them: an immutable value the node
+   * hands to the actors that build transactions for the next height (the wallet) and to the rules.
+   */
+  publishParams?: (params: ChainParams) => void;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -111,7 +116,9 @@ export class ChainStoreLogic implements ServiceLogic {
     const base = this.opts.baseParams;
     if (!base) return;
     const tip = this.index.tip;
-    this.currentParams = base.afterTip(tip.height, tip.header.time, (h) => this.index.atHeight(h)?.header.time ?? 0);
+    const params = base.afterTip(tip.height, tip.header.time, (h) => this.index.atHeight(h)?.header.time ?? 0);
+    if (params !== this.currentParams) this.opts.publishParams?.(params);
+    this.currentParams = params;
   }
 
   // ---- loading -------------------------------------------------------------------------------
