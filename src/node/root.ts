@@ -7,8 +7,8 @@ export const SERVICE_IDS = ['chainStore', 'mempool', 'miner', 'wallet', 'tokenRe
 export type ServiceId = (typeof SERVICE_IDS)[number];
 export type ServiceRef = ActorRefFrom<typeof serviceMachine>;
 export type PacerRef = ActorRefFrom<typeof pacerMachine>;
-// xstate's own system type, keyed loosely: systemIds are the strings above.
-export type NodeSystem = ActorSystem<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** The node's actor system (xstate's AnyActorSystem: its systemIds are SERVICE_IDS and 'pacer'). */
+export type NodeSystem = ActorSystem<any>;
 
 export interface NodeRootInput {
   /**

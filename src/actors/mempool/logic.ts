@@ -467,7 +467,9 @@ export class MempoolLogic implements ServiceLogic {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const [view, ccTxs] = await Promise.all([this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) }), this.ccContext([tx])]);
+    const viewAsked = this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const ccAsked = this.ccContext([tx]);
+    const [view, ccTxs] = ccAsked ? await Promise.all([viewAsked, ccAsked]) : [await viewAsked, undefined];
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
       if (ccTxs) p.ccTxs = ccTxs;
@@ -509,7 +511,9 @@ export class MempoolLogic implements ServiceLogic {
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
     const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
-    const [views, ccTxs] = await Promise.all([this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted }), this.ccContext([...burstTxs.values()], burstTxs)]);
+    const viewsAsked = this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
+    const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
     // them, so that it is not checked against transactions that will not enter the mempool.
     if (this.redoFrom !== undefined) await this.settled();
@@ -564,7 +568,7 @@ export class MempoolLogic implements ServiceLogic {
    * mempool, in a burst being verified or in this burst (`burst`) is found here when it runs.
    * Undefined, and no message, when no transaction has a token OP_RETURN (nothing would be read).
    */
-  private async ccContext(txs: readonly Transaction[], burst?: ReadonlyMap<string, Transaction>): Promise<ReadonlyMap<string, Transaction> | undefined> {
+  private ccContext(txs: readonly Transaction[], burst?: ReadonlyMap<string, Transaction>): Promise<ReadonlyMap<string, Transaction>> | undefined {
     const local = (txid: string) => this.entries.get(txid)?.tx ?? this.pending.entries.get(txid)?.tx ?? burst?.get(txid);
     const txids = new Set<string>();
     const shallow = new Set<string>();
@@ -578,8 +582,7 @@ export class MempoolLogic implements ServiceLogic {
       }
     }
     if (txids.size === 0 && shallow.size === 0) return undefined;
-    const found = await this.opts.chain.ask<[string, Transaction][]>({ op: 'ccContext', txids: [...txids], shallow: [...shallow] });
-    return new Map(found);
+    return this.opts.chain.ask<[string, Transaction][]>({ op: 'ccContext', txids: [...txids], shallow: [...shallow] }).then((found) => new Map(found));
   }
 
   /** Waits until every burst still being verified has entered the mempool (or been refused). */
