@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // acnoded: the acnode daemon. Thin: parse the flags, start the node, stop it on a signal.
 import { readFileSync } from 'node:fs';
-import { loadConfig, ConfigError } from '../src/actors/config.js';
-import { startNode } from '../src/actors/node.js';
-import { InspectHub } from '../src/actors/inspect.js';
+import { loadConfig, ConfigError } from '../src/node/config.js';
+import { startNode } from '../src/node/node.js';
+import { InspectHub } from '../src/node/inspect.js';
 import { attachExplorer } from '../src/node/explorer/index.js';
 import { ServiceFailure } from '../src/actors/protocol.js';
 

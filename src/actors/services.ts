@@ -1,4 +1,4 @@
-import type { NodeConfig } from './config.js';
+import type { NodeConfig } from '../node/config.js';
 import type { Asker } from './ask.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';

@@ -3,7 +3,7 @@ import { JsonObject } from '../rpc/json-value.js';
 import { CallFailed, ConnectionFailed, callRpc } from './http.js';
 import type { CliSettings } from './options.js';
 import type { CliIo } from './io.js';
-import type { InspectRecord } from '../actors/inspect.js';
+import type { InspectRecord } from '../node/inspect.js';
 
 /**
  * `acnode-cli inspect [actor...]`: asks the node (getactorstates) where its inspection endpoint is,

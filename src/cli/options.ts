@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir as osHomedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { Flags, parseConfText, type FlagMap } from '../actors/config-args.js';
+import { Flags, parseConfText, type FlagMap } from '../node/config-args.js';
 
 /**
  * komodo-cli's start (src/bitcoin-cli.cpp AppInitRPC, util.cpp ParseParameters/GetDataDir/

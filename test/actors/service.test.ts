@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createActor } from 'xstate';
 import { serviceMachine, type ServiceLogic, type WriteOutcome } from '../../src/machines/service.js';
 import { Asker } from '../../src/actors/ask.js';
-import { actorState } from '../../src/actors/inspect.js';
+import { actorState } from '../../src/node/inspect.js';
 import { ServiceFailure, type Op } from '../../src/actors/protocol.js';
 
 /** A counter service whose writes are slow, so requests pile up behind a running write. */

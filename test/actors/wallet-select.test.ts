@@ -24,7 +24,7 @@ import { feeForSize } from '../../src/chain/validation/policy.js';
 import { COIN } from '../../src/chain/consensus/amount.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { Secret } from '../../src/chain/crypto/secret.js';
-import { sanitize } from '../../src/actors/inspect.js';
+import { sanitize } from '../../src/node/inspect.js';
 import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';
 import { segid } from '../../src/rpc/methods/wallet.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createActor, type AnyActorRef } from 'xstate';
+import { createActor } from 'xstate';
 import WebSocket from 'ws';
-import { InspectHub, actorState, sanitize, stateText, trackingCreateActor, type InspectRecord } from '../../src/actors/inspect.js';
+import { InspectHub, actorState, sanitize, stateText, type InspectRecord } from '../../src/node/inspect.js';
 import { formatRecord } from '../../src/cli/inspect-client.js';
 import { serviceMachine, type ServiceLogic } from '../../src/machines/service.js';
 import { pacerMachine } from '../../src/machines/pacer.js';
@@ -34,16 +34,14 @@ test('the hub records events, state changes and emitted events of root actors, b
   const hub = new InspectHub({ ringSize: 1000 });
   const recs: InspectRecord[] = [];
   hub.subscribe((_m, r) => recs.push(r));
-  const registry = new Map<string, AnyActorRef>();
-  const make = trackingCreateActor(registry);
   const kv = logic();
   kv.index.set('big', 'x'.repeat(10_000));
-  const actor = make(serviceMachine, { input: { logic: kv }, systemId: 'kv', inspect: hub.observe });
+  const actor = createActor(serviceMachine, { input: { logic: kv }, systemId: 'kv', inspect: hub.observe });
   actor.start();
   await settle();
   actor.send({ type: 'request', reqId: 41, body: { op: 'put', key: 'a', value: '1' } });
   await settle();
-  assert.deepEqual([...registry.keys()], ['kv']);
+  assert.equal(actor.system.get('kv'), actor, 'found by its system id');
   const kinds = recs.map((r) => `${r.kind}:${r.type}${r.reqId ? `#${r.reqId}` : ''}${r.op ? `/${r.op}` : ''}${r.state ? `=${r.state}` : ''}`);
   assert.equal(kinds[0], 'actor:service');
   // Stately's actor message carries the machine definition (functions named, not run).

@@ -56,7 +56,7 @@ test('acnoded flags: ports 0, malformed values, ignored komodod flags', async (t
     assert.doesNotMatch(readFileSync(a.confPath(), 'utf8'), new RegExp(`^rpcport=${a.rpcPort}$`, 'm'));
   });
 
-  // The brief's cases and a few more (test/actors/config.test.ts covers the parser in depth); the
+  // The brief's cases and a few more (test/node/config.test.ts covers the parser in depth); the
   // daemons start side by side, each refusal is its own subtest.
   const malformed: [string[], RegExp][] = [
     [['-rpcport=abc'], /Invalid value for -rpcport: 'abc' \(expected a whole number\)/],

@@ -6,7 +6,7 @@ import { startCli } from '../cli/cli-runner.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
-import type { InspectRecord } from '../../src/actors/inspect.js';
+import type { InspectRecord } from '../../src/node/inspect.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

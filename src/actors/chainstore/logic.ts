@@ -21,6 +21,7 @@ import { TokenIndex } from './tokenindex.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
+import { ccReads } from '../../chain/assets/context.js';
 
 /** The message start of block files when no chain parameters are given (tests with stand-in rules): KMD's. */
 const DEFAULT_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
@@ -59,6 +60,11 @@ export interface ChainStoreOptions {
   cacheBytes?: number;
   /** The network's message start, which begins each block-file record (baseParams' when not given). */
   magic?: Uint8Array;
+  /**
+   * Called with the parameters in force whenever the tip changes them: an immutable value the node
+   * hands to the actors that build transactions for the next height (the wallet) and to the rules.
+   */
+  publishParams?: (params: ChainParams) => void;
   now?: () => number;
   log?: (msg: string) => void;
 }
@@ -113,7 +119,9 @@ export class ChainStoreLogic implements ServiceLogic {
     const base = this.opts.baseParams;
     if (!base) return;
     const tip = this.index.tip;
-    this.currentParams = base.afterTip(tip.height, tip.header.time, (h) => this.index.atHeight(h)?.header.time ?? 0);
+    const params = base.afterTip(tip.height, tip.header.time, (h) => this.index.atHeight(h)?.header.time ?? 0);
+    if (params !== this.currentParams) this.opts.publishParams?.(params);
+    this.currentParams = params;
   }
 
   // ---- loading -------------------------------------------------------------------------------
@@ -516,6 +524,9 @@ export class ChainStoreLogic implements ServiceLogic {
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return (body.txids as string[]).map((txid) => this.txInfo(txid));
+      case 'ccContext':
+        // The mempool's crypto-condition validation context, fetched in one message before it validates.
+        return this.ccContext(body.txids as string[], body.shallow as string[]);
       case 'inChain':
         // Whether each transaction is in the active chain (the tx index only, no transaction read).
         return (body.txids as string[]).map((txid) => this.indexes.hasTx(txid));
@@ -647,6 +658,26 @@ export class ChainStoreLogic implements ServiceLogic {
     const e = this.index.get(loc.blockHash)!;
     const tx = loc.offset !== undefined ? this.store.readTx(e.hash, e.pos, loc.offset, loc.length!, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
     return { tx, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
+  }
+
+  /**
+   * The confirmed transactions a CC validation reads: each of `txids` with ccReads of it (one level
+   * down), and each of `shallow` alone. Those not in the chain are left out: the validator's lookup
+   * finds nothing, as it would have asked the tx index directly.
+   */
+  private ccContext(txids: string[], shallow: string[]): [string, Transaction][] {
+    const found = new Map<string, Transaction | null>();
+    const get = (txid: string): Transaction | null => {
+      let tx = found.get(txid);
+      if (tx === undefined) found.set(txid, (tx = this.txInfo(txid)?.tx ?? null));
+      return tx;
+    };
+    for (const txid of txids) {
+      const tx = get(txid);
+      if (tx) for (const next of ccReads(tx)) get(next);
+    }
+    for (const txid of shallow) get(txid);
+    return [...found].filter((e): e is [string, Transaction] => e[1] !== null);
   }
 
   /** Median time past at an entry (the previous 11 blocks' times). */

@@ -38,6 +38,7 @@ import { compareAddressUnspent } from '../chainstore/coins.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
+import { ccReads, readsContext } from '../../chain/assets/context.js';
 import { hash160, sha256d } from '../../chain/crypto/hash.js';
 
 /**
@@ -137,8 +138,11 @@ export interface MempoolOptions {
   sigCache?: SignatureCache;
   /** Where admitted transactions are recorded so block connection skips their scripts. */
   scriptCache?: ScriptExecutionCache;
-  /** The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch with chain context). */
-  ccChecker?: (view: { tx(txid: string): Transaction | undefined }) => CryptoConditionChecker | undefined;
+  /**
+   * The CC checker for OP_CHECKCRYPTOCONDITION inputs (eval dispatch), given the transactions the
+   * validators may read (the mempool's, and the chain's fetched first: ccContext) and the height.
+   */
+  ccChecker?: (lookup: { tx(txid: string): Transaction | undefined }, height: number) => CryptoConditionChecker | undefined;
   /** The clock (unix seconds) an admitted entry's time is read from; tests set it. */
   now?: () => number;
   /** The node's script-check workers: a burst of accepts has its signatures verified there. */
@@ -175,6 +179,8 @@ interface Prepared {
   spends: string[];
   coinView: CoinView;
   prevouts: { value: bigint; script: Uint8Array }[];
+  /** The confirmed transactions its CC validation may read, fetched with the coins (ccContext). */
+  ccTxs?: ReadonlyMap<string, Transaction>;
 }
 
 /** The earlier transactions of a burst, as later ones of the burst see them (not yet in the mempool). */
@@ -463,9 +469,12 @@ export class MempoolLogic implements ServiceLogic {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const viewAsked = this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const ccAsked = this.ccContext([tx]);
+    const [view, ccTxs] = ccAsked ? await Promise.all([viewAsked, ccAsked]) : [await viewAsked, undefined];
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
+      if (ccTxs) p.ccTxs = ccTxs;
       this.checkScripts(p);
       this.commit(p, notices, relay);
       return txid;
@@ -503,7 +512,10 @@ export class MempoolLogic implements ServiceLogic {
       }
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
-    const views = await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
+    const viewsAsked = this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
+    const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
     // them, so that it is not checked against transactions that will not enter the mempool.
     if (this.redoFrom !== undefined) await this.settled();
@@ -522,6 +534,7 @@ export class MempoolLogic implements ServiceLogic {
       if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present', txid: one.txid });
       try {
         const p = this.prepare(one.tx, one.txid, raw, allowHighFees, view, overlay);
+        if (ccTxs) p.ccTxs = ccTxs;
         checks ??= pool.checks({
           ...this.scriptOptions(p),
           flags: STANDARD_SCRIPT_VERIFY_FLAGS,
@@ -548,6 +561,30 @@ export class MempoolLogic implements ServiceLogic {
     });
     checks?.flush();
     this.tail = this.commitBurst(this.tail, epoch, items, stages, checks, mine, report);
+  }
+
+  /**
+   * The confirmed transactions the Tokens and Assets validators may read when they check `txs`
+   * (ccReads of each, and ccReads of those: src/chain/assets/context.ts), asked of the chain store in
+   * one message sent beside the coins view, so validation reads no other actor's state: what is in the
+   * mempool, in a burst being verified or in this burst (`burst`) is found here when it runs.
+   * Undefined, and no message, when no transaction has a token OP_RETURN (nothing would be read).
+   */
+  private ccContext(txs: readonly Transaction[], burst?: ReadonlyMap<string, Transaction>): Promise<ReadonlyMap<string, Transaction>> | undefined {
+    const local = (txid: string) => this.entries.get(txid)?.tx ?? this.pending.entries.get(txid)?.tx ?? burst?.get(txid);
+    const txids = new Set<string>();
+    const shallow = new Set<string>();
+    for (const tx of txs) {
+      if (!readsContext(tx)) continue;
+      for (const txid of ccReads(tx)) {
+        const known = local(txid);
+        // A confirmed one comes with ccReads of it; a mempool one's reads are looked up here.
+        if (!known) txids.add(txid);
+        else for (const next of ccReads(known)) if (!local(next)) shallow.add(next);
+      }
+    }
+    if (txids.size === 0 && shallow.size === 0) return undefined;
+    return this.opts.chain.ask<[string, Transaction][]>({ op: 'ccContext', txids: [...txids], shallow: [...shallow] }).then((found) => new Map(found));
   }
 
   /** Waits until every burst still being verified has entered the mempool (or been refused). */
@@ -673,8 +710,8 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   private scriptOptions(p: Prepared, overlay?: Overlay): Omit<InputScriptOptions, 'txdata' | 'verifyCoinImport'> & { ccEnabled: boolean } {
-    const lookup = { tx: (id: string) => this.entries.get(id)?.tx ?? overlay?.entries.get(id)?.tx };
-    const ccChecker = this.opts.ccChecker?.(lookup);
+    const lookup = { tx: (id: string) => this.entries.get(id)?.tx ?? overlay?.entries.get(id)?.tx ?? p.ccTxs?.get(id) };
+    const ccChecker = this.opts.ccChecker?.(lookup, p.height + 1);
     return {
       ccEnabled: p.ccEnabled,
       ...(ccChecker ? { ccChecker } : {}),

@@ -1,4 +1,4 @@
-import type { InspectHub } from '../../actors/inspect.js';
+import type { InspectHub } from '../inspect.js';
 import type { NodeServices } from '../../actors/services.js';
 import { nodeMethods } from '../../rpc/methods/index.js';
 import { explorerTable } from './data.js';

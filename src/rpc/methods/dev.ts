@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/services.js';
-import { actorState } from '../../actors/inspect.js';
+import { actorState } from '../../node/inspect.js';
 import type { JsonOut } from '../json-value.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, Flags, loadConfig, parseArgv, parseConfText, ACTED_FLAGS } from '../../src/actors/config.js';
+import { ConfigError, Flags, loadConfig, parseArgv, parseConfText, ACTED_FLAGS } from '../../src/node/config.js';
 
 function home(): string {
   return mkdtempSync(join(tmpdir(), 'acnode-config-'));

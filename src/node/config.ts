@@ -12,7 +12,7 @@ import {
   crc32,
 } from '../chain/params/index.js';
 import { ConfigError, Flags, boolValue, parseArgv, parseConfText, type FlagMap } from './config-args.js';
-import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from './verify/sig-backend.js';
+import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from '../actors/verify/sig-backend.js';
 
 export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createActor, type ActorRefLike, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { type ActorRefLike, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { RpcMethod } from '../rpc/table.js';
 import type { JsonValue } from '../rpc/json-value.js';
@@ -165,18 +165,6 @@ export function actorState(actor: AnyActorRef): ActorStateView {
   };
 }
 
-/**
- * xstate's createActor that also lists each actor made with a `systemId` in `registry`, so
- * getactorstates sees every actor startNode creates without a list to keep in step by hand.
- */
-export function trackingCreateActor(registry: Map<string, AnyActorRef>): typeof createActor {
-  return ((logic: unknown, options?: { systemId?: string }) => {
-    const actor = (createActor as (l: unknown, o?: unknown) => AnyActorRef)(logic, options);
-    if (options?.systemId) registry.set(options.systemId, actor);
-    return actor;
-  }) as typeof createActor;
-}
-
 interface Announced {
   name: string;
   message: string;
@@ -262,14 +250,19 @@ export class InspectHub {
     return this.wss?.clients.size ?? 0;
   }
 
-  /** Root actors only: a service's invoked promise actors are internal steps, seen through their parent's events. */
+  /**
+   * Actors with a system id only (the node's root and the services it spawns, announced with their
+   * parent, so a Stately inspector draws the tree): a service's invoked actors (load, writer, close)
+   * are internal steps, seen through their parent's events.
+   */
   private nameOf(ref: ActorRefLike | undefined): string | undefined {
     if (!ref) return undefined;
     const known = this.names.get(ref);
     if (known) return known.name;
     const r = ref as ActorRefLike & { _parent?: AnyActorRef; systemId?: string; logic?: { config?: { id?: string } } };
-    if (r._parent) return undefined;
     if (!r.systemId) return undefined;
+    let root: ActorRefLike = ref;
+    for (let p = r._parent; p; p = (p as { _parent?: AnyActorRef })._parent) root = p;
     const machineId = r.logic?.config?.id ?? 'actor';
     const rec = this.record({ kind: 'actor', actor: r.systemId, type: machineId });
     const message = JSON.stringify({
@@ -278,8 +271,8 @@ export class InspectHub {
       sessionId: ref.sessionId,
       createdAt: String(rec.time),
       _version: STATELY_VERSION,
-      rootId: ref.sessionId,
-      parentId: undefined,
+      rootId: root.sessionId,
+      parentId: r._parent?.sessionId,
       id: null,
       definition: definitionOf(r.logic?.config, r.systemId),
       snapshot: this.snapshotOf(ref),

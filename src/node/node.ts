@@ -1,0 +1,246 @@
+import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { fromHex, toHex } from '../chain/encoding/hex.js';
+import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
+import { selectSecp256k1Backend, type Secp256k1Selection } from '../actors/verify/sig-backend.js';
+import { VerifyPool, scriptCheckThreads } from '../actors/verify/pool.js';
+import { ccEvalChecker } from '../chain/consensus/cc-eval.js';
+import { ChainStoreLogic } from '../actors/chainstore/logic.js';
+import { TokenRegistryLogic } from '../actors/tokens/registry.js';
+import { MempoolLogic } from '../actors/mempool/logic.js';
+import { MinerLogic } from '../actors/miner/logic.js';
+import { P2PLogic } from '../actors/p2p/logic.js';
+import { KeyStore } from '../actors/wallet/keystore.js';
+import { WalletLogic } from '../actors/wallet/logic.js';
+import type { NodeServices } from '../actors/services.js';
+import { createRpcServer, type RpcServer } from '../rpc/index.js';
+import { nodeMethods } from '../rpc/methods/index.js';
+import { ConfigError, type NodeConfig } from './config.js';
+import { CommandNotifier } from './notify.js';
+import type { InspectHub } from './inspect.js';
+import { nodeMachine, pacerRef, serviceRef, SERVICE_IDS, type NodeSystem, type ServiceId } from './root.js';
+import { Askers } from './askers.js';
+import { routeNotices } from './routes.js';
+import { PublishedParams, type Asks, type NodeParts } from './services/parts.js';
+import { chainStoreOptions } from './services/chainstore.js';
+import { mempoolOptions } from './services/mempool.js';
+import { minerOptions, pacerIntervalMs } from './services/miner.js';
+import { walletOptions } from './services/wallet.js';
+import { tokenRegistryOptions } from './services/tokens.js';
+import { p2pOptions } from './services/p2p.js';
+
+export interface NodeHandle {
+  readonly services: NodeServices;
+  readonly rpc: RpcServer;
+  /** Resolves when the node has stopped (after stop() or the `stop` RPC). */
+  readonly stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (msg: string) => void;
+  /** XState inspection observer for every actor (acnoded -inspect); absent, nothing is paid. */
+  inspect?: (e: InspectionEvent) => void;
+  /** acnoded -inspect: the inspection hub (its observer goes to every actor, it records RPC calls). */
+  inspector?: InspectHub;
+}
+
+/** Waits until an actor reached its final state (its store flushed and closed). */
+function whenDone(actor: AnyActorRef): Promise<void> {
+  return new Promise((resolve) => {
+    if (actor.getSnapshot().status !== 'active') return resolve();
+    const sub = actor.subscribe({
+      next: (s) => {
+        if (s.status !== 'active') {
+          sub.unsubscribe();
+          resolve();
+        }
+      },
+      complete: () => resolve(),
+      error: () => resolve(),
+    });
+  });
+}
+
+/**
+ * Starts acnode, in this order: the secp256k1 backend, the key store, what the services share (caches,
+ * script-check workers, the parameters in force), the services as one actor system under a root
+ * actor (src/node/root.ts), the routing of their notices (src/node/routes.ts), then the JSON-RPC
+ * server once the chain has loaded. Actors only talk through messages: requests with replies (Asker)
+ * and notices. Stopping stops the root, which stops the services in order.
+ */
+export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<NodeHandle> {
+  const log = opts.log ?? (() => {});
+  const inspect = opts.inspect ?? opts.inspector?.observe;
+  // -sigbackend: the secp256k1 backend, chosen once, first (a backend that cannot be loaded stops the
+  // start before anything is opened); the script-check workers load the same one.
+  let sig: Secp256k1Selection;
+  try {
+    sig = selectSecp256k1Backend(config.sigbackend);
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
+  }
+  log(`secp256k1 backend: ${sig.report}`);
+  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
+  const parts = await nodeParts(config, keys, sig, log);
+  const { verifyPool, minerPubkey } = parts;
+
+  const askers = new Askers();
+  const asks = (system: NodeSystem): Asks => ({ chain: askers.of(system, 'chainStore'), mempool: askers.of(system, 'mempool') });
+  let minerLogic: MinerLogic | undefined;
+  const notifiers: CommandNotifier[] = [];
+  let rpc: RpcServer | undefined;
+  let resendTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const root = createActor(nodeMachine, {
+    systemId: 'node',
+    ...(inspect ? { inspect } : {}),
+    input: {
+      services: {
+        chainStore: () => new ChainStoreLogic(chainStoreOptions(parts)),
+        mempool: (system) => new MempoolLogic(mempoolOptions(parts, askers.of(system, 'chainStore'))),
+        miner: (system) => (minerLogic = new MinerLogic(minerOptions(parts, asks(system)))),
+        wallet: (system) => new WalletLogic(walletOptions(parts, asks(system))),
+        tokenRegistry: (system) => new TokenRegistryLogic(tokenRegistryOptions(parts, asks(system))),
+        p2p: (system) => new P2PLogic(p2pOptions(parts, asks(system))),
+      },
+      pacerIntervalMs: pacerIntervalMs(parts),
+      // Before the services stop: a solve in progress gives up, the notifiers and the RPC server close.
+      quiesce: async () => {
+        minerLogic?.abort();
+        for (const n of notifiers) n.close();
+        await rpc?.close();
+      },
+    },
+  });
+  const system = root.system;
+  const ask = (id: ServiceId) => askers.of(system, id);
+  const chain = ask('chainStore');
+  const mempool = ask('mempool');
+  const miner = ask('miner');
+  const wallet = ask('wallet');
+  const p2p = ask('p2p');
+
+  const notifier = (command: string | null | undefined) => {
+    if (!command) return undefined;
+    const n = new CommandNotifier(command, log);
+    notifiers.push(n);
+    return n;
+  };
+  const blockNotify = notifier(config.blocknotify);
+  // -walletnotify: komodod's AddToWallet runs it when a wallet transaction enters the mempool and when it is mined.
+  const walletNotify = notifier(config.walletnotify);
+  routeNotices({
+    chainStore: serviceRef(system, 'chainStore'),
+    mempool: serviceRef(system, 'mempool'),
+    miner: serviceRef(system, 'miner'),
+    wallet: serviceRef(system, 'wallet'),
+    pacer: pacerRef(system),
+    ask: { mempool, miner, wallet, p2p },
+    ...(blockNotify ? { blockNotify } : {}),
+    ...(walletNotify ? { walletNotify } : {}),
+    log,
+  });
+  // Every actor of the node by its systemId, in start order (getactorstates reads their snapshots).
+  const actors = new Map<string, AnyActorRef>([...SERVICE_IDS.map((id) => [id, serviceRef(system, id)] as const), ['pacer', pacerRef(system)]]);
+
+  root.start();
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+
+  const services: NodeServices = {
+    config,
+    baseParams: config.chain,
+    chain,
+    mempool,
+    miner,
+    wallet,
+    tokens: ask('tokenRegistry'),
+    p2p,
+    keys,
+    minerPubkey,
+    requestStop: () => void stop(),
+    log,
+    actors,
+    inspectorUrl: () => opts.inspector?.url ?? null,
+  };
+
+  const auth = { user: config.rpcuser ?? '', password: config.rpcpassword ?? '' };
+  const first = config.rpcEndpoints[0];
+  rpc = await createRpcServer({
+    methods: opts.inspector ? opts.inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
+    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort },
+    auth,
+    ...(config.rpcallowip.length ? { allowIps: [...config.rpcallowip] } : {}),
+    ...(config.rpcbind.length ? { bind: [...config.rpcbind] } : {}),
+    port: first?.port ?? config.rpcport,
+    log,
+  });
+  const server = rpc;
+  server.setWarmup('Loading block index...');
+
+  // Wait for the chain to load (every request queues behind it), then open for business.
+  const tip = await chain.ask<{ height: number; hash: string }>({ op: 'tip' }, 10 * 60_000);
+  server.setWarmup(null);
+  log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
+  // The P2P listener is bound (its port logged) before the RPC server announces itself.
+  await p2p.ask({ op: 'local' }, 10 * 60_000);
+  log(`RPC server listening on ${server.addresses.map((a) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`).join(', ')} (rpcport=${server.port})`);
+  log(`node pubkey ${toHex(minerPubkey)}`);
+  if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
+
+  // ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
+  // random time has come; here the wallet answers when that is, and is asked again then.
+  const scheduleResend = (ms: number) => {
+    if (stopping) return;
+    resendTimer = setTimeout(() => {
+      wallet.ask<number>({ op: 'resend' }).then(
+        (next) => scheduleResend(next),
+        (err) => {
+          log(`wallet: ${String(err)}`);
+          scheduleResend(60_000);
+        },
+      );
+    }, ms);
+    resendTimer.unref();
+  };
+  scheduleResend(0);
+
+  async function stop(): Promise<void> {
+    if (stopping) return stopping;
+    stopping = (async () => {
+      log('shutting down');
+      clearTimeout(resendTimer);
+      // The root stops the pacer, quiets the node (quiesce above), then each service in order.
+      root.send({ type: 'stop' });
+      await whenDone(root);
+      await verifyPool.stop();
+      log('stopped');
+      resolveStopped();
+    })();
+    return stopping;
+  }
+
+  return { services, rpc: server, stopped, stop };
+}
+
+/**
+ * What the services share: -dbcache bounds the caches (komodod sizes its coin caches from it: the
+ * signature and script caches get about 220 and 450 entries per MiB), -par the script-check workers
+ * (started with the node; blocks are checked serially until they are up).
+ */
+async function nodeParts(config: NodeConfig, keys: KeyStore, sig: Secp256k1Selection, log: (msg: string) => void): Promise<NodeParts> {
+  const params = new PublishedParams(config.chain);
+  return {
+    config,
+    log,
+    keys,
+    minerPubkey: config.pubkey ? fromHex(config.pubkey) : (await keys.nodeKey()).pubkey,
+    sigCache: new SignatureCache(config.dbcache * 220),
+    scriptCache: new ScriptExecutionCache(config.dbcache * 450),
+    verifyPool: VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log }),
+    params,
+    ccChecks: ccEvalChecker(params.get),
+  };
+}

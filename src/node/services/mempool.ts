@@ -1,0 +1,19 @@
+import type { Asker } from '../../actors/ask.js';
+import type { MempoolOptions } from '../../actors/mempool/logic.js';
+import type { NodeParts } from './parts.js';
+
+/** The mempool: -datacarriersize, -addressindex, the shared caches and workers, the CC eval dispatch. */
+export function mempoolOptions(parts: NodeParts, chain: Asker): MempoolOptions {
+  const { config } = parts;
+  return {
+    chain,
+    dataCarrierSize: config.datacarriersize,
+    addressIndex: config.addressindex,
+    sigCache: parts.sigCache,
+    scriptCache: parts.scriptCache,
+    verifyPool: parts.verifyPool,
+    // The validators read the mempool's transactions and the chain's, which the mempool fetches from
+    // the chain store by message before it validates (MempoolLogic.ccContext).
+    ccChecker: parts.ccChecks,
+  };
+}

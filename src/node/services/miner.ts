@@ -1,0 +1,12 @@
+import type { MinerOptions } from '../../actors/miner/logic.js';
+import type { Asks, NodeParts } from './parts.js';
+
+/** The miner: coinbases pay -pubkey (or the node's key). */
+export function minerOptions(parts: NodeParts, asks: Asks): MinerOptions {
+  return { chain: asks.chain, mempool: asks.mempool, payTo: parts.minerPubkey, log: parts.log };
+}
+
+/** The -gen pacer's interval: ac_blocktime (at least a second). */
+export function pacerIntervalMs(parts: NodeParts): number {
+  return Math.max(1, parts.config.chain.ac.blocktime) * 1000;
+}

@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createActor } from 'xstate';
+import { serviceMachine, type Notice, type ServiceLogic } from '../../src/machines/service.js';
+import { pacerMachine } from '../../src/machines/pacer.js';
+import type { Asker } from '../../src/actors/ask.js';
+import type { Op } from '../../src/actors/protocol.js';
+import type { CommandNotifier } from '../../src/node/notify.js';
+import { routeNotices } from '../../src/node/routes.js';
+
+/** A service whose one write, `emit`, announces the notices it is given (as a logic's write does). */
+function emitter(name: string): ServiceLogic {
+  return {
+    name,
+    load: async () => {},
+    isWrite: (b) => b.op === 'emit',
+    read: () => null,
+    write: async (b) => ({ result: null, notices: b.notices as Notice[] }),
+    summary: () => ({}),
+    close: async () => {},
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+test('the routing table: each notice reaches its recipients in the order written, mempool runs as one message', async () => {
+  const calls: string[] = [];
+  const recorder = (to: string) =>
+    ({
+      ask: async (body: Op) => {
+        const detail = body.op === 'txsAccepted' || body.op === 'relayTxs' ? ` ${(body.items as { txid: string }[]).map((i) => i.txid).join(',')}` : body.op === 'txsRemoved' ? ` ${(body.txids as string[]).join(',')}` : '';
+        calls.push(`${to} ${body.op}${detail}`);
+        return null;
+      },
+    }) as unknown as Asker;
+  const notified: string[] = [];
+  const notifier = (kind: string) => ({ notify: (arg: string) => notified.push(`${kind} ${arg}`), close: () => {} }) as unknown as CommandNotifier;
+  const make = (name: string) => createActor(serviceMachine, { input: { logic: emitter(name) } }).start();
+  const chainStore = make('chainStore');
+  const mempool = make('mempool');
+  const miner = make('miner');
+  const wallet = make('wallet');
+  const pacer = createActor(pacerMachine, { input: { intervalMs: 60_000, on: false } }).start();
+  routeNotices({
+    chainStore,
+    mempool,
+    miner,
+    wallet,
+    pacer,
+    ask: { mempool: recorder('mempool'), miner: recorder('miner'), wallet: recorder('wallet'), p2p: recorder('p2p') },
+    blockNotify: notifier('blocknotify'),
+    walletNotify: notifier('walletnotify'),
+    log: () => {},
+  });
+  const emit = (actor: typeof chainStore, notices: Notice[]) => actor.send({ type: 'request', reqId: 1, body: { op: 'emit', notices } });
+  await settle();
+
+  emit(chainStore, [
+    { type: 'blockConnected', hash: 'h1', height: 1, block: null, txids: [] },
+    { type: 'tipChanged', hash: 'h1' },
+  ]);
+  await settle();
+  assert.deepEqual(calls.splice(0), ['mempool blockConnected', 'wallet blockConnected', 'p2p tipChanged']);
+  assert.deepEqual(notified.splice(0), ['blocknotify h1']);
+
+  emit(chainStore, [{ type: 'blockDisconnected', hash: 'h1', height: 1, block: null, txids: [] }]);
+  await settle();
+  assert.deepEqual(calls.splice(0), ['mempool blockDisconnected', 'wallet blockDisconnected', 'p2p tipChanged']);
+
+  // A run of txAccepted is one message to the wallet and one to p2p (the unrelayed one left out);
+  // a txRemoved after it starts the next run.
+  emit(mempool, [
+    { type: 'txAccepted', txid: 'a', tx: null, raw: null },
+    { type: 'txAccepted', txid: 'b', tx: null, raw: null, relay: false },
+    { type: 'txRemoved', txid: 'c', reason: 'block' },
+    { type: 'txRemoved', txid: 'd', reason: 'block' },
+  ]);
+  await settle();
+  assert.deepEqual(calls.splice(0), ['wallet txsAccepted a,b', 'p2p txsAccepted a', 'wallet txsRemoved c,d']);
+
+  emit(wallet, [
+    { type: 'walletTx', txid: 'w' },
+    { type: 'relayTxs', items: [{ txid: 'r', raw: null }] },
+  ]);
+  await settle();
+  assert.deepEqual(notified.splice(0), ['walletnotify w']);
+  assert.deepEqual(calls.splice(0), ['p2p relayTxs r']);
+
+  // setgenerate on: the pacer ticks at once, and the tick asks the miner for a block.
+  emit(miner, [{ type: 'generateChanged', on: true }]);
+  await settle();
+  assert.equal(pacer.getSnapshot().value, 'on');
+  assert.deepEqual(calls.splice(0), ['miner generate']);
+  emit(miner, [{ type: 'generateChanged', on: false }]);
+  await settle();
+  assert.equal(pacer.getSnapshot().value, 'off');
+
+  for (const a of [chainStore, mempool, miner, wallet]) a.stop();
+  pacer.stop();
+});
