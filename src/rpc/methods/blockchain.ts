@@ -490,7 +490,8 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
     },
     {
       name: 'invalidateblock',
-      category: 'hidden',
+      // komodod's table puts it under "util" (rpc/server.cpp), so help lists it.
+      category: 'util',
       minArgs: 1,
       maxArgs: 1,
       help: HELP_invalidateblock,
@@ -502,7 +503,8 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
     },
     {
       name: 'reconsiderblock',
-      category: 'hidden',
+      // komodod's table puts it under "util" (rpc/server.cpp), so help lists it.
+      category: 'util',
       minArgs: 1,
       maxArgs: 1,
       help: HELP_reconsiderblock,

@@ -68,20 +68,28 @@ export const validateaddressHelp = (env: HelpEnv): string =>
     helpExampleRpc(env, "validateaddress", "\"RTZMZHDFSTFQst8XmX2dR4DaH87cEUs3gC\"");
 
 export const importprivkeyHelp = (env: HelpEnv): string =>
-    "opreturn_burn burn_amount hexstring ( txfee )\n\nBurn the specified amount of coins via OP_RETURN. Returns unsigned transaction raw hex that must then be signed via signrawtransaction and broadcast via sendrawtransaction rpc\n\nArguments:\n1. \"burn_amount\"       (numeric, required) Amount of coins to burn.\n2. \"hexstring\"         (string, required) Hex string to include in OP_RETURN data.\n3. \"txfee\"             (numeric, optional, default=0.0001) Transaction fee.\n\nResult:\n  {\n    \"hex\" : \"hexstring\",     (string) raw hex of transaction \n  }\n\nExamples:\n\nBurn 10 coins with OP_RETURN data \"deadbeef\"\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\"") +
-    "\nBurn 10 coins with OP_RETURN data \"deadbeef\" with 0.00005 txfee\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\" \"0.00005\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\", 0.00005");
+    "importprivkey \"komodoprivkey\" ( \"label\" rescan height secret_key)\n\nAdds a private key (as returned by dumpprivkey) to your wallet.\n\nArguments:\n1. \"komodoprivkey\"   (string, required) The private key (see dumpprivkey)\n2. \"label\"            (string, optional, default=\"\") An optional label\n3. rescan               (boolean, optional, default=true) Rescan the wallet for transactions\n4. height               (integer, optional, default=0) start at block height?\n5. secret_key           (integer, optional, default=188) used to import WIFs of other coins\n\nNote: This call can take minutes to complete if rescan is true.\n\nExamples:\n\nDump a private key\n" +
+    helpExampleCli(env, "dumpprivkey", "\"myaddress\"") +
+    "\nImport the private key with rescan\n" +
+    helpExampleCli(env, "importprivkey", "\"mykey\"") +
+    "\nImport using a label and without rescan\n" +
+    helpExampleCli(env, "importprivkey", "\"mykey\" \"testing\" false") +
+    "\nAs a JSON-RPC call\n" +
+    helpExampleRpc(env, "importprivkey", "\"mykey\", \"testing\", false") +
+    "\nImport with rescan from a block height\n" +
+    helpExampleCli(env, "importprivkey", "\"mykey\" \"testing\" true 1000") +
+    "\nImport a BTC WIF with rescan\n" +
+    helpExampleCli(env, "importprivkey", "\"BTCWIF\" \"testing\" true 0 128") +
+    "\nImport a BTC WIF without rescan\n" +
+    helpExampleCli(env, "importprivkey", "\"BTCWIF\" \"testing\" false 0 128") +
+    "\nAs a JSON-RPC call\n" +
+    helpExampleRpc(env, "importprivkey", "\"mykey\", \"testing\", true, 1000");
 
 export const dumpprivkeyHelp = (env: HelpEnv): string =>
-    "opreturn_burn burn_amount hexstring ( txfee )\n\nBurn the specified amount of coins via OP_RETURN. Returns unsigned transaction raw hex that must then be signed via signrawtransaction and broadcast via sendrawtransaction rpc\n\nArguments:\n1. \"burn_amount\"       (numeric, required) Amount of coins to burn.\n2. \"hexstring\"         (string, required) Hex string to include in OP_RETURN data.\n3. \"txfee\"             (numeric, optional, default=0.0001) Transaction fee.\n\nResult:\n  {\n    \"hex\" : \"hexstring\",     (string) raw hex of transaction \n  }\n\nExamples:\n\nBurn 10 coins with OP_RETURN data \"deadbeef\"\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\"") +
-    "\nBurn 10 coins with OP_RETURN data \"deadbeef\" with 0.00005 txfee\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\" \"0.00005\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\", 0.00005");
+    "dumpprivkey \"t-addr\"\n\nReveals the private key corresponding to 't-addr'.\nThen the importprivkey can be used with this output\n\nArguments:\n1. \"t-addr\"   (string, required) The transparent address for the private key\n\nResult:\n\"key\"         (string) The private key\n\nExamples:\n" +
+    helpExampleCli(env, "dumpprivkey", "\"myaddress\"") +
+    helpExampleCli(env, "importprivkey", "\"mykey\"") +
+    helpExampleRpc(env, "dumpprivkey", "\"myaddress\"");
 
 export const getbalanceHelp = (env: HelpEnv): string =>
     "getbalance ( \"account\" minconf includeWatchonly )\n\nReturns the server's total available balance.\n\nArguments:\n1. \"account\"      (string, optional) DEPRECATED. If provided, it MUST be set to the empty string \"\" or to the string \"*\", either of which will give the total available balance. Passing any other string will result in an error.\n2. minconf          (numeric, optional, default=1) Only include transactions confirmed at least this many times.\n3. includeWatchonly (bool, optional, default=false) Also include balance in watchonly addresses (see 'importaddress')\n\nResult:\namount              (numeric) The total amount in " +
@@ -196,18 +204,15 @@ export const backupwalletHelp = (env: HelpEnv): string =>
     helpExampleRpc(env, "backupwallet", "\"backupdata\"");
 
 export const dumpwalletHelp = (env: HelpEnv): string =>
-    "opreturn_burn burn_amount hexstring ( txfee )\n\nBurn the specified amount of coins via OP_RETURN. Returns unsigned transaction raw hex that must then be signed via signrawtransaction and broadcast via sendrawtransaction rpc\n\nArguments:\n1. \"burn_amount\"       (numeric, required) Amount of coins to burn.\n2. \"hexstring\"         (string, required) Hex string to include in OP_RETURN data.\n3. \"txfee\"             (numeric, optional, default=0.0001) Transaction fee.\n\nResult:\n  {\n    \"hex\" : \"hexstring\",     (string) raw hex of transaction \n  }\n\nExamples:\n\nBurn 10 coins with OP_RETURN data \"deadbeef\"\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\"") +
-    "\nBurn 10 coins with OP_RETURN data \"deadbeef\" with 0.00005 txfee\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\" \"0.00005\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\", 0.00005");
+    "dumpwallet \"filename\"\n\nDumps taddr wallet keys in a human-readable format.  Overwriting an existing file is not permitted.\n\nArguments:\n1. \"filename\"    (string, required) The filename, saved in folder set by komodod -exportdir option\n\nResult:\n\"path\"           (string) The full path of the destination file\n\nExamples:\n" +
+    helpExampleCli(env, "dumpwallet", "\"test\"") +
+    helpExampleRpc(env, "dumpwallet", "\"test\"");
 
 export const importwalletHelp = (env: HelpEnv): string =>
-    "opreturn_burn burn_amount hexstring ( txfee )\n\nBurn the specified amount of coins via OP_RETURN. Returns unsigned transaction raw hex that must then be signed via signrawtransaction and broadcast via sendrawtransaction rpc\n\nArguments:\n1. \"burn_amount\"       (numeric, required) Amount of coins to burn.\n2. \"hexstring\"         (string, required) Hex string to include in OP_RETURN data.\n3. \"txfee\"             (numeric, optional, default=0.0001) Transaction fee.\n\nResult:\n  {\n    \"hex\" : \"hexstring\",     (string) raw hex of transaction \n  }\n\nExamples:\n\nBurn 10 coins with OP_RETURN data \"deadbeef\"\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\"") +
-    "\nBurn 10 coins with OP_RETURN data \"deadbeef\" with 0.00005 txfee\n" +
-    helpExampleCli(env, "opreturn_burn", "\"10\" \"deadbeef\" \"0.00005\"") +
-    helpExampleRpc(env, "opreturn_burn", "\"10\", \"deadbeef\", 0.00005");
+    "importwallet \"filename\"\n\nImports taddr keys from a wallet dump file (see dumpwallet).\n\nArguments:\n1. \"filename\"    (string, required) The wallet file\n\nExamples:\n\nDump the wallet\n" +
+    helpExampleCli(env, "dumpwallet", "\"nameofbackup\"") +
+    "\nImport the wallet\n" +
+    helpExampleCli(env, "importwallet", "\"path/to/exportdir/nameofbackup\"") +
+    "\nImport using the json rpc call\n" +
+    helpExampleRpc(env, "importwallet", "\"path/to/exportdir/nameofbackup\"");
 
