@@ -187,6 +187,8 @@ export class P2PLogic implements ServiceLogic {
   private askLastTime = 0;
   private readonly relayCache = new Map<string, { raw: Uint8Array; at: number }>();
   private readonly addedNodes: string[] = [];
+  /** Bytes of the peers already gone (CNode's nTotalBytesRecv/Sent count every connection ever made). */
+  private readonly closedBytes = { recv: 0, sent: 0 };
   private readonly addrs = new Map<string, TimedNetAddress>();
   private timers: NodeJS.Timeout[] = [];
   private closing = false;
@@ -291,7 +293,7 @@ export class P2PLogic implements ServiceLogic {
   }
 
   isWrite(body: Op): boolean {
-    return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local'].includes(body.op);
+    return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local', 'nettotals'].includes(body.op);
   }
 
   /**
@@ -321,6 +323,15 @@ export class P2PLogic implements ServiceLogic {
         return this.bans.list();
       case 'addednodes':
         return [...this.addedNodes];
+      case 'nettotals': {
+        // The gone peers' sum plus the live ones (at most the connection limit).
+        const t = { ...this.closedBytes };
+        for (const p of this.peers.values()) {
+          t.recv += p.bytesrecv;
+          t.sent += p.bytessent;
+        }
+        return t;
+      }
       case 'local':
         return { port: this.boundPort, addresses: this.boundAddresses };
       default:
@@ -517,7 +528,10 @@ export class P2PLogic implements ServiceLogic {
   }
 
   private onPeerClosed(p: Peer): void {
-    this.peers.delete(p.id);
+    if (this.peers.delete(p.id)) {
+      this.closedBytes.recv += p.bytesrecv;
+      this.closedBytes.sent += p.bytessent;
+    }
     this.bestKnownWork.delete(p.id);
     for (const h of p.inflight.keys()) this.inflight.delete(h);
     if (p.version) this.log(`p2p: peer=${p.id} ${p.addrName} disconnected`);

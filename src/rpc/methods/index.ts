@@ -15,8 +15,9 @@ import { walletMethods } from './wallet.js';
 import { rawWalletMethods } from './rawwallet.js';
 import { addressMethods } from './address.js';
 import { utilMethods } from './util.js';
+import { netInfoMethods } from './netinfo.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node)];
 }
