@@ -1,0 +1,94 @@
+import type { NodeServices } from '../../actors/services.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+import { hexBytes } from '../../chain/encoding/hex.js';
+import { BTC_MINSIGS, getEra, IGUANA_PORT, IGUANA_SEEDS, komodoNotaries, OVERRIDE_MINSIGS } from '../../chain/notaries/seasons.js';
+import { NOTARIES_STAKED } from '../../chain/notaries/tables.js';
+import { cAtoll } from '../../chain/tokens/index.js';
+import type { JsonOut } from '../json-value.js';
+import { getInt, getStr } from '../params.js';
+import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
+import { askRpc } from '../ask.js';
+
+/** glibc atoi: strtol's value truncated to an int. */
+const cAtoi = (s: string): number => Number(BigInt.asIntN(32, cAtoll(s)));
+/** time(NULL): these methods read the wall clock, not GetTime (setmocktime does not move them). */
+const wallClock = (): number => Math.floor(Date.now() / 1000);
+/** bitcoin_address(coinaddr, version, pubkey33): Base58Check of the version byte and Hash160. */
+const addressOf = (version: number, pubkeyHex: string): string => encodeAddress(version, hash160(hexBytes(pubkeyHex)));
+
+/** The time of the active block at `height`, or null. */
+async function blockTime(node: NodeServices, height: number): Promise<number | null> {
+  if (height < 0) return null;
+  const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height });
+  if (!hash) return null;
+  const e = await askRpc<{ header: { time: number } } | null>(node.chain, { op: 'entry', hash });
+  return e ? e.header.time : null;
+}
+
+/** The notary tables by season (komodo_notary.cpp, notaries_staked.cpp) and the methods that print them. */
+export function notaryMethods(node: NodeServices): RpcMethod[] {
+  const name = node.config.chain.name;
+  return [
+    {
+      name: 'notaries',
+      category: 'blockchain',
+      minArgs: 1,
+      maxArgs: 2,
+      help: 'notaries height timestamp\n',
+      handler: async (params) => {
+        let height = cAtoi(getStr(params[0]!));
+        // (uint32_t)atol(...): the low 32 bits of strtol's value.
+        let timestamp = params.length === 2 ? Number(BigInt.asUintN(32, cAtoll(getStr(params[1]!)))) : wallClock();
+        if (height < 0) {
+          const tip = await askRpc<{ height: number; time: number }>(node.chain, { op: 'tip' });
+          height = tip.height;
+          timestamp = tip.time;
+        } else if (params.length < 2) {
+          timestamp = (await blockTime(node, height)) ?? timestamp;
+        }
+        // komodo_heightstamp: a zero time is the block's at that height (0 when there is none).
+        const heightTime = timestamp === 0 ? ((height > 0 ? await blockTime(node, height) : null) ?? 0) : 0;
+        const pubkeys = komodoNotaries(name, timestamp, heightTime);
+        const notaries: JsonOut[] = pubkeys.map((pk) => ({ pubkey: pk, BTCaddress: addressOf(0, pk), KMDaddress: addressOf(PUBKEY_ADDRESS, pk) }));
+        return { notaries, numnotaries: pubkeys.length, height, timestamp };
+      },
+    },
+    {
+      name: 'getiguanajson',
+      category: 'control',
+      maxArgs: 0,
+      help: 'getiguanajson\nreturns json for iguana, for the current ERA.',
+      handler: () => {
+        const era = getEra(wallClock());
+        const table = NOTARIES_STAKED[era]!;
+        // komodod's rounding: iguana's minsigs is one more than komodod's count/5.
+        const minsigs = Math.trunc(table.length / 5) > OVERRIDE_MINSIGS ? Math.trunc(table.length / 5) + 1 : OVERRIDE_MINSIGS;
+        return {
+          port: IGUANA_PORT,
+          BTCminsigs: BTC_MINSIGS,
+          minsigs,
+          seeds: [...IGUANA_SEEDS],
+          notaries: table.map(([n, pk]) => ({ [n]: pk })),
+        };
+      },
+    },
+    {
+      name: 'getnotarysendmany',
+      category: 'control',
+      maxArgs: 1,
+      help: (env) =>
+        'getnotarysendmany\n' +
+        'Returns a sendmany JSON array with all current notaries Raddress\'s.\n' +
+        '\nExamples:\n' +
+        helpExampleCli(env, 'getnotarysendmany', '10') +
+        helpExampleRpc(env, 'getnotarysendmany', '10'),
+      handler: (params) => {
+        const amount = params.length === 1 ? getInt(params[0]!) : 0;
+        const out: Record<string, JsonOut> = {};
+        for (const [, pk] of NOTARIES_STAKED[getEra(wallClock())]!) out[addressOf(PUBKEY_ADDRESS, pk)] = amount;
+        return out;
+      },
+    },
+  ];
+}
