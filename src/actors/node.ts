@@ -1,3 +1,4 @@
+import { NodeClock } from './clock.js';
 import { type AnyActorRef, type InspectionEvent } from 'xstate';
 import { serviceMachine } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
@@ -89,6 +90,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 
   // The rules read the parameters in force at the chain store's tip (they change on auto-activation).
   let chainLogic: ChainStoreLogic | undefined;
+  // GetTime for the time rules and the miner (setmocktime moves it on regtest).
+  const clock = new NodeClock();
   // CC eval dispatch (Tokens validator) for blocks and the mempool.
   const ccChecks = ccEvalChecker(() => chainLogic?.currentParams ?? config.chain);
   chainLogic = new ChainStoreLogic({
@@ -97,7 +100,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     addressIndex: config.addressindex,
     reindex: config.reindex,
     cacheBytes: Math.floor((config.dbcache * 2 ** 20) / 16),
-    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, scriptCache, ccChecker: ccChecks, verifyPool }),
+    rules: consensusRules({ params: () => chainLogic?.currentParams ?? config.chain, sigCache, scriptCache, ccChecker: ccChecks, verifyPool, now: () => clock.nowSeconds() }),
+    now: () => clock.nowSeconds(),
     log,
   });
   const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
@@ -122,7 +126,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const mempoolActor = createActor(serviceMachine, { input: { logic: mempoolLogic }, ...actorOpts('mempool') });
   const mempool = new Asker('mempool', mempoolActor);
 
-  const minerLogic = new MinerLogic({ chain, mempool, payTo: minerPubkey, log });
+  const minerLogic = new MinerLogic({ chain, mempool, payTo: minerPubkey, log, clockMs: () => clock.nowMs() });
   const minerActor = createActor(serviceMachine, { input: { logic: minerLogic }, ...actorOpts('miner') });
   // Mining a block can take a while on large Equihash parameters: a generous timeout.
   const miner = new Asker('miner', minerActor, 10 * 60_000);
@@ -271,6 +275,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     minerPubkey,
     requestStop: () => void stop(),
     log,
+    clock,
     actors: actorRegistry,
     inspectorUrl: () => opts.inspector?.url ?? null,
   };

@@ -12,7 +12,7 @@ import { getOpReturnData, parseHexLenient, tryDecodeTokenOpRet } from '../../cha
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY, RPC_TYPE_ERROR } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
-import { getArr, getInt, getStr } from '../params.js';
+import { getArr, getInt, getInt64, getStr, rpcTypeCheck } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 import { askRpc } from '../ask.js';
 import { uint256S } from './chain-json.js';
@@ -123,6 +123,27 @@ const MIN_NON_NOTARIZED_CONFIRMS = 101;
 /** The `util` category methods that need no wallet machinery (rpc/misc.cpp). */
 export function utilMethods(node: NodeServices): RpcMethod[] {
   return [
+    {
+      name: 'setmocktime',
+      category: 'hidden',
+      minArgs: 1,
+      maxArgs: 1,
+      help:
+        'setmocktime timestamp\n' +
+        '\nSet the local time to given timestamp (-regtest only)\n' +
+        '\nArguments:\n' +
+        '1. timestamp  (integer, required) Unix seconds-since-epoch timestamp\n' +
+        '   Pass 0 to go back to using the system time.',
+      handler: (params) => {
+        if (!node.config.chain.regtest) throw new Error('setmocktime for regression testing (-regtest mode) only');
+        rpcTypeCheck(params, ['number']);
+        const t = getInt64(params[0]!);
+        if (!node.clock) throw new Error('setmocktime: this node has no settable clock');
+        // SetMockTime keeps an int64; a time past 2^53 seconds cannot be a block time anyway.
+        node.clock.setMockTime(Number(t));
+        return null;
+      },
+    },
     {
       name: 'createmultisig',
       category: 'util',
