@@ -107,3 +107,29 @@ test('notaries on a TEST-family (staked) chain: the era of the time, 64 zero key
   assert.equal(gap.numnotaries, 64);
   assert.deepEqual(gap.notaries[0], { pubkey: '00'.repeat(33), BTCaddress: address(0, '00'.repeat(33)), KMDaddress: address(60, '00'.repeat(33)) });
 });
+
+test('minerids: the season\'s notaries tallied over komodod\'s 2000-block window', { timeout: 120_000 }, async (t) => {
+  let d: Daemon | undefined;
+  t.after(async () => {
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  // The coinbases pay season 1's first notary.
+  d = await startDaemon(['-gen=0', `-pubkey=${S1_FIRST}`]);
+  await d.rpc('generate', 12);
+  // Below 1000 the window holds only negative heights: komodod finds no block.
+  assert.deepEqual(await d.rpc('minerids', '1'), { error: 'couldnt extract minerids' });
+  assert.deepEqual(await d.rpc('minerids', '0'), { error: 'couldnt extract minerids' });
+  // At 1010 the window (heights i - 989 for i < 1010) covers 0..12 here. The height has no block, so its
+  // time is 0: season 1's notaries.
+  const r = await d.rpc<{ mined: Record<string, unknown>[]; numnotaries: number }>('minerids', '1010');
+  assert.deepEqual(Object.keys(r), ['mined', 'numnotaries']);
+  assert.equal(r.numnotaries, 64);
+  assert.equal(r.mined.length, 65);
+  assert.deepEqual(r.mined[0], { notaryid: 0, KMDaddress: address(60, S1_FIRST), pubkey: S1_FIRST, blocks: 12 });
+  assert.deepEqual(r.mined[1]!.blocks, 0);
+  // The genesis coinbase pays no notary.
+  assert.deepEqual(r.mined[64], { pubkey: 'external miners', blocks: 1 });
+  assert.deepEqual(await rpcError(d.rpc('minerids')), { code: -1, message: 'minerids needs height\n' });
+  assert.deepEqual(await rpcError(d.rpc('minerids', 5)), { code: -1, message: 'JSON value is not a string as expected' });
+});

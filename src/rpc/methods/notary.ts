@@ -1,7 +1,9 @@
 import type { NodeServices } from '../../actors/services.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import { hash160 } from '../../chain/crypto/hash.js';
-import { hexBytes } from '../../chain/encoding/hex.js';
+import { hexBytes, toHex } from '../../chain/encoding/hex.js';
+import type { Block } from '../../chain/block/block.js';
+import { solver } from '../../chain/script/standard.js';
 import { BTC_MINSIGS, getEra, IGUANA_PORT, IGUANA_SEEDS, komodoNotaries, OVERRIDE_MINSIGS } from '../../chain/notaries/seasons.js';
 import { NOTARIES_STAKED } from '../../chain/notaries/tables.js';
 import { cAtoll } from '../../chain/tokens/index.js';
@@ -24,6 +26,22 @@ async function blockTime(node: NodeServices, height: number): Promise<number | n
   if (!hash) return null;
   const e = await askRpc<{ header: { time: number } } | null>(node.chain, { op: 'entry', hash });
   return e ? e.header.time : null;
+}
+
+/** komodo_minerids' window: the last 2000 blocks (the size of its minerids array). */
+const MINERIDS_WIDTH = 2000;
+
+/**
+ * komodo_block2pubkey33: the key a block's coinbase pays as pay-to-pubkey (its first 33 bytes), else
+ * 33 zero bytes.
+ */
+function blockMinerKey(block: Block): string {
+  const out = block.txs[0]?.vout[0];
+  if (out) {
+    const s = solver(out.script, { ccEnabled: false });
+    if (s.type === 'pubkey') return toHex(s.solutions[0]!.subarray(0, 33));
+  }
+  return '00'.repeat(33);
 }
 
 /** The notary tables by season (komodo_notary.cpp, notaries_staked.cpp) and the methods that print them. */
@@ -52,6 +70,49 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
         const pubkeys = komodoNotaries(name, timestamp, heightTime);
         const notaries: JsonOut[] = pubkeys.map((pk) => ({ pubkey: pk, BTCaddress: addressOf(0, pk), KMDaddress: addressOf(PUBKEY_ADDRESS, pk) }));
         return { notaries, numnotaries: pubkeys.length, height, timestamp };
+      },
+    },
+    {
+      name: 'minerids',
+      category: 'blockchain',
+      minArgs: 1,
+      maxArgs: 1,
+      help: 'minerids needs height\n',
+      handler: async (params) => {
+        let height = cAtoi(getStr(params[0]!));
+        const tip = await askRpc<{ height: number }>(node.chain, { op: 'tip' });
+        if (height <= 0) height = tip.height;
+        // komodo_minerids: komodo_notaries at the height (time 0: the block's), then the blocks
+        // height-width+i+1 for every i with height-i > 0 that exist (komodod's own index arithmetic).
+        const notaries = komodoNotaries(name, 0, (height > 0 ? await blockTime(node, height) : null) ?? 0);
+        const heights: number[] = [];
+        for (let i = 0; i < MINERIDS_WIDTH; i++) {
+          const h = height - MINERIDS_WIDTH + i + 1;
+          if (height - i > 0 && h >= 0 && h <= tip.height) heights.push(h);
+        }
+        const ids: number[] = [];
+        for (const h of heights) {
+          const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: h });
+          const b = hash ? await askRpc<{ block: Block } | null>(node.chain, { op: 'block', hash }) : null;
+          if (!b) continue;
+          const key = blockMinerKey(b.block);
+          const j = notaries.indexOf(key);
+          ids.push(j === -1 ? notaries.length : j);
+        }
+        if (ids.length === 0) return { error: 'couldnt extract minerids' };
+        const mined: JsonOut[] = [];
+        if (notaries.length > 0) {
+          const tally = new Array<number>(129).fill(0);
+          for (const id of ids) tally[id >= notaries.length ? 128 : id]!++;
+          // komodod prints 64 rows whatever the notary count (rows past it read unset memory there;
+          // here they are the zero key).
+          for (let i = 0; i < 64; i++) {
+            const pk = notaries[i] ?? '00'.repeat(33);
+            mined.push({ notaryid: i, KMDaddress: addressOf(PUBKEY_ADDRESS, pk), pubkey: pk, blocks: tally[i]! });
+          }
+          mined.push({ pubkey: 'external miners', blocks: tally[128]! });
+        }
+        return { mined, numnotaries: notaries.length };
       },
     },
     {
