@@ -133,3 +133,26 @@ test('minerids: the season\'s notaries tallied over komodod\'s 2000-block window
   assert.deepEqual(await rpcError(d.rpc('minerids')), { code: -1, message: 'minerids needs height\n' });
   assert.deepEqual(await rpcError(d.rpc('minerids', 5)), { code: -1, message: 'JSON value is not a string as expected' });
 });
+
+test('geterablockheights: the first block of each staked era, block times set with setmocktime', { timeout: 120_000 }, async (t) => {
+  let d: Daemon | undefined;
+  t.after(async () => {
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  d = await startDaemon();
+  // Block 1 before the first era's end (era 1), block 2 inside the second era (2), then today's blocks
+  // (past the last era: getera 0, era 1 again, not above the last one recorded).
+  await d.rpc('setmocktime', 1500000000);
+  await d.rpc('generate', 1);
+  // komodod reads heights 1 .. tip-1: nothing yet.
+  assert.deepEqual(await d.rpc('geterablockheights'), {});
+  await d.rpc('setmocktime', 1600000000);
+  await d.rpc('generate', 1);
+  await d.rpc('setmocktime', 0);
+  await d.rpc('generate', 2);
+  const eras = await d.rpc<Record<string, number>>('geterablockheights');
+  assert.deepEqual(Object.keys(eras), ['1', '2']);
+  assert.deepEqual(eras, { '1': 1, '2': 2 });
+  assert.equal((await rpcError(d.rpc('geterablockheights', 1))).message, 'geterablockheights\nReturns a JSON object with the first block in each era.\n');
+});

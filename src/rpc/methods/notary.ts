@@ -4,7 +4,7 @@ import { hash160 } from '../../chain/crypto/hash.js';
 import { hexBytes, toHex } from '../../chain/encoding/hex.js';
 import type { Block } from '../../chain/block/block.js';
 import { solver } from '../../chain/script/standard.js';
-import { BTC_MINSIGS, getEra, IGUANA_PORT, IGUANA_SEEDS, komodoNotaries, OVERRIDE_MINSIGS } from '../../chain/notaries/seasons.js';
+import { BTC_MINSIGS, getEra, IGUANA_PORT, IGUANA_SEEDS, komodoNotaries, OVERRIDE_MINSIGS, STAKED_NOTARIES_TIMESTAMP } from '../../chain/notaries/seasons.js';
 import { NOTARIES_STAKED } from '../../chain/notaries/tables.js';
 import { cAtoll } from '../../chain/tokens/index.js';
 import type { JsonOut } from '../json-value.js';
@@ -113,6 +113,36 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
           mined.push({ pubkey: 'external miners', blocks: tally[128]! });
         }
         return { mined, numnotaries: notaries.length };
+      },
+    },
+    {
+      name: 'geterablockheights',
+      category: 'control',
+      maxArgs: 0,
+      help: 'geterablockheights\nReturns a JSON object with the first block in each era.\n',
+      handler: async () => {
+        const tip = await askRpc<{ height: number }>(node.chain, { op: 'tip' });
+        // komodod walks heights 1..tip-1 and records each era (getera + 1) above the last one
+        // recorded, which starts unset there (read as 0 here). A block's time exceeds the median of
+        // the 11 before it, so once that median is past the last era's end no later block can start
+        // an era: the walk stops there instead of reading the whole chain.
+        const lastEraEnd = Math.max(...STAKED_NOTARIES_TIMESTAMP);
+        const out: Record<string, JsonOut> = {};
+        const recent: number[] = [(await blockTime(node, 0)) ?? 0];
+        let lastEra = 0;
+        for (let i = 1; i < tip.height; i++) {
+          const t = (await blockTime(node, i)) ?? 0;
+          const era = getEra(t) + 1;
+          if (era > lastEra) {
+            out[String(era)] = i;
+            lastEra = era;
+          }
+          recent.push(t);
+          if (recent.length > 11) recent.shift();
+          const sorted = [...recent].sort((a, b) => a - b);
+          if (sorted[Math.floor(sorted.length / 2)]! > lastEraEnd) break;
+        }
+        return out;
       },
     },
     {
