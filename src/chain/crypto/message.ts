@@ -29,12 +29,3 @@ export function recoverCompact(digest: Uint8Array, sig: Uint8Array): Uint8Array 
     return null;
   }
 }
-
-/** CKey::SignCompact: the 65-byte recoverable signature recoverCompact reads. */
-export function signMessageCompact(digest: Uint8Array, key: Uint8Array, compressed: boolean): Uint8Array {
-  const sig = secp256k1.sign(digest, key, { prehash: false, format: 'recovered' });
-  const out = new Uint8Array(65);
-  out[0] = 27 + sig[0]! + (compressed ? 4 : 0);
-  out.set(sig.subarray(1), 1);
-  return out;
-}
