@@ -3,6 +3,7 @@ import type { Asker } from './ask.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
+import type { NodeClock } from './clock.js';
 
 /**
  * What the RPC methods see of the node: its configuration and an asker per service actor. Methods
@@ -28,6 +29,8 @@ export interface NodeServices {
   readonly actors?: ReadonlyMap<string, AnyActorRef>;
   /** The inspection endpoint (`ws://127.0.0.1:<port>/`) under -inspect, else null. */
   readonly inspectorUrl?: () => string | null;
+  /** GetTime: the clock the time rules and the miner read (setmocktime sets it on regtest). */
+  readonly clock?: NodeClock;
   /** Starts an orderly shutdown (the `stop` RPC). */
   requestStop(): void;
   log(msg: string): void;

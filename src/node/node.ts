@@ -1,3 +1,4 @@
+import { NodeClock } from '../actors/clock.js';
 import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
@@ -162,6 +163,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     minerPubkey,
     requestStop: () => void stop(),
     log,
+    clock: parts.clock,
     actors,
     inspectorUrl: () => opts.inspector?.url ?? null,
   };
@@ -242,5 +244,6 @@ async function nodeParts(config: NodeConfig, keys: KeyStore, sig: Secp256k1Selec
     verifyPool: VerifyPool.create({ threads: scriptCheckThreads(config.par), backend: sig.backend.name, log }),
     params,
     ccChecks: ccEvalChecker(params.get),
+    clock: new NodeClock(),
   };
 }

@@ -251,7 +251,7 @@ test('address index: payments, spends, mempool, spent info, reorg, restart, CC t
   assert.ok(help.startsWith('getaddressutxos\n\nReturns all unspent outputs for an address (requires addressindex to be enabled).\n\nArguments:\n{\n  "addresses"\n    [\n'));
   assert.ok(help.includes(` getaddressutxos '{"addresses": ["RY5LccmGiX9bUHYGtSWQouNy1yFhc5rM87"]}' (ccvout)\n> curl --user myusername --data-binary '{"jsonrpc": "1.0", "id":"curltest", "method": "getaddressutxos", "params": [{"addresses": ["RY5LccmGiX9bUHYGtSWQouNy1yFhc5rM87"]} (ccvout)] }' -H 'content-type: text/plain;' http://127.0.0.1:`));
   const list = await node.rpc<string>('help');
-  assert.ok(list.includes('== Addressindex ==\ngetaddressbalance\ngetaddressdeltas\ngetaddressmempool\ngetaddresstxids (ccvout)\ngetaddressutxos\n'), list);
+  assert.ok(list.includes('== Addressindex ==\nchecknotarization\ngetaddressbalance\ngetaddressdeltas\ngetaddressmempool\ngetaddresstxids (ccvout)\ngetaddressutxos\ngetnotarypayinfo\n'), list);
 });
 
 test('-addressindex=0: the address methods have no information, as komodod without the index', async (t) => {

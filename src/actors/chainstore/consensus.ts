@@ -35,6 +35,8 @@ export interface ConsensusOptions {
   verifyPool?: VerifyPool;
   /** The CC checker with eval dispatch, given how to look up previous transactions. */
   ccChecker?: (lookup: { tx(txid: string): Transaction | undefined }, height: number) => CryptoConditionChecker | undefined;
+  /** GetAdjustedTime in seconds (the node's clock, which setmocktime moves); the wall clock if absent. */
+  now?: () => number;
 }
 
 /** komodod's block rules bound to a chain's parameters: what the chain store applies to each block. */
@@ -52,7 +54,7 @@ export function consensusRules(opts: ConsensusOptions): ChainRules {
 
     checkBlock(block, height, known) {
       const ctx = validationContext(opts.params());
-      checkBlock(block, { ...ctx, checkPow: true, checkMerkle: true, height, now: Math.floor(Date.now() / 1000), ...known });
+      checkBlock(block, { ...ctx, checkPow: true, checkMerkle: true, height, now: opts.now ? opts.now() : Math.floor(Date.now() / 1000), ...known });
     },
 
     checkHeader(header, prev, now) {

@@ -45,6 +45,8 @@ export class Connections extends P2PPart {
   private nextId = 0;
   private readonly localNonces = new Set<bigint>();
   readonly addedNodes: string[] = [];
+  /** Bytes of the peers already gone (CNode's nTotalBytesRecv/Sent count every connection ever made). */
+  private readonly closedBytes = { recv: 0, sent: 0 };
   private readonly dialing = new Set<string>();
   boundPort = 0;
   readonly boundAddresses: { host: string; port: number }[] = [];
@@ -163,13 +165,26 @@ export class Connections extends P2PPart {
   }
 
   private onPeerClosed(p: Peer): void {
-    this.peers.delete(p.id);
+    if (this.peers.delete(p.id)) {
+      this.closedBytes.recv += p.bytesrecv;
+      this.closedBytes.sent += p.bytessent;
+    }
     this.sync.peerClosed(p);
     if (p.version) this.log(`p2p: peer=${p.id} ${p.addrName} disconnected`);
     if (!this.core.closing) this.background(this.sync.scheduleAll(), 'download scheduling');
   }
 
   // ---- RPC ------------------------------------------------------------------------------------
+
+  /** getnettotals: the gone peers' sum plus the live ones (at most the connection limit). */
+  netTotals(): { recv: number; sent: number } {
+    const t = { ...this.closedBytes };
+    for (const p of this.peers.values()) {
+      t.recv += p.bytesrecv;
+      t.sent += p.bytessent;
+    }
+    return t;
+  }
 
   addnode(node: string, command: string): null {
     if (command === 'onetry') {

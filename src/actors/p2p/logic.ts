@@ -92,7 +92,7 @@ export class P2PLogic implements ServiceLogic {
   }
 
   isWrite(body: Op): boolean {
-    return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local'].includes(body.op);
+    return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local', 'nettotals'].includes(body.op);
   }
 
   /**
@@ -122,6 +122,8 @@ export class P2PLogic implements ServiceLogic {
         return this.bans.list();
       case 'addednodes':
         return [...this.connections.addedNodes];
+      case 'nettotals':
+        return this.connections.netTotals();
       case 'local':
         return { port: this.boundPort, addresses: this.boundAddresses };
       default:

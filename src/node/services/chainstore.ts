@@ -13,7 +13,8 @@ export function chainStoreOptions(parts: NodeParts): ChainStoreOptions {
     // -dbcache: the recent blocks get a sixteenth of it.
     cacheBytes: Math.floor((config.dbcache * 2 ** 20) / 16),
     // The rules read the parameters in force at the tip, which the store itself publishes.
-    rules: consensusRules({ params: params.get, sigCache: parts.sigCache, scriptCache: parts.scriptCache, ccChecker: parts.ccChecks, verifyPool: parts.verifyPool }),
+    rules: consensusRules({ params: params.get, sigCache: parts.sigCache, scriptCache: parts.scriptCache, ccChecker: parts.ccChecks, verifyPool: parts.verifyPool, now: () => parts.clock.nowSeconds() }),
+    now: () => parts.clock.nowSeconds(),
     publishParams: params.publish,
     log: parts.log,
   };

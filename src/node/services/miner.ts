@@ -3,7 +3,7 @@ import type { Asks, NodeParts } from './parts.js';
 
 /** The miner: coinbases pay -pubkey (or the node's key). */
 export function minerOptions(parts: NodeParts, asks: Asks): MinerOptions {
-  return { chain: asks.chain, mempool: asks.mempool, payTo: parts.minerPubkey, log: parts.log };
+  return { chain: asks.chain, mempool: asks.mempool, payTo: parts.minerPubkey, log: parts.log, clockMs: () => parts.clock.nowMs() };
 }
 
 /** The -gen pacer's interval: ac_blocktime (at least a second). */

@@ -5,6 +5,7 @@ import type { Asker } from '../../actors/ask.js';
 import type { VerifyPool } from '../../actors/verify/pool.js';
 import type { KeyStore } from '../../actors/wallet/keystore.js';
 import type { NodeConfig } from '../config.js';
+import type { NodeClock } from '../../actors/clock.js';
 
 /**
  * The chain parameters in force, as the chain store publishes them (komodod activates Sapling
@@ -38,6 +39,8 @@ export interface NodeParts {
   readonly params: PublishedParams;
   /** The CC eval dispatch (Tokens, Assets) for blocks and the mempool. */
   readonly ccChecks: ReturnType<typeof ccEvalChecker>;
+  /** GetTime for the time rules and the miner (setmocktime moves it on regtest). */
+  readonly clock: NodeClock;
 }
 
 /** The services a service asks (found by systemId when it is spawned). */

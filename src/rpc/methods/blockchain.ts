@@ -317,7 +317,8 @@ function chainMethods(node: NodeServices): RpcMethod[] {
     },
     {
       name: 'invalidateblock',
-      category: 'hidden',
+      // komodod's table puts it under "util" (rpc/server.cpp), so help lists it.
+      category: 'util',
       minArgs: 1,
       maxArgs: 1,
       help: HELP_invalidateblock,
@@ -325,7 +326,8 @@ function chainMethods(node: NodeServices): RpcMethod[] {
     },
     {
       name: 'reconsiderblock',
-      category: 'hidden',
+      // komodod's table puts it under "util" (rpc/server.cpp), so help lists it.
+      category: 'util',
       minArgs: 1,
       maxArgs: 1,
       help: HELP_reconsiderblock,

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RpcTable } from '../../src/rpc/table.js';
+import { nodeMethods } from '../../src/rpc/methods/index.js';
+import type { NodeServices } from '../../src/actors/services.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+
+const env = { chainName: 'ACDEV', rpcPort: 12345 };
+
+/** The method table as the node builds it; handlers are never called here, so the services are not needed. */
+function table(): RpcTable {
+  const params = devChainParams();
+  const node = { config: { chain: { name: 'ACDEV', regtest: true }, rpcport: 0 }, baseParams: params } as unknown as NodeServices;
+  return new RpcTable(env, nodeMethods(node));
+}
+
+test('help lists every served method but the hidden ones, each under its own usage line', () => {
+  const t = table();
+  const list = t.help('');
+  const lines = new Set(list.split('\n'));
+  for (const name of t.names()) {
+    const m = t.get(name)!;
+    const first = t.helpText(m).split('\n')[0]!;
+    // Each text is the method's own: its usage line starts with its name.
+    assert.ok(first === name || first.startsWith(name + ' '), `${name}: help starts with "${first}"`);
+    if (m.category === 'hidden' || name.includes('label')) continue;
+    assert.ok(lines.has(first), `${name} is listed by help`);
+  }
+});
+
+test('komodod\'s categories (rpc/server.cpp) for the methods named in issue 30', () => {
+  const t = table();
+  const want: Record<string, string> = {
+    dumpprivkey: 'wallet', dumpwallet: 'wallet', importprivkey: 'wallet', importwallet: 'wallet',
+    invalidateblock: 'util', reconsiderblock: 'util', createmultisig: 'util', verifymessage: 'util',
+    decodeccopret: 'util', txnotarizedconfirmed: 'util', z_validateaddress: 'util',
+    getnettotals: 'network', getaddednodeinfo: 'network', getdeprecationinfo: 'network',
+    getblocksubsidy: 'mining', getnetworksolps: 'mining', getnetworkhashps: 'mining',
+    notaries: 'blockchain', getiguanajson: 'control', getnotarysendmany: 'control',
+    checknotarization: 'addressindex', getnotarypayinfo: 'addressindex',
+  };
+  for (const [name, category] of Object.entries(want)) assert.equal(t.get(name)?.category, category, name);
+  const list = t.help('');
+  const util = list.slice(list.indexOf('== Util =='));
+  for (const name of ['invalidateblock', 'reconsiderblock', 'createmultisig', 'z_validateaddress']) {
+    assert.ok(new RegExp(`\\n${name}[ \\n]`).test(util.slice(0, util.indexOf('\n\n') + 1) + '\n'), `${name} under == Util ==`);
+  }
+});
