@@ -585,7 +585,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
         height: tpl.height + 1,
         bits: tpl.nextBits,
         mtp: tpl.mtp,
-        params: await services.chain.ask({ op: 'params' }),
+        params: (await services.chain.ask({ op: 'params' })) ?? services.baseParams,
         txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
         payTo: PUB,
         now: Math.floor(Date.now() / 1000),

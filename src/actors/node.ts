@@ -9,6 +9,7 @@ import { VerifyPool, scriptCheckThreads } from './verify/pool.js';
 import { ConfigError, type NodeConfig } from './config.js';
 import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
+import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -101,7 +102,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     log,
   });
   const chainActor = createActor(serviceMachine, { input: { logic: chainLogic }, ...actorOpts('chainStore') });
-  const chain = new Asker('chainStore', chainActor);
+  const chain = new Asker<ChainStoreProtocol>('chainStore', chainActor);
 
   // CC validators (Tokens) read the mempool's transactions and, synchronously, the chain store's tx
   // index: transactions are immutable, and whatever the mempool admits is validated again when its
@@ -289,7 +290,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   rpc.setWarmup('Loading block index...');
 
   // Wait for the chain to load (every request queues behind it), then open for business.
-  const tip = await chain.ask<{ height: number; hash: string }>({ op: 'tip' }, 10 * 60_000);
+  const tip = await chain.ask({ op: 'tip' }, 10 * 60_000);
   rpc.setWarmup(null);
   log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
   // The P2P listener is bound (its port logged) before the RPC server announces itself.

@@ -1,5 +1,6 @@
 import type { NodeConfig } from './config.js';
 import type { Asker } from './ask.js';
+import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -12,7 +13,7 @@ export interface NodeServices {
   readonly config: NodeConfig;
   /** The chain's parameters before automatic activations (ask the chain store for the ones in force). */
   readonly baseParams: ChainParams;
-  readonly chain: Asker;
+  readonly chain: Asker<ChainStoreProtocol>;
   readonly mempool: Asker;
   readonly miner: Asker;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */

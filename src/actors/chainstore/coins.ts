@@ -3,23 +3,9 @@ import { hash160 } from '../../chain/crypto/hash.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { compareOutpoints } from './ordered-outputs.js';
+import type { AddressType, AddressUnspent, Coin } from './protocol.js';
 
-/** An unspent output as the chain knows it (komodod's Coin): amount, script, height, coinbase flag. */
-export interface Coin {
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-  coinbase: boolean;
-  /** The version of the transaction that created it (gettxout's `version`). */
-  txVersion: number;
-}
-
-/** Where a spent output went: komodod's spent index entry. */
-export interface SpentInfo {
-  txid: string;
-  vin: number;
-  height: number;
-}
+export type { AddressDelta, AddressType, AddressUnspent, Coin, SpentInfo } from './protocol.js';
 
 /** Where a confirmed transaction lives: its block and position. */
 export interface TxLocation {
@@ -37,35 +23,6 @@ export interface BlockUndo {
 }
 
 export const outpointKey = (txid: string, n: number): string => `${txid}:${n}`;
-
-/** komodod's address-index key types (main.cpp GetAddressType): 1 P2PKH/P2PK, 2 P2SH, 3 CC. */
-export type AddressType = 1 | 2 | 3;
-
-/** An entry of komodod's address unspent index (CAddressUnspentKey/Value). */
-export interface AddressUnspent {
-  /** display hex */
-  txid: string;
-  index: number;
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-  /** created by a coinbase (subject to maturity) */
-  coinbase: boolean;
-}
-
-/** An entry of komodod's address index (CAddressIndexKey → CAmount): one credit or debit of an address. */
-export interface AddressDelta {
-  /** display hex */
-  txid: string;
-  /** the output index (a credit) or the input index (a debit) */
-  index: number;
-  /** the transaction's position in its block (CAddressIndexKey::txindex) */
-  blockindex: number;
-  height: number;
-  /** positive for an output, negative (the spent output's value) for an input */
-  satoshis: bigint;
-  spending: boolean;
-}
 
 /** The map key of an address: `<type>:<hash160 hex>`. */
 export const addressKey = (type: AddressType, hash: Uint8Array | string): string => `${type}:${typeof hash === 'string' ? hash : toHex(hash)}`;

@@ -2,7 +2,6 @@ import { Transaction } from '../../chain/tx/transaction.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import type { Block } from '../../chain/block/block.js';
-import type { ChainParams } from '../../chain/params/chain-params.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../chain/script/flags.js';
 import {
   ValidationError,
@@ -31,6 +30,7 @@ import {
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, toServiceError, type Op, type ServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
+import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
 import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
 import { addressKey, compareAddressUnspent, outpointKey } from '../chainstore/coins.js';
@@ -101,18 +101,6 @@ export interface MempoolAddressDelta {
   prevout?: number;
 }
 
-interface ChainView {
-  height: number;
-  hash: string;
-  time: number;
-  mtp: number;
-  coins: (Coin | null)[];
-  confirmed: boolean[];
-  hasUnspentOutputs: boolean;
-  /** The chain parameters in force at that tip. */
-  params: ChainParams;
-}
-
 export interface TxAccepted extends Notice {
   type: 'txAccepted';
   txid: string;
@@ -130,7 +118,7 @@ export interface TxRemoved extends Notice {
 }
 
 export interface MempoolOptions {
-  chain: Asker;
+  chain: Asker<ChainStoreProtocol>;
   dataCarrierSize: number;
   sigCache?: SignatureCache;
   /** Where admitted transactions are recorded so block connection skips their scripts. */
@@ -461,7 +449,7 @@ export class MempoolLogic implements ServiceLogic {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const view = await this.opts.chain.ask({ op: 'view', txid, outpoints: outpointsOf(tx) });
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
       this.checkScripts(p);
@@ -501,7 +489,7 @@ export class MempoolLogic implements ServiceLogic {
       }
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
-    const views = await this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const views = await this.opts.chain.ask({ op: 'views', items: wanted });
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
     // them, so that it is not checked against transactions that will not enter the mempool.
     if (this.redoFrom !== undefined) await this.settled();
@@ -638,6 +626,8 @@ export class MempoolLogic implements ServiceLogic {
   private prepare(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView, overlay?: Overlay): Prepared {
     if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
     const params = view.params;
+    // Only a chain store run with stand-in rules has no parameters, and the mempool cannot judge without them.
+    if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
     const ctx = validationContext(params);
     const nextHeight = view.height + 1;
     const outpoints = outpointsOf(tx);

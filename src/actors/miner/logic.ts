@@ -2,21 +2,15 @@ import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
+import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { MempoolEntry } from '../mempool/logic.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
 
-interface TemplateContext {
-  height: number;
-  hash: string;
-  mtp: number;
-  nextBits: number;
-}
-
 export interface MinerOptions {
-  chain: Asker;
+  chain: Asker<ChainStoreProtocol>;
   mempool: Asker;
   payTo: Uint8Array;
   /** The clock in milliseconds (the chain store's time rules read the same clock). */
@@ -103,8 +97,10 @@ export class MinerLogic implements ServiceLogic {
   async mineOne(): Promise<string | null> {
     let tipMoves = 0;
     for (;;) {
-      const tpl = await this.opts.chain.ask<TemplateContext>({ op: 'template' });
-      const params = await this.opts.chain.ask<ChainParams>({ op: 'params' });
+      const tpl = await this.opts.chain.ask({ op: 'template' });
+      const params = await this.opts.chain.ask({ op: 'params' });
+      // Only a chain store run with stand-in rules has no parameters, and no block can be made without them.
+      if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
       // The block carries max(MTP+1, now). Mined faster than six blocks a second, MTP+1 runs ahead of
       // the clock (one second per six blocks); past the allowed drift the block would be refused as
       // time-too-new (komodod's generate fails there). Wait until the clock makes MTP+1 acceptable,
@@ -133,7 +129,8 @@ export class MinerLogic implements ServiceLogic {
         this.lastBlock = { size: block.toRaw().length, txs: txCount + 1 };
         return result.hash;
       }
-      if (result.reason === 'time-too-new') {
+      const reason = result.status === 'rejected' ? result.reason : undefined;
+      if (reason === 'time-too-new') {
         // Only a clock that stepped back between the wait and the check gets here: wait until this
         // block's time is acceptable (at least a second, so a disagreeing clock never spins), then rebuild.
         this.opts.log?.(`mined block refused as time-too-new (time ${block.header.time}): waiting for the clock`);
@@ -141,7 +138,7 @@ export class MinerLogic implements ServiceLogic {
         continue;
       }
       // The tip moved while solving (a block from elsewhere): build again on the new tip.
-      this.opts.log?.(`mined block not connected (${result.status}${result.reason ? `: ${result.reason}` : ''}); retrying`);
+      this.opts.log?.(`mined block not connected (${result.status}${reason ? `: ${reason}` : ''}); retrying`);
       if (++tipMoves >= 5) throw new ServiceFailure(-1, 'mining failed: no block could be connected');
     }
   }
@@ -174,6 +171,6 @@ export class MinerLogic implements ServiceLogic {
   }
 
   private submit(block: Block) {
-    return this.opts.chain.ask<{ status: string; hash: string; reason?: string }>({ op: 'submitBlock', raw: block.toRaw() });
+    return this.opts.chain.ask({ op: 'submitBlock', raw: block.toRaw() });
   }
 }

@@ -1,12 +1,13 @@
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { Asker } from '../ask.js';
+import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import { ServiceFailure, type Op } from '../protocol.js';
 
 export type { TokenOutput, TokenRecord } from '../chainstore/tokenindex.js';
 
 
 export interface TokenRegistryOptions {
-  chain: Asker;
+  chain: Asker<ChainStoreProtocol>;
   log?: (msg: string) => void;
 }
 
@@ -39,13 +40,13 @@ export class TokenRegistryLogic implements ServiceLogic {
     const chain = this.opts.chain;
     switch (body.op) {
       case 'status': {
-        const tip = await chain.ask<{ hash: string; height: number }>({ op: 'tip' });
+        const tip = await chain.ask({ op: 'tip' });
         return { result: { height: tip.height, hash: tip.hash } };
       }
       case 'info':
         return { result: await chain.ask({ op: 'tokenInfo', tokenid: body.tokenid as string }) };
       case 'list': {
-        const list = await chain.ask<string[]>({ op: 'tokenList' });
+        const list = await chain.ask({ op: 'tokenList' });
         this.tokens = list.length;
         return { result: list };
       }

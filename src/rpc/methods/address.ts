@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { AddressDelta, AddressType, AddressUnspent } from '../../actors/chainstore/coins.js';
+import type { AddressDelta, AddressType } from '../../actors/chainstore/protocol.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
 import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
@@ -83,7 +83,7 @@ const noInfo = (): RpcError => new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No info
 type History = { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;
 
 async function history(node: NodeServices, addrs: IndexAddress[], start = 0, end = 0): Promise<NonNullable<History>> {
-  const h = await askRpc<History>(node.chain, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
+  const h = await askRpc(node.chain, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
   // GetAddressIndex fails when -addressindex is off.
   if (!h) throw noInfo();
   return h;
@@ -177,7 +177,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
           if (typeof ci === 'boolean') includeChainInfo = ci;
         }
         const addrs = addressesFromParams(params);
-        const r = await askRpc<{ utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null>(node.chain, {
+        const r = await askRpc(node.chain, {
           op: 'addressUtxos',
           addresses: addrs.map((a) => a.key),
         });

@@ -22,7 +22,8 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import type { JsonOut } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
-import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext, type UnspentEntry } from './cc-support.js';
+import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext } from './cc-support.js';
+import type { AddressUnspent } from '../../actors/chainstore/protocol.js';
 
 const ASSETS = moduleGlobal(EVAL_ASSETS)!;
 const COIN = 100000000;
@@ -70,7 +71,7 @@ export function assetsMethods(node: NodeServices): RpcMethod[] {
   async function assetOrders(refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
     const result: JsonOut[] = [];
     const txCache = new Map<string, Transaction | null>();
-    const addOrders = async (u: UnspentEntry) => {
+    const addOrders = async (u: AddressUnspent) => {
       let ordertx = txCache.get(u.txid);
       if (ordertx === undefined) txCache.set(u.txid, (ordertx = await findTx(txidBytes(u.txid))));
       if (!ordertx || ordertx.vout.length === 0) return;

@@ -1,9 +1,6 @@
 import type { NodeServices } from '../../actors/services.js';
 import type { MempoolEntry, MempoolInfo } from '../../actors/mempool/logic.js';
-import type { Coin } from '../../actors/chainstore/coins.js';
-import type { PoolValues } from '../../actors/chainstore/logic.js';
-import type { Block } from '../../chain/block/block.js';
-import type { BlockHeader } from '../../chain/block/header.js';
+import type { BlockInfo, Coin, PoolValues, TipInfo } from '../../actors/chainstore/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
@@ -31,36 +28,6 @@ import {
 import { askRpc } from '../ask.js';
 import { scriptOpts } from './rawtransactions.js';
 
-export interface TipInfo {
-  hash: string;
-  height: number;
-  time: number;
-  bits: number;
-  chainWork: bigint;
-  mtp: number;
-}
-
-interface EntryInfo {
-  hash: string;
-  height: number;
-  active: boolean;
-  confirmations: number;
-  header: BlockHeader;
-  chainWork: bigint;
-  size: number;
-  txCount: number;
-  mtp: number;
-  prev: string | null;
-  next: string | null;
-  failed: boolean;
-}
-
-interface BlockInfo extends EntryInfo {
-  raw: Uint8Array;
-  block: Block;
-  txids: string[];
-}
-
 /** SproutMerkleTree::empty_root(): the anchor of every block after genesis on a chain without joinsplits. */
 export const EMPTY_SPROUT_ROOT = '59d2cde5e65c1414c32ba54f0fe4bdb3d67618125286e6a191317917c812c6d7';
 /** MAX_PRIORITY (txmempool.h): the priority komodod gives shielded transactions. */
@@ -68,7 +35,7 @@ const MAX_PRIORITY = 1e16;
 
 /** GetNetworkDifficulty: the difficulty of the nBits the next block needs. */
 export async function networkDifficulty(node: NodeServices): Promise<number> {
-  const t = await askRpc<{ nextBits: number }>(node.chain, { op: 'template' });
+  const t = await askRpc(node.chain, { op: 'template' });
   return getDifficulty(t.nextBits);
 }
 
@@ -98,7 +65,7 @@ export async function longestChain(node: NodeServices, height: number): Promise<
 }
 
 export async function chainTip(node: NodeServices): Promise<TipInfo> {
-  return askRpc<TipInfo>(node.chain, { op: 'tip' });
+  return askRpc(node.chain, { op: 'tip' });
 }
 
 /** ValuePoolDesc: [id], monitored, [chainValue, chainValueZat], [valueDelta, valueDeltaZat]. */
@@ -140,8 +107,8 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   if (height <= 0) return -1;
   let b: BlockInfo | null = info;
   if (!info.active) {
-    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height });
-    b = hash ? await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash }) : null;
+    const hash = await askRpc(node.chain, { op: 'blockHash', height });
+    b = hash ? await askRpc(node.chain, { op: 'block', hash }) : null;
   }
   if (!b) return -1;
   const block = b.block;
@@ -149,7 +116,7 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   let prev: { value: bigint; script: Uint8Array } | null = null;
   if (block.header.time <= STAKED_DECEMBER_HARDFORK_TIMESTAMP && last && last.vin.length === 1 && block.txs.length > 1) {
     const p = last.vin[0]!.prevout;
-    prev = (await askRpc<({ value: bigint; script: Uint8Array } | null)[]>(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
+    prev = (await askRpc(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
   }
   return komodoSegid(block, height, scriptOpts(node), () => prev);
 }
@@ -184,7 +151,7 @@ async function blockheaderToJSON(node: NodeServices, info: BlockInfo): Promise<J
 async function blockToJSON(node: NodeServices, info: BlockInfo, txDetails: boolean): Promise<JsonObj> {
   const h = info.header;
   const opts = scriptOpts(node);
-  const pools = await askRpc<Pools>(node.chain, { op: 'valuePools', hash: info.hash });
+  const pools = await askRpc(node.chain, { op: 'valuePools', hash: info.hash });
   const o: JsonObj = {
     last_notarized_height: 0,
     hash: info.hash,
@@ -242,7 +209,7 @@ async function blockHashArg(node: NodeServices, s: string): Promise<string> {
     if (n > 2147483647) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid block height parameter');
     const tip = await chainTip(node);
     if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+    const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
     if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
     return hash;
   }
@@ -287,7 +254,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         const n = getInt(params[0]!);
         const tip = await chainTip(node);
         if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-        const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+        const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
         if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
         return hash;
       },
@@ -302,7 +269,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         // get_str then uint256S: no hex check, as komodod.
         const hash = uint256S(getStr(params[0]!));
         const verbose = params.length > 1 ? getBool(params[1]!) : true;
-        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+        const info = await askRpc(node.chain, { op: 'block', hash });
         if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
         if (!verbose) return toHex(info.header.toRaw());
         return (await blockheaderToJSON(node, info)) as JsonOut;
@@ -322,7 +289,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
           verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
         }
         if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
-        const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+        const info = await askRpc(node.chain, { op: 'block', hash });
         if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
         if (verbosity === 0) return toHex(info.raw);
         return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
@@ -358,7 +325,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         const inMempool = new Set(entries.map((e) => e.txid));
         const outpoints: [string, number][] = [];
         for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
-        const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
+        const coins = outpoints.length ? await askRpc(node.chain, { op: 'coins', outpoints }) : [];
         let k = 0;
         const out = new Map<string, JsonOut>();
         for (const e of entries) {
@@ -412,7 +379,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
           }
         }
         if (!mempoolCoin && n >= 0) {
-          coin = (await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
+          coin = (await askRpc(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
         }
         if (!coin) return null;
         if (includeMempool) {
@@ -442,10 +409,10 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       handler: async () => {
         const tip = await chainTip(node);
         const [header, difficulty, pools, params, sync] = await Promise.all([
-          askRpc<{ height: number }>(node.chain, { op: 'bestHeader' }),
+          askRpc(node.chain, { op: 'bestHeader' }),
           networkDifficulty(node),
-          askRpc<Pools>(node.chain, { op: 'valuePools', hash: tip.hash }),
-          askRpc<NodeServices['baseParams'] | null>(node.chain, { op: 'params' }),
+          askRpc(node.chain, { op: 'valuePools', hash: tip.hash }),
+          askRpc(node.chain, { op: 'params' }),
           longestChain(node, tip.height),
         ]);
         const p = params ?? node.baseParams;
@@ -453,7 +420,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         const window = regtest ? 1000 : 4000;
         const enforce = 750;
         const reject = 950;
-        const versions = await askRpc<number[]>(node.chain, { op: 'recentVersions', count: window });
+        const versions = await askRpc(node.chain, { op: 'recentVersions', count: window });
         const softfork = (id: string, version: number) => {
           const found = versions ? versions.filter((v) => v >= version).length : 0;
           const desc = (required: number) => ({ status: found >= required, found, required, window });

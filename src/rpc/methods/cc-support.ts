@@ -5,7 +5,7 @@
 import type { NodeServices } from '../../actors/services.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
 import type { TokenOutput } from '../../actors/tokens/registry.js';
-import type { OutputPage, OutputRef } from '../../actors/chainstore/ordered-outputs.js';
+import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -66,16 +66,6 @@ export interface FoundTx {
   confirmed: boolean;
 }
 
-/** An address-index unspent output (the chain store's `addressUnspent` answer). */
-export interface UnspentEntry {
-  txid: string;
-  index: number;
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-  coinbase: boolean;
-}
-
 /** The chain facts a CC transaction is built and signed against. */
 export interface CCBuildContext {
   nextHeight: number;
@@ -106,7 +96,7 @@ export class CCSupport {
   }
 
   async chainParams(): Promise<ChainParams> {
-    return (await this.node.chain.ask<ChainParams | null>({ op: 'params' })) ?? this.node.baseParams;
+    return (await this.node.chain.ask({ op: 'params' })) ?? this.node.baseParams;
   }
 
   /** ensure_CCrequirements for each eval code: CC on and the code enabled, -pubkey, -addressindex, -spentindex. */
@@ -123,7 +113,7 @@ export class CCSupport {
   async findTx(txid: Uint8Array): Promise<FoundTx | null> {
     if (isZero(txid)) return null;
     const hex = toHexReversed(txid);
-    const c = await this.node.chain.ask<{ tx: Transaction } | null>({ op: 'tx', txid: hex });
+    const c = await this.node.chain.ask({ op: 'tx', txid: hex });
     if (c) return { tx: c.tx, confirmed: true };
     const m = await this.node.mempool.ask<{ tx: Transaction } | null>({ op: 'get', txid: hex });
     return m ? { tx: m.tx, confirmed: false } : null;
@@ -167,12 +157,12 @@ export class CCSupport {
   async addressBalance(address: string, ccflag: boolean): Promise<Amount> {
     // The addresses here are all derived, so always decodable.
     const hash = decodeAddress(address)!.hash;
-    return new Amount(await this.node.chain.ask<bigint>({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
+    return new Amount(await this.node.chain.ask({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
   }
 
   /** SetCCunspents: confirmed unspent outputs at a CC address, in address-index order. */
-  async ccUnspents(address: string): Promise<UnspentEntry[]> {
-    return this.node.chain.ask<UnspentEntry[]>({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
+  async ccUnspents(address: string): Promise<AddressUnspent[]> {
+    return this.node.chain.ask({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
   }
 
   /**
@@ -187,7 +177,7 @@ export class CCSupport {
     const address = addressKey(1, hash160(pk));
     const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
     const candidates = this.unspentNotInMempool(
-      (after, limit) => this.node.chain.ask<OutputPage<UnspentEntry>>({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
+      (after, limit) => this.node.chain.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
       maxinputs,
     );
     const out: SpendableCoin[] = [];
@@ -226,7 +216,7 @@ export class CCSupport {
   }
 
   async buildContext(): Promise<CCBuildContext> {
-    const [tip, params] = await Promise.all([this.node.chain.ask<{ height: number }>({ op: 'tip' }), this.chainParams()]);
+    const [tip, params] = await Promise.all([this.node.chain.ask({ op: 'tip' }), this.chainParams()]);
     return { nextHeight: tip.height + 1, activation: params.activation, expiryDelta: this.node.config.txexpirydelta, maturity: params.coinbaseMaturity };
   }
 

@@ -1,5 +1,4 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { SubmitResult } from '../../actors/chainstore/logic.js';
 import { Block } from '../../chain/block/block.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { hexBytes, isHex } from '../../chain/encoding/hex.js';
@@ -44,7 +43,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
           askRpc<MinerStatus>(node.miner, { op: 'status' }),
           askRpc<{ size: number }>(node.mempool, { op: 'info' }),
           // getnetworksolps with its defaults: 120 blocks, the tip.
-          askRpc<number>(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
+          askRpc(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
         ]);
         return {
           blocks: tip.height,
@@ -78,7 +77,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const block = decodeHexBlock(getStr(params[0]!));
         if (!block) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Block decode failed');
-        const r = await askRpc<SubmitResult>(node.chain, { op: 'submitBlock', raw: block.toRaw() });
+        const r = await askRpc(node.chain, { op: 'submitBlock', raw: block.toRaw() });
         switch (r.status) {
           case 'connected':
             return null;

@@ -95,7 +95,7 @@ export function miscMethods(node: NodeServices): RpcMethod[] {
       handler: async () => {
         const tip = await chainTip(node);
         const [params, wallet, sync] = await Promise.all([
-          askRpc<ChainParams | null>(node.chain, { op: 'params' }),
+          askRpc(node.chain, { op: 'params' }),
           walletFields(node),
           longestChain(node, tip.height),
         ]);

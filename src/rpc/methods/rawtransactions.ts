@@ -1,6 +1,7 @@
 import type { NodeServices } from '../../actors/services.js';
 import type { AcceptItem, MempoolEntry } from '../../actors/mempool/logic.js';
 import type { Asker } from '../../actors/ask.js';
+import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { hexBytes, isHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
@@ -55,23 +56,6 @@ export function decodeHexTx(hex: string): Transaction | null {
   return decodeHexTxBytes(hex)?.tx ?? null;
 }
 
-interface ChainTx {
-  tx: Transaction;
-  blockHash: string;
-  height: number;
-  index: number;
-  time: number;
-  confirmations: number;
-}
-
-interface ChainSpent {
-  txid: string;
-  vin: number;
-  height: number;
-  value: bigint | null;
-  script: Uint8Array | null;
-}
-
 type Output = { value: bigint; script: Uint8Array } | null;
 
 /** A spent index entry as komodod's GetSpentIndex returns it (mempool first, then the block index). */
@@ -94,7 +78,7 @@ export async function getSpentIndex(node: NodeServices, outpoints: [string, numb
   const opts = scriptOpts(node);
   const [mem, chain] = await Promise.all([
     askRpc<({ txid: string; vin: number } | null)[]>(node.mempool, { op: 'spentMany', outpoints }),
-    askRpc<(ChainSpent | null)[]>(node.chain, { op: 'spentMany', outpoints }),
+    askRpc(node.chain, { op: 'spentMany', outpoints }),
   ]);
   return outpoints.map((_, i) => {
     const m = mem[i];
@@ -125,7 +109,7 @@ async function prevOutputs(node: NodeServices, outpoints: [string, number][]): P
   const txids = [...new Set(outpoints.map(([t]) => t))];
   const mem = new Map<string, MempoolEntry | null>();
   await Promise.all(txids.map(async (t) => mem.set(t, await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid: t }))));
-  const fromChain = await askRpc<Output[]>(node.chain, { op: 'outputsOf', outpoints });
+  const fromChain = await askRpc(node.chain, { op: 'outputsOf', outpoints });
   return outpoints.map(([t, n], i) => {
     const e = mem.get(t);
     if (e) {
@@ -264,12 +248,12 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         if (mem) {
           tx = mem.tx;
         } else {
-          block = await askRpc<ChainTx | null>(node.chain, { op: 'tx', txid });
+          block = await askRpc(node.chain, { op: 'tx', txid });
           if (block) {
             tx = block.tx;
           } else {
             // The txindex still names a block that left the active chain: height -1, no confirmations.
-            const stale = await askRpc<{ tx: Transaction; blockHash: string } | null>(node.chain, { op: 'staleTx', txid });
+            const stale = await askRpc(node.chain, { op: 'staleTx', txid });
             if (!stale) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available about transaction');
             tx = stale.tx;
             block = { tx, blockHash: stale.blockHash, height: -1, index: -1, time: 0, confirmations: 0 };
