@@ -10,6 +10,7 @@ import { ConfigError, type NodeConfig } from './config.js';
 import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
+import type { MempoolProtocol } from './mempool/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -121,7 +122,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       ),
   });
   const mempoolActor = createActor(serviceMachine, { input: { logic: mempoolLogic }, ...actorOpts('mempool') });
-  const mempool = new Asker('mempool', mempoolActor);
+  const mempool = new Asker<MempoolProtocol>('mempool', mempoolActor);
 
   const minerLogic = new MinerLogic({ chain, mempool, payTo: minerPubkey, log });
   const minerActor = createActor(serviceMachine, { input: { logic: minerLogic }, ...actorOpts('miner') });

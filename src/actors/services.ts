@@ -1,6 +1,7 @@
 import type { NodeConfig } from './config.js';
 import type { Asker } from './ask.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
+import type { MempoolProtocol } from './mempool/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -14,7 +15,7 @@ export interface NodeServices {
   /** The chain's parameters before automatic activations (ask the chain store for the ones in force). */
   readonly baseParams: ChainParams;
   readonly chain: Asker<ChainStoreProtocol>;
-  readonly mempool: Asker;
+  readonly mempool: Asker<MempoolProtocol>;
   readonly miner: Asker;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
   readonly wallet: Asker;

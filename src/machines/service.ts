@@ -13,7 +13,7 @@ export interface WriteOutcome<N extends AnyNotice = Notice> {
 }
 
 /** One write's outcome in a batch: its result or its error. */
-export type BatchOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+export type BatchOutcome<R = unknown> = { ok: true; result: R } | { ok: false; error: unknown };
 
 /**
  * The domain object a service machine drives. Reads answer at once from memory; writes run one at

@@ -15,7 +15,7 @@ import { Block } from '../../src/chain/block/block.js';
 import type { Coin } from '../../src/chain/validation/index.js';
 import { MempoolLogic, entryUsage, type MempoolInfo } from '../../src/actors/mempool/logic.js';
 import { coinbaseFor } from '../../src/actors/miner/assemble.js';
-import type { Notice } from '../../src/machines/service.js';
+import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
 import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
 

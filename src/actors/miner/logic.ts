@@ -4,14 +4,14 @@ import { ServiceFailure, type Op } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
-import type { MempoolEntry } from '../mempool/logic.js';
+import type { MempoolProtocol } from '../mempool/protocol.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
 
 export interface MinerOptions {
   chain: Asker<ChainStoreProtocol>;
-  mempool: Asker;
+  mempool: Asker<MempoolProtocol>;
   payTo: Uint8Array;
   /** The clock in milliseconds (the chain store's time rules read the same clock). */
   clockMs?: () => number;
@@ -111,7 +111,7 @@ export class MinerLogic implements ServiceLogic {
         if (!(await this.sleep(waitMs))) return null;
         continue;
       }
-      const entries = await this.opts.mempool.ask<MempoolEntry[]>({ op: 'entries' });
+      const entries = await this.opts.mempool.ask({ op: 'entries' });
       const { block, txCount } = assembleBlock({
         prevHash: tpl.hash,
         height: tpl.height + 1,

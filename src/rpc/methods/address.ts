@@ -1,7 +1,6 @@
 import type { NodeServices } from '../../actors/services.js';
 import type { AddressDelta, AddressType } from '../../actors/chainstore/protocol.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
-import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
@@ -144,7 +143,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const addrs = addressesFromParams(params);
         // Without -addressindex komodod's mempool keeps no address index: getAddressIndex succeeds, empty.
-        const deltas = node.config.addressindex ? await askRpc<MempoolAddressDelta[]>(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
+        const deltas = node.config.addressindex ? await askRpc(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
         // std::sort by time (timestampSort); a stable sort keeps mapAddress order among equal times.
         deltas.sort((a, b) => a.time - b.time);
         const name = addressNamer();

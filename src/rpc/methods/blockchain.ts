@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { MempoolEntry, MempoolInfo } from '../../actors/mempool/logic.js';
+import type { MempoolEntry } from '../../actors/mempool/protocol.js';
 import type { BlockInfo, Coin, PoolValues, TipInfo } from '../../actors/chainstore/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
@@ -303,7 +303,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       help: HELP_getmempoolinfo,
       handler: async () => {
         // Running totals the mempool keeps: the call costs the same whatever the mempool holds.
-        const info = await askRpc<MempoolInfo>(node.mempool, { op: 'info' });
+        const info = await askRpc(node.mempool, { op: 'info' });
         const o: JsonObj = { size: info.size, bytes: info.bytes, usage: info.usage };
         // Every admission and removal is announced as it happens: the wallet is always caught up.
         if (regtest) o.fullyNotified = true;
@@ -319,7 +319,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const verbose = params.length > 0 ? getBool(params[0]!) : false;
         // mapTx is ordered by txid (uint256 order).
-        const entries = (await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
+        const entries = (await askRpc(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
         if (!verbose) return entries.map((e) => e.txid);
         const tip = await chainTip(node);
         const inMempool = new Set(entries.map((e) => e.txid));
@@ -368,7 +368,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         let coin: Coin | null = null;
         let mempoolCoin = false;
         if (includeMempool) {
-          const e = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+          const e = await askRpc(node.mempool, { op: 'get', txid });
           if (e) {
             const o = e.tx.vout[n];
             // CCoins(tx): unspendable outputs are cleared
@@ -384,7 +384,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
         if (!coin) return null;
         if (includeMempool) {
           // pruneSpent: outputs a mempool transaction spends are gone.
-          const by = await askRpc<string | null>(node.mempool, { op: 'spentBy', txid, n });
+          const by = await askRpc(node.mempool, { op: 'spentBy', txid, n });
           if (by) return null;
         }
         const tip = await chainTip(node);

@@ -115,7 +115,7 @@ export class CCSupport {
     const hex = toHexReversed(txid);
     const c = await this.node.chain.ask({ op: 'tx', txid: hex });
     if (c) return { tx: c.tx, confirmed: true };
-    const m = await this.node.mempool.ask<{ tx: Transaction } | null>({ op: 'get', txid: hex });
+    const m = await this.node.mempool.ask({ op: 'get', txid: hex });
     return m ? { tx: m.tx, confirmed: false } : null;
   }
 
@@ -127,7 +127,7 @@ export class CCSupport {
   /** myIsutxo_spentinmempool for each output, in one request: whether a mempool transaction spends it. */
   async spentInMempool(outputs: readonly { txid: string; index: number }[]): Promise<boolean[]> {
     if (outputs.length === 0) return [];
-    return this.node.mempool.ask<boolean[]>({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
+    return this.node.mempool.ask({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
   }
 
   /**

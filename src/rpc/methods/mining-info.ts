@@ -41,7 +41,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
           chainTip(node),
           networkDifficulty(node),
           askRpc<MinerStatus>(node.miner, { op: 'status' }),
-          askRpc<{ size: number }>(node.mempool, { op: 'info' }),
+          askRpc(node.mempool, { op: 'info' }),
           // getnetworksolps with its defaults: 120 blocks, the tip.
           askRpc(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
         ]);

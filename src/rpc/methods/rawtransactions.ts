@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { AcceptItem, MempoolEntry } from '../../actors/mempool/logic.js';
+import type { AcceptItem, MempoolEntry, MempoolProtocol } from '../../actors/mempool/protocol.js';
 import type { Asker } from '../../actors/ask.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
@@ -77,7 +77,7 @@ export async function getSpentIndex(node: NodeServices, outpoints: [string, numb
   if (outpoints.length === 0) return [];
   const opts = scriptOpts(node);
   const [mem, chain] = await Promise.all([
-    askRpc<({ txid: string; vin: number } | null)[]>(node.mempool, { op: 'spentMany', outpoints }),
+    askRpc(node.mempool, { op: 'spentMany', outpoints }),
     askRpc(node.chain, { op: 'spentMany', outpoints }),
   ]);
   return outpoints.map((_, i) => {
@@ -108,7 +108,7 @@ async function prevOutputs(node: NodeServices, outpoints: [string, number][]): P
   if (outpoints.length === 0) return [];
   const txids = [...new Set(outpoints.map(([t]) => t))];
   const mem = new Map<string, MempoolEntry | null>();
-  await Promise.all(txids.map(async (t) => mem.set(t, await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid: t }))));
+  await Promise.all(txids.map(async (t) => mem.set(t, await askRpc(node.mempool, { op: 'get', txid: t }))));
   const fromChain = await askRpc(node.chain, { op: 'outputsOf', outpoints });
   return outpoints.map(([t, n], i) => {
     const e = mem.get(t);
@@ -186,9 +186,6 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
   return out;
 }
 
-/** One transaction's answer inside the mempool's acceptMany answer. */
-type ItemOutcome = { ok: true; result: string } | { ok: false; error: { code: number; message: string } };
-
 /**
  * sendrawtransaction's way to the mempool: the calls started in one turn of the event loop (the
  * consecutive sendrawtransaction calls of a JSON-RPC batch, which the envelope starts together, and
@@ -201,7 +198,7 @@ type ItemOutcome = { ok: true; result: string } | { ok: false; error: { code: nu
 class MempoolSubmitter {
   private group: { item: AcceptItem; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
 
-  constructor(private readonly mempool: Asker) {}
+  constructor(private readonly mempool: Asker<MempoolProtocol>) {}
 
   accept(item: AcceptItem): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -214,10 +211,10 @@ class MempoolSubmitter {
     this.group = [];
     if (group.length === 1) {
       const [{ item, resolve, reject }] = group as [(typeof group)[0]];
-      askRpc<string>(this.mempool, { op: 'accept', ...item }).then(resolve, reject);
+      askRpc(this.mempool, { op: 'accept', ...item }).then(resolve, reject);
       return;
     }
-    askRpc<ItemOutcome[]>(this.mempool, { op: 'acceptMany', items: group.map((g) => g.item) }).then(
+    askRpc(this.mempool, { op: 'acceptMany', items: group.map((g) => g.item) }).then(
       (outcomes) => group.forEach((g, i) => {
         const o = outcomes[i]!;
         if (o.ok) g.resolve(o.result);
@@ -242,7 +239,7 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         const txid = toHexReversed(parseHashV(params[0]!, 'parameter 1'));
         // params[1].get_int() != 0: booleans are rejected, as komodod does.
         const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
-        const mem = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+        const mem = await askRpc(node.mempool, { op: 'get', txid });
         let tx: Transaction;
         let block: ChainTx | null = null;
         if (mem) {

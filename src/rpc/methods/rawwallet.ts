@@ -130,10 +130,6 @@ export function parseHexToUInt32(s: string): number {
   return Number(v);
 }
 
-interface MempoolEntryLike {
-  tx: Transaction;
-}
-
 /** The coins the inputs name: the chain's UTXO set, then outputs of mempool transactions (CCoinsViewMemPool). */
 async function inputCoins(node: NodeServices, tx: Transaction): Promise<Map<string, PrevOut>> {
   const outpoints = tx.vin.map((i) => [i.prevout.txid(), i.prevout.index] as [string, number]);
@@ -146,7 +142,7 @@ async function inputCoins(node: NodeServices, tx: Transaction): Promise<Map<stri
       out.set(`${txid}:${n}`, { script: c.script, value: c.value });
       continue;
     }
-    const entry = await ask<MempoolEntryLike | null>(node.mempool, { op: 'get', txid });
+    const entry = await ask(node.mempool, { op: 'get', txid });
     const o = entry?.tx.vout[n];
     if (o) out.set(`${txid}:${n}`, { script: o.script, value: o.value });
   }
