@@ -11,6 +11,7 @@ import { Asker } from './ask.js';
 import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './chainstore/logic.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
+import type { MinerProtocol } from './miner/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -127,7 +128,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const minerLogic = new MinerLogic({ chain, mempool, payTo: minerPubkey, log });
   const minerActor = createActor(serviceMachine, { input: { logic: minerLogic }, ...actorOpts('miner') });
   // Mining a block can take a while on large Equihash parameters: a generous timeout.
-  const miner = new Asker('miner', minerActor, 10 * 60_000);
+  const miner = new Asker<MinerProtocol>('miner', minerActor, 10 * 60_000);
 
   const intervalMs = Math.max(1, config.chain.ac.blocktime) * 1000;
   const pacer = createActor(pacerMachine, { input: { intervalMs, on: false }, ...actorOpts('pacer') });

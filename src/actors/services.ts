@@ -2,6 +2,7 @@ import type { NodeConfig } from './config.js';
 import type { Asker } from './ask.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
+import type { MinerProtocol } from './miner/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -16,7 +17,7 @@ export interface NodeServices {
   readonly baseParams: ChainParams;
   readonly chain: Asker<ChainStoreProtocol>;
   readonly mempool: Asker<MempoolProtocol>;
-  readonly miner: Asker;
+  readonly miner: Asker<MinerProtocol>;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
   readonly wallet: Asker;
   /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */

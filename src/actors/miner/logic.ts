@@ -1,10 +1,11 @@
 import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
-import { ServiceFailure, type Op } from '../protocol.js';
+import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
+import type { MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
@@ -25,7 +26,7 @@ const WRITE_OPS = new Set(['generate', 'setGenerate']);
  * Mining runs one block at a time through the service queue, so `generate` and the -gen pacer never
  * race each other.
  */
-export class MinerLogic implements ServiceLogic {
+export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   readonly name = 'miner';
   generating = false;
   genProcLimit = -1;
@@ -42,25 +43,25 @@ export class MinerLogic implements ServiceLogic {
   async load(): Promise<void> {}
   async close(): Promise<void> {}
 
-  isWrite(body: Op): boolean {
+  isWrite(body: MinerRequest): boolean {
     return WRITE_OPS.has(body.op);
   }
 
-  read(body: Op): unknown {
+  read(body: MinerRequest): MinerReplies[keyof MinerReplies] {
     switch (body.op) {
       case 'status':
-        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock };
+        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock } satisfies MinerStatus;
       default:
-        throw new ServiceFailure(-32601, `miner has no operation ${body.op}`);
+        throw noSuchOp('miner', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
+  async write(body: MinerRequest): Promise<WriteOutcome<MinerNotice>> {
     switch (body.op) {
       case 'generate': {
         const hashes: string[] = [];
         // A shutdown ends a long `generate N` after the block in progress (its hashes so far are returned).
-        for (let i = 0; i < (body.n as number) && !this.aborted; i++) {
+        for (let i = 0; i < body.n && !this.aborted; i++) {
           const hash = await this.mineOne();
           if (hash === null) break;
           hashes.push(hash);
@@ -68,11 +69,11 @@ export class MinerLogic implements ServiceLogic {
         return { result: hashes };
       }
       case 'setGenerate':
-        this.generating = body.on as boolean;
+        this.generating = body.on;
         if (typeof body.procs === 'number') this.genProcLimit = body.procs;
         return { result: null, notices: [{ type: 'generateChanged', on: this.generating }] };
       default:
-        throw new ServiceFailure(-32601, `miner has no operation ${body.op}`);
+        throw noSuchOp('miner', body);
     }
   }
 

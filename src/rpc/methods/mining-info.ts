@@ -10,12 +10,6 @@ import { chainTip, networkDifficulty } from './blockchain.js';
 import { HELP_getmininginfo, HELP_submitblock } from './help-texts.js';
 import { askRpc } from '../ask.js';
 
-interface MinerStatus {
-  generating: boolean;
-  genProcLimit: number;
-  lastBlock: { size: number; txs: number };
-}
-
 /** DecodeHexBlk: IsHex, then one block read from the front (trailing bytes are not rejected). */
 export function decodeHexBlock(hex: string): Block | null {
   if (hex === '' || !isHex(hex)) return null;
@@ -40,7 +34,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
         const [tip, difficulty, status, info, solps] = await Promise.all([
           chainTip(node),
           networkDifficulty(node),
-          askRpc<MinerStatus>(node.miner, { op: 'status' }),
+          askRpc(node.miner, { op: 'status' }),
           askRpc(node.mempool, { op: 'info' }),
           // getnetworksolps with its defaults: 120 blocks, the tip.
           askRpc(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
