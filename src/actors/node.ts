@@ -12,6 +12,7 @@ import { ChainStoreLogic, type BlockConnected, type BlockDisconnected } from './
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
+import type { TokensProtocol } from './tokens/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -213,7 +214,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   // The token registry answers from the chain store's token index (kept with each block's write transaction).
   const tokensLogic = new TokenRegistryLogic({ chain, log });
   const tokensActor = createActor(serviceMachine, { input: { logic: tokensLogic }, ...actorOpts('tokenRegistry') });
-  const tokens = new Asker('tokenRegistry', tokensActor, 10 * 60_000);
+  const tokens = new Asker<TokensProtocol>('tokenRegistry', tokensActor, 10 * 60_000);
   // The p2p actor: relays what the mempool accepts and what the chain store connects (src/actors/p2p).
   const p2pLogic = new P2PLogic({
     params: config.chain,

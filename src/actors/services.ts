@@ -3,6 +3,7 @@ import type { Asker } from './ask.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
+import type { TokensProtocol } from './tokens/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -21,7 +22,7 @@ export interface NodeServices {
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
   readonly wallet: Asker;
   /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
-  readonly tokens: Asker;
+  readonly tokens: Asker<TokensProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
   readonly p2p: Asker;
   readonly keys: KeyStore;

@@ -8,7 +8,7 @@ import { p2pkScript, p2pkhScript } from '../../src/chain/script/script.js';
 import { EVAL_TOKENS, tokensCC1Script, type SpendableCoin } from '../../src/chain/tokens/index.js';
 import { addressKey, compareAddressUnspent } from '../../src/actors/chainstore/coins.js';
 import { OrderedOutputs, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
-import type { TokenOutput } from '../../src/actors/tokens/registry.js';
+import type { TokenOutput } from '../../src/actors/tokens/protocol.js';
 import type { NodeServices } from '../../src/actors/services.js';
 import { CCSupport } from '../../src/rpc/methods/cc-support.js';
 import type { AddressUnspent } from '../../src/actors/chainstore/protocol.js';

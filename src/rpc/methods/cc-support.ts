@@ -4,7 +4,7 @@
  */
 import type { NodeServices } from '../../actors/services.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
-import type { TokenOutput } from '../../actors/tokens/registry.js';
+import type { TokenOutput } from '../../actors/tokens/protocol.js';
 import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
@@ -194,7 +194,7 @@ export class CCSupport {
 
   /** The valid outputs of a token at `pk`'s token address (NFT-aware: `nft` is the NFT data's first byte, or 0). */
   async tokenOutputs(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<TokenOutput[]> {
-    return this.node.tokens.ask<TokenOutput[]>({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
+    return this.node.tokens.ask({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
   }
 
   /**
@@ -203,8 +203,8 @@ export class CCSupport {
    * the registry and checked against the mempool a page at a time, never the holder's whole set.
    */
   async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
-    const query = { op: 'outputsPage', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
-    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask<OutputPage<TokenOutput>>({ ...query, after, limit }), maxinputs);
+    const query = { op: 'outputsPage' as const, tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
+    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask({ ...query, after, limit }), maxinputs);
     const out: SpendableCoin[] = [];
     let sum = 0n;
     for await (const o of candidates) {

@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { TokenRecord } from '../../actors/tokens/registry.js';
+import type { TokenRecord } from '../../actors/tokens/protocol.js';
 import { ccAddressOf, moduleGlobal } from '../../chain/cc/index.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import {
@@ -37,7 +37,7 @@ export function tokensMethods(node: NodeServices): RpcMethod[] {
   /** Registry answers lag the chain store by the notices in flight: a confirmed token shows up there at once after them. */
   async function tokenRecord(tokenid: string): Promise<TokenRecord | null> {
     for (let i = 0; i < 100; i++) {
-      const r = await node.tokens.ask<TokenRecord | null>({ op: 'info', tokenid });
+      const r = await node.tokens.ask({ op: 'info', tokenid });
       if (r) return r;
       await new Promise((res) => setTimeout(res, 20));
     }
@@ -63,7 +63,7 @@ export function tokensMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 0,
       handler: async () => {
         await cc.ensureCC(EVAL_TOKENS);
-        return await node.tokens.ask<string[]>({ op: 'list' });
+        return await node.tokens.ask({ op: 'list' });
       },
     },
     {
