@@ -31,7 +31,7 @@ test('p2p relay cache: kept 15 minutes from the last accept, the sweep stopping 
   mock.method(Date, 'now', () => now);
   t.after(() => mock.restoreAll());
   const logic = p2p();
-  const cache = (logic as unknown as { relayCache: Map<string, unknown> }).relayCache;
+  const cache = (logic as unknown as { relay: { relayCache: Map<string, unknown> } }).relay.relayCache;
   const housekeeping = () => (logic as unknown as { housekeeping(): void }).housekeeping();
   const accept = (txid: string) => logic.writeNow({ op: 'txsAccepted', items: [{ txid, raw: new Uint8Array([1]) }] });
   const a = 'aa'.repeat(32);

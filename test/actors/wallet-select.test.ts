@@ -27,7 +27,8 @@ import { Secret } from '../../src/actors/wallet/secret.js';
 import { sanitize } from '../../src/actors/inspect.js';
 import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';
-import { decodeDumpString, decodeDumpTime, encodeDumpString, encodeDumpTime, segid } from '../../src/rpc/methods/wallet.js';
+import { segid } from '../../src/rpc/methods/wallet.js';
+import { decodeDumpString, decodeDumpTime, encodeDumpString, encodeDumpTime } from '../../src/rpc/methods/wallet-dump.js';
 
 /** A deterministic PRNG for the stochastic selection (mulberry32). */
 function rng(seed: number): () => number {
