@@ -13,6 +13,7 @@ import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
 import type { TokensProtocol } from './tokens/protocol.js';
+import type { P2PProtocol } from './p2p/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -233,7 +234,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     log,
   });
   const p2pActor = createActor(serviceMachine, { input: { logic: p2pLogic }, ...actorOpts('p2p') });
-  const p2p = new Asker('p2p', p2pActor);
+  const p2p = new Asker<P2PProtocol>('p2p', p2pActor);
   const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
   chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
   chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));

@@ -4,6 +4,7 @@ import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
 import type { TokensProtocol } from './tokens/protocol.js';
+import type { P2PProtocol } from './p2p/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -24,7 +25,7 @@ export interface NodeServices {
   /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
   readonly tokens: Asker<TokensProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
-  readonly p2p: Asker;
+  readonly p2p: Asker<P2PProtocol>;
   readonly keys: KeyStore;
   /** The pubkey coinbases and the premine pay (-pubkey, or the node's own key). */
   readonly minerPubkey: Uint8Array;

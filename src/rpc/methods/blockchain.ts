@@ -44,7 +44,7 @@ export async function networkDifficulty(node: NodeServices): Promise<number> {
  * KOMODO_INSYNC: set when the connected tip reaches it (or one past it).
  */
 export async function longestChain(node: NodeServices, height: number): Promise<{ longest: number; synced: boolean; peers: number }> {
-  const peers = await askRpc<{ startingheight?: number; synced_headers?: number; synced_blocks?: number }[]>(node.p2p, { op: 'peerinfo' });
+  const peers = await askRpc(node.p2p, { op: 'peerinfo' });
   // Each peer's height is the most of its starting, header-sync and common heights (peers not yet
   // syncing are skipped); the maximum counts only when more than half the peers are within 1% of it.
   let maxheight = 0;

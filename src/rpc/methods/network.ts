@@ -1,4 +1,6 @@
 import type { NodeServices } from '../../actors/services.js';
+import type { ReplyOf, RequestOf } from '../../actors/protocol.js';
+import type { P2PProtocol, P2PRequest } from '../../actors/p2p/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
 import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';
@@ -11,8 +13,8 @@ import { askRpc } from '../ask.js';
 const MIN_RELAY_TX_FEE = 100n;
 
 /** A request to the p2p actor; a failure keeps its komodod code (-23, -24, -29, -1). */
-function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {
-  return askRpc<T>(node.p2p, body);
+function ask<K extends P2PRequest['op']>(node: NodeServices, body: RequestOf<P2PProtocol, K> & { op: K }): Promise<ReplyOf<P2PProtocol, K>> {
+  return askRpc(node.p2p, body);
 }
 
 /** The `network` category (rpc/net.cpp): peers, connections, bans. */
@@ -32,7 +34,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getconnectioncount', '') +
         helpExampleRpc(env, 'getconnectioncount', ''),
-      handler: async () => ask<number>(node, { op: 'connectioncount' }),
+      handler: async () => ask(node, { op: 'connectioncount' }),
     },
     {
       name: 'ping',
@@ -92,7 +94,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getpeerinfo', '') +
         helpExampleRpc(env, 'getpeerinfo', ''),
-      handler: async () => (await ask<JsonOut[]>(node, { op: 'peerinfo' })) as JsonOut,
+      handler: async () => ask(node, { op: 'peerinfo' }),
     },
     {
       name: 'addnode',
@@ -179,7 +181,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'getnetworkinfo', '') +
         helpExampleRpc(env, 'getnetworkinfo', ''),
       handler: async () => {
-        const info = await ask<{ connections: number; localServices: bigint }>(node, { op: 'networkinfo' });
+        const info = await ask(node, { op: 'networkinfo' });
         // GetNetworksInfo: every network but NET_UNROUTABLE; NET_INTERNAL has an empty name.
         const networks = [
           { name: 'ipv4', reachable: true },
@@ -243,7 +245,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'listbanned', '') +
         helpExampleRpc(env, 'listbanned', ''),
-      handler: async () => (await ask<JsonOut[]>(node, { op: 'listbanned' })) as JsonOut,
+      handler: async () => ask(node, { op: 'listbanned' }),
     },
     {
       name: 'clearbanned',
