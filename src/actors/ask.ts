@@ -1,5 +1,5 @@
 import type { AnyActorRef } from 'xstate';
-import type { AnyProtocol, Op, Reply, ReplyOf, Request, RequestOf } from '../machines/messages.js';
+import type { AnyProtocol, OpenProtocol, Reply, ReplyOf, RequestOf } from '../machines/messages.js';
 import { ServiceFailure } from '../machines/messages.js';
 
 /** Raised when a service does not answer in time; maps to komodod's internal-error code. */
@@ -17,7 +17,7 @@ let nextReqId = 1;
  * on whichever comes first, so nothing leaks. P is the actor's protocol: a body names one of its ops
  * with that op's fields, and the reply has that op's type.
  */
-export class Asker<P extends AnyProtocol = AnyProtocol> {
+export class Asker<P extends AnyProtocol = OpenProtocol> {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
 
   constructor(
@@ -37,17 +37,15 @@ export class Asker<P extends AnyProtocol = AnyProtocol> {
     else p.reject(new ServiceFailure(r.error.code, r.error.message));
   }
 
-  ask<K extends P['request']['op']>(body: RequestOf<P, K>, timeoutMs?: number): Promise<ReplyOf<P, K>>;
-  /** Transitional: an ask whose reply type the caller asserts (removed once every actor has its protocol). */
-  ask<T = unknown>(body: Op, timeoutMs?: number): Promise<T>;
-  ask(body: Request, timeoutMs = this.timeoutMs): Promise<unknown> {
+  ask<K extends P['request']['op']>(body: RequestOf<P, K>, timeoutMs = this.timeoutMs): Promise<ReplyOf<P, K>> {
     const reqId = nextReqId++;
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<ReplyOf<P, K>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(reqId);
         reject(new AskTimeout(this.name, body.op, timeoutMs));
       }, timeoutMs);
-      this.pending.set(reqId, { resolve, reject, timer });
+      // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
+      this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.actor.send({ type: 'request', reqId, body });
     });
   }

@@ -13,7 +13,8 @@ import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
 import type { TokensProtocol } from './tokens/protocol.js';
-import type { P2PProtocol } from './p2p/protocol.js';
+import type { P2PProtocol, P2PRequest } from './p2p/protocol.js';
+import type { RelayTxs, WalletProtocol, WalletRequest } from './wallet/protocol.js';
 import { consensusRules, ccEvalChecker } from './chainstore/consensus.js';
 import { TokenRegistryLogic } from './tokens/registry.js';
 import { MempoolLogic } from './mempool/logic.js';
@@ -142,7 +143,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   });
   chainActor.on('blockDisconnected', (e) => {
     const n = e as unknown as BlockDisconnected;
-    mempool.ask({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height }).catch((err) => log(`mempool: ${String(err)}`));
+    mempool.ask({ op: 'blockDisconnected', block: n.block }).catch((err) => log(`mempool: ${String(err)}`));
   });
   const notifiers: CommandNotifier[] = [];
   if (config.blocknotify) {
@@ -171,16 +172,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     notifiers.push(walletNotify);
     walletActor.on('walletTx', (e) => walletNotify.notify((e as unknown as { txid: string }).txid));
   }
-  const wallet = new Asker('wallet', walletActor, 10 * 60_000);
-  const toWallet = (body: { op: string; [k: string]: unknown }) => wallet.ask(body).catch((err) => log(`wallet: ${String(err)}`));
+  const wallet = new Asker<WalletProtocol>('wallet', walletActor, 10 * 60_000);
+  const toWallet = (body: WalletRequest) => wallet.ask(body).catch((err) => log(`wallet: ${String(err)}`));
   chainActor.on('blockConnected', (e) => {
     const n = e as unknown as BlockConnected;
     void toWallet({ op: 'blockConnected', block: n.block, txids: n.txids, height: n.height });
   });
-  chainActor.on('blockDisconnected', (e) => {
-    const n = e as unknown as BlockDisconnected;
-    void toWallet({ op: 'blockDisconnected', block: n.block, txids: n.txids, height: n.height });
-  });
+  // The wallet rescans after a disconnection: it needs nothing of the block.
+  chainActor.on('blockDisconnected', () => void toWallet({ op: 'blockDisconnected' }));
   // The mempool's notices reach the wallet in their order, a run of txAccepted (or of txRemoved) as
   // one message: one machine step, not one per transaction. txAccepted runs reach the p2p actor too.
   // A mined transaction's txRemoved matters to the wallet: the block may have reached it before the
@@ -235,11 +234,11 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   });
   const p2pActor = createActor(serviceMachine, { input: { logic: p2pLogic }, ...actorOpts('p2p') });
   const p2p = new Asker<P2PProtocol>('p2p', p2pActor);
-  const toP2p = (body: { op: string; [k: string]: unknown }) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
+  const toP2p = (body: P2PRequest) => p2p.ask(body).catch((err) => log(`p2p: ${String(err)}`));
   chainActor.on('blockConnected', (e) => void toP2p({ op: 'tipChanged', hash: (e as unknown as BlockConnected).hash, connected: true }));
   chainActor.on('blockDisconnected', () => void toP2p({ op: 'tipChanged', connected: false }));
   // The wallet's rebroadcast (RelayWalletTransaction) goes out by the p2p actor's relay, as accepted transactions do.
-  walletActor.on('relayTxs', (e) => void toP2p({ op: 'relayTxs', items: (e as unknown as { items: unknown[] }).items }));
+  walletActor.on('relayTxs', (e) => void toP2p({ op: 'relayTxs', items: (e as unknown as RelayTxs).items }));
   let pacedBlockInFlight = false;
   pacer.on('tick', () => {
     if (pacedBlockInFlight) return;
@@ -309,7 +308,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const scheduleResend = (ms: number) => {
     if (stopping) return;
     resendTimer = setTimeout(() => {
-      wallet.ask<number>({ op: 'resend' }).then(
+      wallet.ask({ op: 'resend' }).then(
         (next) => scheduleResend(next),
         (err) => {
           log(`wallet: ${String(err)}`);

@@ -10,6 +10,7 @@ export {
   type AnyProtocol,
   type Notice,
   type Op,
+  type OpenProtocol,
   type Protocol,
   type Reply,
   type ReplyOf,

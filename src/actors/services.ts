@@ -5,6 +5,7 @@ import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
 import type { TokensProtocol } from './tokens/protocol.js';
 import type { P2PProtocol } from './p2p/protocol.js';
+import type { WalletProtocol } from './wallet/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -21,7 +22,7 @@ export interface NodeServices {
   readonly mempool: Asker<MempoolProtocol>;
   readonly miner: Asker<MinerProtocol>;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
-  readonly wallet: Asker;
+  readonly wallet: Asker<WalletProtocol>;
   /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
   readonly tokens: Asker<TokensProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */

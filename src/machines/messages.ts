@@ -39,8 +39,18 @@ export interface AnyProtocol {
   notice: { type: string };
 }
 
-/** The body of op K of protocol P. */
-export type RequestOf<P extends AnyProtocol, K extends P['request']['op'] = P['request']['op']> = Extract<P['request'], { op: K }>;
+/**
+ * A protocol of no declared ops: any op, any fields, an unknown reply (the generic machine's tests
+ * and tools; every actor of the node has its own protocol).
+ */
+export interface OpenProtocol {
+  request: Op;
+  replies: Record<string, unknown>;
+  notice: Notice;
+}
+
+/** The body of op K of protocol P (any Op for an OpenProtocol, whose op is any string). */
+export type RequestOf<P extends AnyProtocol, K extends P['request']['op'] = P['request']['op']> = string extends P['request']['op'] ? P['request'] : Extract<P['request'], { op: K }>;
 
 /** The reply to op K of protocol P. */
 export type ReplyOf<P extends AnyProtocol, K extends P['request']['op']> = P['replies'][K & keyof P['replies']];

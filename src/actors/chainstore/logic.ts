@@ -283,6 +283,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.opts.rules.checkBlock(block, prev.height + 1, { size: raw.length, txHashes: txHashesOf(raw, txStarts), txSizes: txSizesOf(txStarts) });
       this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
     } catch (e) {
+      // e: whatever the rules threw (a ValidationError carries komodod's reason).
       this.log(`block ${hash} in ${blockFileName(pos.file)} at ${pos.pos} is not taken: ${(e as { reason?: string }).reason ?? String(e)}`);
       return undefined;
     }
@@ -1039,6 +1040,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   private rejection(e: unknown, hash?: string): SubmitResult {
+    // e: whatever was thrown; its fields are checked before use (a ValidationError carries them).
     const v = e as { rejectCode?: number; reason?: string; dos?: number };
     if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') {
       return { status: 'rejected', ...(hash ? { hash } : {}), rejectCode: v.rejectCode, reason: v.reason, ...(typeof v.dos === 'number' ? { dos: v.dos } : {}) };
@@ -1098,6 +1100,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     try {
       this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
     } catch (e) {
+      // e: whatever the rules threw; its fields are checked before use.
       const v = e as { rejectCode?: number; reason?: string };
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };

@@ -528,6 +528,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
           out.outcomes.push({ ok: true, result: stage.txid });
           continue;
         }
+        // A failed stage answered above with its error: this one is ready or deferred (and passed).
         const p = (stage as { p: Prepared }).p;
         leaveOverlay(this.pending, p);
         this.commit(p, out.notices, items[i]!.relay !== false);

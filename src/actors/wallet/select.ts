@@ -3,6 +3,9 @@ import { Outpoint, TxIn } from '../../chain/tx/input.js';
 import { TxOut } from '../../chain/tx/output.js';
 import { fromHexReversed } from '../../chain/encoding/hex.js';
 import { isDust } from '../../chain/validation/policy.js';
+import type { Recipient } from './protocol.js';
+
+export type { Recipient } from './protocol.js';
 
 /**
  * The wallet's pure transaction building, as komodod's CWallet::SelectCoinsMinConf, SelectCoins,
@@ -34,12 +37,6 @@ export interface Spendable {
   fromMe: boolean;
   /** The scriptSig size a signature will take (DummySignatureCreator): 107 for P2PKH, 73 for P2PK. */
   sigSize: number;
-}
-
-export interface Recipient {
-  script: Uint8Array;
-  value: bigint;
-  subtractFee: boolean;
 }
 
 export class WalletBuildError extends Error {}

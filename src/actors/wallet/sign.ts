@@ -10,6 +10,9 @@ import { combineSignatures, produceScriptSig, signatureFor, type KeyLookup, type
 import { scriptErrorString } from '../../chain/script/script-error.js';
 import { getOp } from '../../chain/script/script.js';
 import { OP_0, OP_1, OP_16, OP_PUSHDATA4 } from '../../chain/script/opcodes.js';
+import type { InputError, PrevOut } from './protocol.js';
+
+export type { InputError, PrevOut } from './protocol.js';
 import { isValidPubKeySize, parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
 import { signatureHash } from '../../chain/script/sighash.js';
 import { makeCCcond1, makeCCcond1of2 } from '../../chain/cc/builders.js';
@@ -17,21 +20,6 @@ import { ccScriptPubKey, ccSigVec, makeCCChecker } from '../../chain/cc/script.j
 import { cloneTree, signTreeSecp256k1 } from '../../chain/cc/sign.js';
 import { fulfillmentBinary } from '../../chain/cc/fulfillment.js';
 import { pushAll } from '../../chain/script/sign.js';
-
-/** An output being spent, as signrawtransaction's coins view holds it. */
-export interface PrevOut {
-  script: Uint8Array;
-  value: bigint;
-}
-
-/** One entry of signrawtransaction's `errors` (TxInErrorToJSON), in komodod's key order. */
-export interface InputError {
-  txid: string;
-  vout: number;
-  scriptSig: string;
-  sequence: number;
-  error: string;
-}
 
 export interface SignOptions {
   keys: KeyLookup;

@@ -483,7 +483,7 @@ export function blockchainMethods(node: NodeServices): RpcMethod[] {
 }
 
 /** invalidateblock/reconsiderblock: -5 for an unknown block; any other failure is the state's -20. */
-async function chainWrite(node: NodeServices, body: { op: string; hash: string }): Promise<void> {
+async function chainWrite(node: NodeServices, body: { op: 'invalidateBlock' | 'reconsiderBlock'; hash: string }): Promise<void> {
   try {
     await askRpc(node.chain, body);
   } catch (e) {

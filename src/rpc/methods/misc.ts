@@ -30,7 +30,7 @@ const ZERO_HASH = '0'.repeat(64);
  */
 async function walletFields(node: NodeServices): Promise<{ balance: JsonObj; keypool: JsonObj }> {
   // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), as getwalletinfo does.
-  const info = await askRpc<{ balance: bigint; pool: { oldest: number; size: number } }>(node.wallet, { op: 'walletInfo' });
+  const info = await askRpc(node.wallet, { op: 'walletInfo' });
   const balance = info.balance;
   return {
     balance: { walletversion: WALLET_VERSION, balance: new Amount(balance) },

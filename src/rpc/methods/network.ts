@@ -1,6 +1,4 @@
 import type { NodeServices } from '../../actors/services.js';
-import type { ReplyOf, RequestOf } from '../../actors/protocol.js';
-import type { P2PProtocol, P2PRequest } from '../../actors/p2p/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
 import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';
@@ -12,12 +10,7 @@ import { askRpc } from '../ask.js';
 /** komodod's ::minRelayTxFee: 100 satoshis per kB (main.cpp:125). */
 const MIN_RELAY_TX_FEE = 100n;
 
-/** A request to the p2p actor; a failure keeps its komodod code (-23, -24, -29, -1). */
-function ask<K extends P2PRequest['op']>(node: NodeServices, body: RequestOf<P2PProtocol, K> & { op: K }): Promise<ReplyOf<P2PProtocol, K>> {
-  return askRpc(node.p2p, body);
-}
-
-/** The `network` category (rpc/net.cpp): peers, connections, bans. */
+/** The `network` category (rpc/net.cpp): peers, connections, bans (the p2p actor's failures keep their komodod codes: -23, -24, -29, -1). */
 export function networkMethods(node: NodeServices): RpcMethod[] {
   return [
     {
@@ -34,7 +27,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getconnectioncount', '') +
         helpExampleRpc(env, 'getconnectioncount', ''),
-      handler: async () => ask(node, { op: 'connectioncount' }),
+      handler: async () => askRpc(node.p2p, { op: 'connectioncount' }),
     },
     {
       name: 'ping',
@@ -50,7 +43,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'ping', '') +
         helpExampleRpc(env, 'ping', ''),
       handler: async () => {
-        await ask(node, { op: 'ping' });
+        await askRpc(node.p2p, { op: 'ping' });
         return null;
       },
     },
@@ -94,7 +87,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getpeerinfo', '') +
         helpExampleRpc(env, 'getpeerinfo', ''),
-      handler: async () => ask(node, { op: 'peerinfo' }),
+      handler: async () => askRpc(node.p2p, { op: 'peerinfo' }),
     },
     {
       name: 'addnode',
@@ -118,7 +111,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const command = getStr(params[1]!);
         const nodeText = getStr(params[0]!);
-        await ask(node, { op: 'addnode', node: nodeText, command });
+        await askRpc(node.p2p, { op: 'addnode', node: nodeText, command });
         return null;
       },
     },
@@ -136,7 +129,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'disconnectnode', '"192.168.0.6:8233"') +
         helpExampleRpc(env, 'disconnectnode', '"192.168.0.6:8233"'),
       handler: async (params) => {
-        await ask(node, { op: 'disconnectnode', node: getStr(params[0]!) });
+        await askRpc(node.p2p, { op: 'disconnectnode', node: getStr(params[0]!) });
         return null;
       },
     },
@@ -181,7 +174,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'getnetworkinfo', '') +
         helpExampleRpc(env, 'getnetworkinfo', ''),
       handler: async () => {
-        const info = await ask(node, { op: 'networkinfo' });
+        const info = await askRpc(node.p2p, { op: 'networkinfo' });
         // GetNetworksInfo: every network but NET_UNROUTABLE; NET_INTERNAL has an empty name.
         const networks = [
           { name: 'ipv4', reachable: true },
@@ -230,7 +223,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         if (params.length >= 3 && params[2] !== null) bantime = Number(getInt64(params[2] as JsonValue));
         // params[3].isTrue(): only a JSON true counts.
         const absolute = params.length === 4 && params[3] === true;
-        await ask(node, { op: 'setban', subnet, command, bantime, absolute });
+        await askRpc(node.p2p, { op: 'setban', subnet, command, bantime, absolute });
         return null;
       },
     },
@@ -245,7 +238,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'listbanned', '') +
         helpExampleRpc(env, 'listbanned', ''),
-      handler: async () => ask(node, { op: 'listbanned' }),
+      handler: async () => askRpc(node.p2p, { op: 'listbanned' }),
     },
     {
       name: 'clearbanned',
@@ -259,7 +252,7 @@ export function networkMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'clearbanned', '') +
         helpExampleRpc(env, 'clearbanned', ''),
       handler: async () => {
-        await ask(node, { op: 'clearbanned' });
+        await askRpc(node.p2p, { op: 'clearbanned' });
         return null;
       },
     },

@@ -10,7 +10,8 @@ import { isP2PK, isP2PKH, isP2SH, opReturnScript } from '../../chain/script/scri
 import { extractDestinations } from '../../chain/script/standard.js';
 import { scriptToAsm } from '../../chain/script/asm.js';
 import { SAPLING_BRANCH_ID, OVERWINTER_BRANCH_ID, SPROUT_BRANCH_ID, TESTDUMMY_BRANCH_ID } from '../../chain/consensus.js';
-import { SIGHASH_NAMES, TempKeyStore, signVariants, type InputError, type PrevOut } from '../../actors/wallet/sign.js';
+import { SIGHASH_NAMES, TempKeyStore, signVariants } from '../../actors/wallet/sign.js';
+import type { InputError, PrevOut } from '../../actors/wallet/protocol.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import { JsonObject, JsonNumber, type JsonValue, type JsonOut } from '../json-value.js';
 import { getArr, getInt, getInt64, getObj, getStr, parseHashO, parseHexO, parseHexV, rpcTypeCheck, rpcTypeCheckObj } from '../params.js';
@@ -245,7 +246,7 @@ export function rawWalletMethods(node: NodeServices): RpcMethod[] {
         rpcTypeCheck(params, ['string']);
         const tx = decodeHexTx(getStr(params[0]!));
         if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
-        const r = await ask<{ tx: Transaction; fee: bigint; changePos: number }>(node.wallet, { op: 'fund', tx });
+        const r = await ask(node.wallet, { op: 'fund', tx });
         return { hex: r.tx.toHex(), changepos: r.changePos, fee: valueFromAmount(r.fee) };
       },
     },
