@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { AddressDelta, AddressType } from '../../actors/chainstore/protocol.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';

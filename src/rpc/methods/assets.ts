@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { ccAddress, ccAddressOf, globalCCAddress, moduleGlobal } from '../../chain/cc/index.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { MempoolEntry } from '../../actors/mempool/protocol.js';
 import type { BlockInfo, Coin, PoolValues, TipInfo } from '../../actors/chainstore/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';

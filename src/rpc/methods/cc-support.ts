@@ -2,7 +2,7 @@
  * What the CC module RPCs (tokens.ts, assets.ts) share: komodod keeps these in CCutils.cpp,
  * CCtx.cpp and rpcwallet.cpp (CCaddress), once for every module, and so does acnode.
  */
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../actors/chainstore/coins.js';
 import type { TokenOutput } from '../../actors/tokens/protocol.js';
 import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';

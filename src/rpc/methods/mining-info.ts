@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Block } from '../../chain/block/block.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { hexBytes, isHex } from '../../chain/encoding/hex.js';

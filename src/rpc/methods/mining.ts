@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { RpcError, RPC_METHOD_NOT_FOUND } from '../errors.js';
 import { getBool, getInt } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';

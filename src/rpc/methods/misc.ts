@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 

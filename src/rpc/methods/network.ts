@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
 import { CLIENT_VERSION, SUBVERSION } from '../../actors/p2p/logic.js';

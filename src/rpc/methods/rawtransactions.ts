@@ -1,6 +1,6 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { AcceptItem, MempoolEntry, MempoolProtocol } from '../../actors/mempool/protocol.js';
-import type { Asker } from '../../actors/ask.js';
+import type { Asker } from '../../actors/protocol.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';

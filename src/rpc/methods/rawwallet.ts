@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../chain/tx/input.js';

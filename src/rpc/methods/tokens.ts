@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { TokenRecord } from '../../actors/tokens/protocol.js';
 import { ccAddressOf, moduleGlobal } from '../../chain/cc/index.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';

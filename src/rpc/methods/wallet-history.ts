@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { TxDetail } from '../../actors/wallet/protocol.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Secret } from '../../actors/wallet/secret.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { sha256 } from '../../chain/crypto/hash.js';
