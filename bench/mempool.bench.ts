@@ -16,7 +16,6 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import { loadConfig } from '../src/node/config.js';
 import { startNode, type NodeHandle } from '../src/node/node.js';
-import type { Block } from '../src/chain/block/block.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
 import { alternated, httpClient, httpRate, rpcBody, type Client } from './tokens.bench.js';
 import type { Row } from './lib.js';
@@ -52,8 +51,8 @@ async function nodeWithMempool(count: number): Promise<Filled> {
   };
   try {
     await call(rpcBody('generate', 1));
-    const hash1 = await node.services.chain.ask<string>({ op: 'blockHash', height: 1 });
-    const premine = (await node.services.chain.ask<{ block: Block }>({ op: 'block', hash: hash1 })).block.txs[0]!;
+    const hash1 = (await node.services.chain.ask({ op: 'blockHash', height: 1 }))!;
+    const premine = (await node.services.chain.ask({ op: 'block', hash: hash1 }))!.block.txs[0]!;
     // The premine to a few outputs, each of those to up to 9,000 (a transaction stays under 100 kB).
     const perFan = 9000;
     const fans = Math.ceil(count / perFan);

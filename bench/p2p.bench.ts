@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Block } from '../src/chain/block/block.js';
 import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
@@ -76,7 +75,7 @@ async function announcedAll(peer: TestPeer, want: Set<string>): Promise<void> {
   }
 }
 
-const tipOf = (n: NodeHandle) => n.services.chain.ask<{ hash: string; height: number }>({ op: 'tip' });
+const tipOf = (n: NodeHandle) => n.services.chain.ask({ op: 'tip' });
 
 export async function p2pBenchmarks(): Promise<Row[]> {
   const rows: Row[] = [];
@@ -89,10 +88,10 @@ export async function p2pBenchmarks(): Promise<Row[]> {
   const bPort = p2pPort(b.log);
   const bMempool = async () => new Set(await mempoolOf(bPort, magic));
   try {
-    await until(async () => (await a.services.p2p.ask<number>({ op: 'connectioncount' })) === 1);
-    const blockOf = async (hash: string) => (await a.services.chain.ask<{ raw: Uint8Array; block: Block }>({ op: 'block', hash }))!;
+    await until(async () => (await a.services.p2p.ask({ op: 'connectioncount' })) === 1);
+    const blockOf = async (hash: string) => (await a.services.chain.ask({ op: 'block', hash }))!;
     const mineOnA = async () => {
-      const [h] = await a.services.miner.ask<string[]>({ op: 'generate', n: 1 }, 10 * 60_000);
+      const [h] = await a.services.miner.ask({ op: 'generate', n: 1 }, 10 * 60_000);
       return h!;
     };
     // Block 1 (premine to the bench key) and fan-outs to WARM + 1 + RELAY_ROUNDS * TXS P2PKH outputs
@@ -194,7 +193,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
     const blockPropagateMs = performance.now() - mined;
     const big = await blockOf(h3);
     const t3 = performance.now();
-    const r = await c.services.chain.ask<{ status: string }>({ op: 'submitBlock', raw: big.raw }, 10 * 60_000);
+    const r = await c.services.chain.ask({ op: 'submitBlock', raw: big.raw }, 10 * 60_000);
     const localBlockMs = performance.now() - t3;
     if (r.status !== 'connected') say(`C did not connect the block: ${r.status}`);
     // B checked the block's signatures when it accepted the transactions (signature cache), as komodod does.

@@ -536,7 +536,7 @@ async function transferBenchmarks(): Promise<Row[]> {
       await n.rpc('generate', 1);
     }
     for (let i = 0; i < N - 1; i++) await send(last, chain.meta.tokenid);
-    const inMempool = (await last.node.services.mempool.ask<{ size: number }>({ op: 'info' })).size;
+    const inMempool = (await last.node.services.mempool.ask({ op: 'info' })).size;
     if (inMempool !== N - 1) throw new Error(`bench: ${inMempool} of ${N - 1} transfers in the mempool`);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     const round = async (n: Running): Promise<number> => {

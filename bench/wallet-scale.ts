@@ -35,7 +35,6 @@ import { BlockHeader } from '../src/chain/block/header.js';
 import { KeyStore } from '../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../src/actors/wallet/logic.js';
 import { Secret } from '../src/chain/crypto/secret.js';
-import type { Asker } from '../src/actors/ask.js';
 import type { Row } from './lib.js';
 
 const params = devChainParams();
@@ -77,7 +76,7 @@ async function build(n: number): Promise<Fixture> {
       if (body.op === 'tx') return null;
       throw new Error(`stub chain: ${body.op}`);
     },
-  } as unknown as Asker;
+  } as never;
   const mempool = {
     ask: async (body: { op: string; raw?: Uint8Array }) => {
       if (body.op === 'entries') return [];
@@ -88,7 +87,7 @@ async function build(n: number): Promise<Fixture> {
       }
       throw new Error(`stub mempool: ${body.op}`);
     },
-  } as unknown as Asker;
+  } as never;
   const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => params, now: () => 1_700_000_000 });
   await wallet.load();
   const before = heap();

@@ -19,7 +19,6 @@ import { TxOut } from '../src/chain/tx/output.js';
 import { signVariants, TempKeyStore } from '../src/chain/tx/sign.js';
 import { KeyStore } from '../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../src/actors/wallet/logic.js';
-import type { Asker } from '../src/actors/ask.js';
 import { opsPerSecondAsync, type Row } from './lib.js';
 import { walletScaleBenchmarks } from './wallet-scale.js';
 
@@ -101,7 +100,7 @@ async function fundLatency(outputs: number): Promise<number> {
       },
     };
     const mempool: Stub = { ask: async <T>() => [] as T };
-    const wallet = new WalletLogic({ chain: chain as unknown as Asker, mempool: mempool as unknown as Asker, keys, dir, params: () => params });
+    const wallet = new WalletLogic({ chain: chain as never, mempool: mempool as never, keys, dir, params: () => params });
     await wallet.load();
     const tx = v4();
     tx.vout.push(new TxOut(3n * 100_000_000n, p2pkhScript(new Uint8Array(20).fill(3))));

@@ -1,6 +1,6 @@
 import type { AnyActorRef } from 'xstate';
-import type { Op, Reply } from './protocol.js';
-import { ServiceFailure } from './protocol.js';
+import type { AnyProtocol, OpenProtocol, Reply, ReplyOf, RequestOf } from '../machines/messages.js';
+import { ServiceFailure } from '../machines/messages.js';
 
 /** Raised when a service does not answer in time; maps to komodod's internal-error code. */
 export class AskTimeout extends ServiceFailure {
@@ -14,9 +14,10 @@ let nextReqId = 1;
 /**
  * Request/response over an actor's emitted `reply` events: one listener per actor, a map of pending
  * requests keyed by request id, a timeout on every request. The timer and the map entry are cleared
- * on whichever comes first, so nothing leaks.
+ * on whichever comes first, so nothing leaks. P is the actor's protocol: a body names one of its ops
+ * with that op's fields, and the reply has that op's type.
  */
-export class Asker {
+export class Asker<P extends AnyProtocol = OpenProtocol> {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
 
   constructor(
@@ -36,13 +37,14 @@ export class Asker {
     else p.reject(new ServiceFailure(r.error.code, r.error.message));
   }
 
-  ask<T = unknown>(body: Op, timeoutMs = this.timeoutMs): Promise<T> {
+  ask<K extends P['request']['op']>(body: RequestOf<P, K>, timeoutMs = this.timeoutMs): Promise<ReplyOf<P, K>> {
     const reqId = nextReqId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<ReplyOf<P, K>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(reqId);
         reject(new AskTimeout(this.name, body.op, timeoutMs));
       }, timeoutMs);
+      // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
       this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.actor.send({ type: 'request', reqId, body });
     });

@@ -1,41 +1,23 @@
 /**
- * The message protocol every service actor speaks: a request is a `request` event carrying a request
- * id and an operation; the reply comes back as an emitted `reply` event with the same id. Errors
- * travel as data (code and message in komodod's terms), never as exceptions across actors.
+ * The message envelope every service actor speaks (defined in src/machines/messages.ts, which the
+ * service machine shares), re-exported for the actors and the RPC layer, with the node's services as
+ * the RPC layer sees them. Each actor's requests, replies and notices are in its own protocol.ts.
  */
-export interface Op {
-  op: string;
-  [k: string]: unknown;
-}
-
-export interface RequestEvent {
-  type: 'request';
-  reqId: number;
-  body: Op;
-}
-
-export interface ServiceError {
-  /** komodod's RPC error code the failure maps to (e.g. -5, -8, -25, -26). */
-  code: number;
-  message: string;
-}
-
-export type Reply =
-  | { type: 'reply'; reqId: number; ok: true; result: unknown }
-  | { type: 'reply'; reqId: number; ok: false; error: ServiceError };
-
-/** A failure a service reports to its caller with komodod's code. */
-export class ServiceFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Maps anything thrown inside a service to a reply error; unknown failures are internal errors. */
-export function toServiceError(e: unknown): ServiceError {
-  if (e instanceof ServiceFailure) return { code: e.code, message: e.message };
-  return { code: -32603, message: e instanceof Error ? e.message : String(e) };
-}
+export {
+  ServiceFailure,
+  toServiceError,
+  noSuchOp,
+  type AnyProtocol,
+  type Notice,
+  type Op,
+  type OpenProtocol,
+  type Protocol,
+  type Reply,
+  type ReplyOf,
+  type Request,
+  type RequestEvent,
+  type RequestOf,
+  type ServiceError,
+} from '../machines/messages.js';
+export type { Asker } from './ask.js';
+export type { NodeServices } from './services.js';

@@ -1,5 +1,11 @@
 import type { NodeConfig } from '../node/config.js';
 import type { Asker } from './ask.js';
+import type { ChainStoreProtocol } from './chainstore/protocol.js';
+import type { MempoolProtocol } from './mempool/protocol.js';
+import type { MinerProtocol } from './miner/protocol.js';
+import type { TokensProtocol } from './tokens/protocol.js';
+import type { P2PProtocol } from './p2p/protocol.js';
+import type { WalletProtocol } from './wallet/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { KeyStore } from './wallet/keystore.js';
 import type { AnyActorRef } from 'xstate';
@@ -13,15 +19,15 @@ export interface NodeServices {
   readonly config: NodeConfig;
   /** The chain's parameters before automatic activations (ask the chain store for the ones in force). */
   readonly baseParams: ChainParams;
-  readonly chain: Asker;
-  readonly mempool: Asker;
-  readonly miner: Asker;
+  readonly chain: Asker<ChainStoreProtocol>;
+  readonly mempool: Asker<MempoolProtocol>;
+  readonly miner: Asker<MinerProtocol>;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
-  readonly wallet: Asker;
+  readonly wallet: Asker<WalletProtocol>;
   /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
-  readonly tokens: Asker;
+  readonly tokens: Asker<TokensProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
-  readonly p2p: Asker;
+  readonly p2p: Asker<P2PProtocol>;
   readonly keys: KeyStore;
   /** The pubkey coinbases and the premine pay (-pubkey, or the node's own key). */
   readonly minerPubkey: Uint8Array;

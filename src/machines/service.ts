@@ -1,56 +1,56 @@
 import { setup, fromPromise, fromCallback, assign, enqueueActions, sendTo } from 'xstate';
-import { toServiceError, type Op, type Reply, type RequestEvent } from '../actors/protocol.js';
+import { toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
 
-/** A notification a service emits to whoever listens (e.g. blockConnected), after a write. */
-export interface Notice {
-  type: string;
-  [k: string]: unknown;
-}
+/** The least a notice is (each protocol names its own). */
+type AnyNotice = { type: string };
+
+export type { Notice } from './messages.js';
 
 /** What a write returns: its result for the caller, and the notices to emit after it, in order. */
-export interface WriteOutcome {
+export interface WriteOutcome<N extends AnyNotice = Notice> {
   result: unknown;
-  notices?: Notice[];
+  notices?: N[];
 }
 
 /** One write's outcome in a batch: its result or its error. */
-export type BatchOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+export type BatchOutcome<R = unknown> = { ok: true; result: R } | { ok: false; error: unknown };
 
 /**
  * The domain object a service machine drives. Reads answer at once from memory; writes run one at
  * a time, in arrival order, and may touch storage. Big indexes live here, not in machine context
- * (XState copies context on every assign).
+ * (XState copies context on every assign). Req is the union of the service's request bodies, so a
+ * `switch (body.op)` in read and write narrows each body to its op's fields.
  */
-export interface ServiceLogic {
+export interface ServiceLogic<Req extends Request = Op, N extends AnyNotice = Notice> {
   readonly name: string;
   load(): Promise<void>;
-  isWrite(body: Op): boolean;
-  read(body: Op): unknown;
-  write(body: Op): Promise<WriteOutcome>;
+  isWrite(body: Req): boolean;
+  read(body: Req): unknown;
+  write(body: Req): Promise<WriteOutcome<N>>;
   /**
    * Optional: consecutive writes this answers true for are handed to writeBatch together, which
    * answers each one as write would have, in order (the mempool verifies a burst in parallel).
    */
-  batchable?(body: Op): boolean;
+  batchable?(body: Req): boolean;
   /**
    * Applies the writes in order, reporting their outcomes in order as they settle (each exactly once,
    * possibly in several reports, with the notices of the reported ones). It may resolve before all are
    * reported (the next batch is then taken meanwhile); the rest must be reported before close() ends.
    */
-  writeBatch?(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void>;
+  writeBatch?(bodies: Req[], report: (outcomes: BatchOutcome[], notices: N[]) => void): Promise<void>;
   /**
    * Optional: a batchable write that is a batch already (the mempool's acceptMany, gathered by its
    * sender): it starts at once instead of waiting a turn for company.
    */
-  gathered?(body: Op): boolean;
+  gathered?(body: Req): boolean;
   /**
    * Optional: the writes that need no waiting (nothing stored, nothing asked). With nothing queued
    * or running, such a write is applied by writeNow inside the step that received it: one machine
    * step, not a round trip through the writer (the wallet's and p2p's share of every accepted burst).
    */
-  writesNow?(body: Op): boolean;
+  writesNow?(body: Req): boolean;
   /** Applies a write writesNow answered true for, synchronously, as write would have. */
-  writeNow?(body: Op): WriteOutcome;
+  writeNow?(body: Req): WriteOutcome<N>;
   /**
    * A small summary (counts, tip) for inspection: never whole indexes. Read when the node is inspected
    * (serviceSummary), not kept in context: an assign per write would copy the snapshot for nothing.
@@ -59,8 +59,11 @@ export interface ServiceLogic {
   close(): Promise<void>;
 }
 
+/** A service logic of any protocol: what the generic machine drives. */
+export type AnyServiceLogic = ServiceLogic<Request, AnyNotice>;
+
 interface Context {
-  logic: ServiceLogic;
+  logic: AnyServiceLogic;
   /** Writes waiting for the running batch to finish. */
   queue: RequestEvent[];
   /** The batch being written now. */
@@ -72,7 +75,7 @@ interface Context {
 
 interface Drained {
   replies: Reply[];
-  notices: Notice[];
+  notices: AnyNotice[];
 }
 
 type WriterEvent = { type: 'drain'; batch: RequestEvent[] } | { type: 'gather' };
@@ -91,7 +94,7 @@ function replyTo(req: RequestEvent, run: () => unknown): Reply {
 }
 
 /** A service's summary as inspection shows it (a failing summary() is shown, not thrown). */
-export function serviceSummary(logic: ServiceLogic): Record<string, unknown> {
+export function serviceSummary(logic: AnyServiceLogic): Record<string, unknown> {
   try {
     return logic.summary();
   } catch (e) {
@@ -100,12 +103,12 @@ export function serviceSummary(logic: ServiceLogic): Record<string, unknown> {
 }
 
 /** A write the logic takes together with its neighbours (ServiceLogic.batchable). */
-function isBatchableWrite(logic: ServiceLogic, body: Op): boolean {
+function isBatchableWrite(logic: AnyServiceLogic, body: Request): boolean {
   return !!logic.writeBatch && !!logic.batchable?.(body) && logic.isWrite(body);
 }
 
 /** A batchable write that needs no turn to gather company (ServiceLogic.gathered). */
-function isGatheredBatch(logic: ServiceLogic, body: Op): boolean {
+function isGatheredBatch(logic: AnyServiceLogic, body: Request): boolean {
   return isBatchableWrite(logic, body) && !!logic.gathered?.(body);
 }
 
@@ -118,9 +121,9 @@ function toReply(req: RequestEvent, o: BatchOutcome): Reply {
  * handed to writeBatch together. What a batchable run settles is sent out as it settles (`early`),
  * so its callers need not wait for the rest of the run.
  */
-async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Drained) => void): Promise<Drained> {
+async function drain(logic: AnyServiceLogic, batch: RequestEvent[], early: (out: Drained) => void): Promise<Drained> {
   const replies: Reply[] = [];
-  const notices: Notice[] = [];
+  const notices: AnyNotice[] = [];
   for (let i = 0; i < batch.length; i++) {
     const req = batch[i]!;
     // Reads queued while the store loaded are answered in their turn, after earlier writes.
@@ -167,15 +170,16 @@ async function drain(logic: ServiceLogic, batch: RequestEvent[], early: (out: Dr
 export const serviceMachine = setup({
   types: {
     context: {} as Context,
-    input: {} as { logic: ServiceLogic },
-    events: {} as RequestEvent | { type: 'stop' } | WriterReply,
-    emitted: {} as Reply | Notice,
+    input: {} as { logic: AnyServiceLogic },
+    // Any protocol's bodies: the machine is generic, each logic's own type narrows them.
+    events: {} as RequestEvent<Op> | { type: 'stop' } | WriterReply,
+    emitted: {} as Reply | AnyNotice,
   },
   actors: {
-    load: fromPromise<void, { logic: ServiceLogic }>(({ input }) => input.logic.load()),
+    load: fromPromise<void, { logic: AnyServiceLogic }>(({ input }) => input.logic.load()),
     // One writer for the service's life, not an actor per write: it runs each batch it is sent and
     // sends back `drained` (a write costs two machine steps, no actor creation).
-    writer: fromCallback<WriterEvent, { logic: ServiceLogic }>(({ input, receive, sendBack }) => {
+    writer: fromCallback<WriterEvent, { logic: AnyServiceLogic }>(({ input, receive, sendBack }) => {
       receive((e) => {
         if (e.type === 'gather') {
           // Requests read in this turn of the event loop join the batch.
@@ -188,7 +192,7 @@ export const serviceMachine = setup({
         );
       });
     }),
-    close: fromPromise<void, { logic: ServiceLogic }>(({ input }) => input.logic.close()),
+    close: fromPromise<void, { logic: AnyServiceLogic }>(({ input }) => input.logic.close()),
   },
   actions: {
     answerRead: enqueueActions(({ context, event, enqueue }) => {
@@ -197,7 +201,7 @@ export const serviceMachine = setup({
     }),
     writeNow: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
-      let notices: Notice[] = [];
+      let notices: AnyNotice[] = [];
       enqueue.emit(
         replyTo(req, () => {
           const out = context.logic.writeNow!(req.body);

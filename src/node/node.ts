@@ -115,7 +115,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     },
   });
   const system = root.system;
-  const ask = (id: ServiceId) => askers.of(system, id);
+  const ask = <K extends ServiceId>(id: K) => askers.of(system, id);
   const chain = ask('chainStore');
   const mempool = ask('mempool');
   const miner = ask('miner');
@@ -183,7 +183,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   server.setWarmup('Loading block index...');
 
   // Wait for the chain to load (every request queues behind it), then open for business.
-  const tip = await chain.ask<{ height: number; hash: string }>({ op: 'tip' }, 10 * 60_000);
+  const tip = await chain.ask({ op: 'tip' }, 10 * 60_000);
   server.setWarmup(null);
   log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
   // The P2P listener is bound (its port logged) before the RPC server announces itself.
@@ -197,7 +197,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const scheduleResend = (ms: number) => {
     if (stopping) return;
     resendTimer = setTimeout(() => {
-      wallet.ask<number>({ op: 'resend' }).then(
+      wallet.ask({ op: 'resend' }).then(
         (next) => scheduleResend(next),
         (err) => {
           log(`wallet: ${String(err)}`);

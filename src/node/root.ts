@@ -1,5 +1,5 @@
 import { setup, fromPromise, enqueueActions, stopChild, type ActorRefFrom, type ActorSystem, type AnyActorRef } from 'xstate';
-import { serviceMachine, type ServiceLogic } from '../machines/service.js';
+import { serviceMachine, type AnyServiceLogic } from '../machines/service.js';
 import { pacerMachine } from '../machines/pacer.js';
 
 /** The node's services by systemId, in start order: each may ask only those before it. */
@@ -15,7 +15,7 @@ export interface NodeRootInput {
    * Each service's logic, made when its actor is spawned (in SERVICE_IDS order): a maker finds the
    * services it asks, spawned before it, with system.get.
    */
-  services: { readonly [K in ServiceId]: (system: NodeSystem) => ServiceLogic };
+  services: { readonly [K in ServiceId]: (system: NodeSystem) => AnyServiceLogic };
   /** -gen's pace (ac_blocktime). */
   pacerIntervalMs: number;
   /** Quiets the node before its services stop: the RPC server closed, a running solve aborted. */

@@ -1,38 +1,18 @@
-import type { Notice } from '../machines/service.js';
-import type { Op } from '../actors/protocol.js';
 import type { Asker } from '../actors/ask.js';
-import type { BlockConnected, BlockDisconnected } from '../actors/chainstore/logic.js';
-import type { TxAccepted, TxRemoved } from '../actors/mempool/logic.js';
+import type { ChainStoreNotice } from '../actors/chainstore/protocol.js';
+import type { MempoolNotice, MempoolProtocol, MempoolRequest, TxAccepted, TxRemoved } from '../actors/mempool/protocol.js';
+import type { MinerNotice, MinerProtocol } from '../actors/miner/protocol.js';
+import type { P2PProtocol, P2PRequest } from '../actors/p2p/protocol.js';
+import type { WalletNotice, WalletProtocol, WalletRequest } from '../actors/wallet/protocol.js';
 import type { CommandNotifier } from './notify.js';
 import type { PacerRef, ServiceRef } from './root.js';
 
-/** The chain store's tip moved (after the blockConnected/blockDisconnected notices of the move). */
-interface TipChanged extends Notice {
-  type: 'tipChanged';
-  hash: string;
-}
-/** A wallet transaction entered the mempool or was mined (komodod's AddToWallet). */
-interface WalletTx extends Notice {
-  type: 'walletTx';
-  txid: string;
-}
-/** The wallet's rebroadcast (RelayWalletTransaction). */
-interface RelayTxs extends Notice {
-  type: 'relayTxs';
-  items: { txid: string; raw: Uint8Array }[];
-}
-/** setgenerate turned mining on or off. */
-interface GenerateChanged extends Notice {
-  type: 'generateChanged';
-  on: boolean;
-}
-
 /**
- * A service's notices of one type, as its logic declares them. The service machine emits them as
- * untyped Notices (until each actor has its protocol file): the one downcast of the routing is here.
+ * A service's notices of one type, as its protocol declares them. The generic service machine emits
+ * them as untyped notices: the one downcast of the routing is here, from the sender's declared union.
  */
-function onNotice<N extends Notice>(ref: ServiceRef, type: N['type'], handler: (n: N) => void): void {
-  ref.on(type, (e) => handler(e as N));
+function onNotice<U extends { type: string }, T extends U['type']>(ref: ServiceRef, type: T, handler: (n: Extract<U, { type: T }>) => void): void {
+  ref.on(type, (e) => handler(e as unknown as Extract<U, { type: T }>));
 }
 
 export interface Routed {
@@ -42,7 +22,7 @@ export interface Routed {
   wallet: ServiceRef;
   pacer: PacerRef;
   /** The askers of the services notices are delivered to. */
-  ask: { mempool: Asker; miner: Asker; wallet: Asker; p2p: Asker };
+  ask: { mempool: Asker<MempoolProtocol>; miner: Asker<MinerProtocol>; wallet: Asker<WalletProtocol>; p2p: Asker<P2PProtocol> };
   /** -blocknotify, -walletnotify */
   blockNotify?: CommandNotifier;
   walletNotify?: CommandNotifier;
@@ -67,38 +47,40 @@ export interface Routed {
  * txRemoved of a block after the block itself.
  */
 export function routeNotices(r: Routed): void {
-  const deliver = (to: keyof Routed['ask'], body: Op) => void r.ask[to].ask(body).catch((err) => r.log(`${to}: ${String(err)}`));
+  const failed = (to: string) => (err: unknown) => r.log(`${to}: ${String(err)}`);
+  const toMempool = (body: MempoolRequest) => void r.ask.mempool.ask(body).catch(failed('mempool'));
+  const toWallet = (body: WalletRequest) => void r.ask.wallet.ask(body).catch(failed('wallet'));
+  const toP2p = (body: P2PRequest) => void r.ask.p2p.ask(body).catch(failed('p2p'));
 
-  onNotice<BlockConnected>(r.chainStore, 'blockConnected', (n) => {
+  onNotice<ChainStoreNotice, 'blockConnected'>(r.chainStore, 'blockConnected', (n) => {
     const block = { block: n.block, txids: n.txids, height: n.height };
-    deliver('mempool', { op: 'blockConnected', ...block });
-    deliver('wallet', { op: 'blockConnected', ...block });
-    deliver('p2p', { op: 'tipChanged', hash: n.hash, connected: true });
+    toMempool({ op: 'blockConnected', ...block });
+    toWallet({ op: 'blockConnected', ...block });
+    toP2p({ op: 'tipChanged', hash: n.hash, connected: true });
   });
-  onNotice<BlockDisconnected>(r.chainStore, 'blockDisconnected', (n) => {
-    const block = { block: n.block, txids: n.txids, height: n.height };
-    deliver('mempool', { op: 'blockDisconnected', ...block });
-    deliver('wallet', { op: 'blockDisconnected', ...block });
-    deliver('p2p', { op: 'tipChanged', connected: false });
+  onNotice<ChainStoreNotice, 'blockDisconnected'>(r.chainStore, 'blockDisconnected', (n) => {
+    toMempool({ op: 'blockDisconnected', block: n.block });
+    toWallet({ op: 'blockDisconnected', txids: n.txids });
+    toP2p({ op: 'tipChanged', connected: false });
   });
   const blockNotify = r.blockNotify;
-  if (blockNotify) onNotice<TipChanged>(r.chainStore, 'tipChanged', (n) => blockNotify.notify(n.hash));
+  if (blockNotify) onNotice<ChainStoreNotice, 'tipChanged'>(r.chainStore, 'tipChanged', (n) => blockNotify.notify(n.hash));
 
   const runs = new NoticeRuns((run) => {
-    if (run.kind === 'removed') return deliver('wallet', { op: 'txsRemoved', txids: run.items.map((n) => n.txid) });
-    deliver('wallet', { op: 'txsAccepted', items: run.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
+    if (run.kind === 'removed') return toWallet({ op: 'txsRemoved', txids: run.items.map((n) => n.txid) });
+    toWallet({ op: 'txsAccepted', items: run.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
     // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
     const relayed = run.items.filter((n) => n.relay !== false);
-    if (relayed.length > 0) deliver('p2p', { op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
+    if (relayed.length > 0) toP2p({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
   });
-  onNotice<TxAccepted>(r.mempool, 'txAccepted', (n) => runs.accepted(n));
-  onNotice<TxRemoved>(r.mempool, 'txRemoved', (n) => runs.removed(n));
+  onNotice<MempoolNotice, 'txAccepted'>(r.mempool, 'txAccepted', (n) => runs.accepted(n));
+  onNotice<MempoolNotice, 'txRemoved'>(r.mempool, 'txRemoved', (n) => runs.removed(n));
 
   const walletNotify = r.walletNotify;
-  if (walletNotify) onNotice<WalletTx>(r.wallet, 'walletTx', (n) => walletNotify.notify(n.txid));
-  onNotice<RelayTxs>(r.wallet, 'relayTxs', (n) => deliver('p2p', { op: 'relayTxs', items: n.items }));
+  if (walletNotify) onNotice<WalletNotice, 'walletTx'>(r.wallet, 'walletTx', (n) => walletNotify.notify(n.txid));
+  onNotice<WalletNotice, 'relayTxs'>(r.wallet, 'relayTxs', (n) => toP2p({ op: 'relayTxs', items: n.items }));
 
-  onNotice<GenerateChanged>(r.miner, 'generateChanged', (n) => r.pacer.send(n.on ? { type: 'on' } : { type: 'off' }));
+  onNotice<MinerNotice, 'generateChanged'>(r.miner, 'generateChanged', (n) => r.pacer.send(n.on ? { type: 'on' } : { type: 'off' }));
   let pacedBlockInFlight = false;
   r.pacer.on('tick', () => {
     if (pacedBlockInFlight) return;

@@ -15,8 +15,10 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { SignatureCache, type Coin } from '../../src/chain/validation/index.js';
 import { MempoolLogic, mempoolAddressKeys } from '../../src/actors/mempool/logic.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
-import { serviceMachine, type Notice } from '../../src/machines/service.js';
+import { serviceMachine } from '../../src/machines/service.js';
+import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
 import { Asker } from '../../src/actors/ask.js';
+import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import { prng } from '../helpers/prng.js';
 import { highSTwin } from '../helpers/signatures.js';
@@ -44,7 +46,7 @@ interface Spend {
 }
 
 /** The chain as the mempool sees it: a fixed tip and a fixed set of confirmed coins. */
-function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker {
+function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker<ChainStoreProtocol> {
   const view = (outpoints: [string, number][]) => ({
     height: HEIGHT,
     hash: '00'.repeat(32),
@@ -62,7 +64,7 @@ function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker {
       throw new Error(`fake chain has no ${body.op}`);
     },
   };
-  return chain as unknown as Asker;
+  return chain as unknown as Asker<ChainStoreProtocol>;
 }
 
 function newTx(): Transaction {

@@ -14,7 +14,8 @@ import { MempoolLogic } from '../../src/actors/mempool/logic.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
-import type { BatchOutcome, Notice } from '../../src/machines/service.js';
+import type { BatchOutcome } from '../../src/machines/service.js';
+import type { MempoolNotice } from '../../src/actors/mempool/protocol.js';
 
 /**
  * The mempool's crypto-condition validation reads the chain's transactions (the token's creation, the
@@ -100,11 +101,11 @@ function fakeChain(confirmed: Transaction[], asked: { op: string; txids?: string
       throw new Error(`fake chain has no ${body.op}`);
     },
   };
-  return chain as unknown as Asker;
+  return chain as never;
 }
 
 const mempoolOn = (chain: Asker, verifyPool?: VerifyPool) =>
-  new MempoolLogic({ chain, dataCarrierSize: 80, now: () => TIME, ccChecker: ccEvalChecker(() => params), ...(verifyPool ? { verifyPool } : {}) });
+  new MempoolLogic({ chain: chain as never, dataCarrierSize: 80, now: () => TIME, ccChecker: ccEvalChecker(() => params), ...(verifyPool ? { verifyPool } : {}) });
 
 test('a token transfer is validated against the creation the chain store sent in its ccContext reply', async () => {
   const fund = funding(1);
@@ -155,7 +156,7 @@ test('a burst verified in the pool: one ccContext message for all, a transfer of
     const mempool = mempoolOn(fakeChain([fund1, fund2, c1], asked), pool);
     const items = [transfer(c1, 1000n), c2, transfer(c2, 1000n)];
     const outcomes: BatchOutcome[] = [];
-    const notices: Notice[] = [];
+    const notices: MempoolNotice[] = [];
     await mempool.acceptMany(
       items.map((tx) => ({ raw: tx.toRaw(), allowHighFees: false })),
       (o, n) => {

@@ -15,8 +15,9 @@ import { Block } from '../../src/chain/block/block.js';
 import type { Coin } from '../../src/chain/validation/index.js';
 import { MempoolLogic, entryUsage, type MempoolInfo } from '../../src/actors/mempool/logic.js';
 import { coinbaseFor } from '../../src/actors/miner/assemble.js';
-import type { Notice } from '../../src/machines/service.js';
+import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
+import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
 
 /**
  * getmempoolinfo answers from running totals (size, bytes, usage) that every add and every removal
@@ -42,7 +43,7 @@ interface Spend {
 }
 
 /** The chain as the mempool sees it: a fixed tip and a set of confirmed coins the test changes. */
-function fakeChain(coins: Map<string, Coin>): Asker {
+function fakeChain(coins: Map<string, Coin>): Asker<ChainStoreProtocol> {
   const view = (outpoints: [string, number][]) => ({
     height: HEIGHT,
     hash: '00'.repeat(32),
@@ -58,7 +59,7 @@ function fakeChain(coins: Map<string, Coin>): Asker {
       if (body.op === 'view') return view(body.outpoints!);
       throw new Error(`fake chain has no ${body.op}`);
     },
-  } as unknown as Asker;
+  } as unknown as Asker<ChainStoreProtocol>;
 }
 
 /** A signed spend of `inputs` into `outputs` equal P2PKH outputs, with an optional expiry height. */

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/node/config.js';
 import { startNode } from '../../src/node/node.js';
-import type { ChainParams } from '../../src/chain/params/chain-params.js';
 import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
 import { removeDir } from '../helpers/daemon.js';
 
@@ -32,22 +31,23 @@ async function generateAtTheEdge(t: TestContext, blocktime: number, slack: numbe
   const edge = Math.floor(Date.now() / 1000) + slack;
   let built = 0;
   for (let i = 0; i < 11; i++) {
-    const tpl = await chain.ask<{ height: number; hash: string; mtp: number; nextBits: number }>({ op: 'template' });
+    const tpl = await chain.ask({ op: 'template' });
     if (tpl.mtp >= edge) break;
     built++;
-    const params = await chain.ask<ChainParams>({ op: 'params' });
+    // The node runs with chain parameters: the chain store always has them.
+    const params = (await chain.ask({ op: 'params' }))!;
     const { block } = assembleBlock({ prevHash: tpl.hash, height: tpl.height + 1, bits: tpl.nextBits, mtp: tpl.mtp, params, txs: [], payTo: node.services.minerPubkey, now: edge });
     assert.ok(solveBlock(block, params));
-    const r = await chain.ask<{ status: string; reason?: string }>({ op: 'submitBlock', raw: block.toRaw() });
-    assert.equal(r.status, 'connected', `block ${i + 1}: ${r.reason}`);
+    const r = await chain.ask({ op: 'submitBlock', raw: block.toRaw() });
+    assert.equal(r.status, 'connected', `block ${i + 1}: ${'reason' in r ? r.reason : undefined}`);
   }
-  const before = await chain.ask<{ mtp: number }>({ op: 'tip' });
+  const before = await chain.ask({ op: 'tip' });
   assert.equal(before.mtp, edge);
   const started = Date.now();
-  const hashes = await node.services.miner.ask<string[]>({ op: 'generate', n: 8 }, 60_000);
+  const hashes = await node.services.miner.ask({ op: 'generate', n: 8 }, 60_000);
   assert.equal(hashes.length, 8);
   assert.ok(Date.now() - started >= 900, 'the miner waited for the clock');
-  const tip = await chain.ask<{ height: number; hash: string; time: number }>({ op: 'tip' });
+  const tip = await chain.ask({ op: 'tip' });
   assert.equal(tip.height, built + 8);
   assert.equal(tip.hash, hashes.at(-1));
   assert.ok(tip.time <= Math.floor(Date.now() / 1000) + slack, `the last block is within ${slack} s of the clock`);

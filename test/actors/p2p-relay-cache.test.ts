@@ -1,14 +1,13 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { P2PLogic } from '../../src/actors/p2p/logic.js';
-import type { Asker } from '../../src/actors/ask.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 
 const MIN = 60_000;
 
 /** The p2p logic alone: no sockets (load() is never called), no peers, the clock under the test's hand. */
 function p2p(): P2PLogic {
-  const nobody = {} as Asker;
+  const nobody = {} as never;
   return new P2PLogic({
     params: devChainParams(),
     chain: nobody,

@@ -141,8 +141,8 @@ test('service machine: concurrent batchable writes reach writeBatch together; ea
   await svc.ask({ op: 'plain', n: 0 });
   const answered: string[] = [];
   const asks = [1, 2, 3, 4].map((n) =>
-    svc.ask<string>({ op: 'put', n }).then(
-      (r) => void answered.push(r),
+    svc.ask({ op: 'put', n }).then(
+      (r) => void answered.push(String(r)),
       (e: Error) => void answered.push(`error ${e.message}`),
     ),
   );

@@ -14,7 +14,6 @@ import { p2pkhScript } from '../../src/chain/script/script.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
-import type { Asker } from '../../src/actors/ask.js';
 
 /** The wallet's view of the mempool: what a transaction's arrival adds, its removal takes away, and no more. */
 
@@ -34,7 +33,7 @@ test('wallet mempool coins: a removed transaction takes exactly its own coins an
     const keys = await KeyStore.open(dir);
     const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
     const other = p2pkhScript(hash160(sha256(Uint8Array.of(1))));
-    const fake = (answers: Record<string, unknown>) => ({ ask: async (b: { op: string }) => answers[b.op] }) as unknown as Asker;
+    const fake = (answers: Record<string, unknown>) => ({ ask: async (b: { op: string }) => answers[b.op] }) as never;
     const wallet = new WalletLogic({
       chain: fake({ coinsByScript: { height: 10, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 10, time: 0 } }),
       mempool: fake({ entries: [] }),

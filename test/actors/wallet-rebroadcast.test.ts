@@ -15,7 +15,6 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic, type TxDetail } from '../../src/actors/wallet/logic.js';
 import { ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx } from '../../src/actors/wallet/rebroadcast.js';
-import type { Asker } from '../../src/actors/ask.js';
 
 /**
  * The rules behind the wallet's re-accept at start and its rebroadcast (komodod's
@@ -123,7 +122,7 @@ test('wallet: at load the unconfirmed transactions re-enter the mempool, parents
         if (b.op === 'inChain') return b.txids!.map((t) => inChainIds.has(t));
         return null;
       },
-    } as unknown as Asker;
+    } as never;
     let mempoolEntries: { txid: string; tx: Transaction }[] = [];
     const mempool = {
       ask: async (b: { op: string; raw?: Uint8Array; relay?: boolean }) => {
@@ -136,7 +135,7 @@ test('wallet: at load the unconfirmed transactions re-enter the mempool, parents
         }
         return null;
       },
-    } as unknown as Asker;
+    } as never;
     const logs: string[] = [];
     const open = () =>
       new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams(), now: () => now, log: (m) => logs.push(m), random: () => 0, resendTimes: { maxDelay: 1, minAge: 0 } });

@@ -14,7 +14,6 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic, type TxDetail } from '../../src/actors/wallet/logic.js';
 import { compareTxids } from '../../src/actors/wallet/rebroadcast.js';
-import type { Asker } from '../../src/actors/ask.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -63,8 +62,8 @@ test('wallet: the transactions after a height and the unconfirmed ones, across r
         if (b.op === 'inChain') return b.txids!.map((t) => heightOf(t) > 0);
         return null;
       },
-    } as unknown as Asker;
-    const mempoolAsker = { ask: async (b: { op: string }) => (b.op === 'entries' ? [] : null) } as unknown as Asker;
+    } as never;
+    const mempoolAsker = { ask: async (b: { op: string }) => (b.op === 'entries' ? [] : null) } as never;
     const open = () => new WalletLogic({ chain, mempool: mempoolAsker, keys, dir, params: () => devChainParams(), now: () => 1_700_000_000 });
     let wallet = open();
     await wallet.load();
@@ -110,7 +109,7 @@ test('wallet: the transactions after a height and the unconfirmed ones, across r
         const txs = chainBlocks.pop()!;
         for (const t of txs) placed.delete(t.txid());
         disconnects++;
-        await wallet.write({ op: 'blockDisconnected', block: block(txs), txids: txs.map((t) => t.txid()), height: chainBlocks.length });
+        await wallet.write({ op: 'blockDisconnected', txids: txs.map((t) => t.txid()) });
         const back = txs.filter(() => r(2) === 0);
         for (const t of back) mempool.set(t.txid(), t);
         if (back.length > 0) await wallet.write({ op: 'txsAccepted', items: back.map((t) => ({ txid: t.txid(), tx: t })) });

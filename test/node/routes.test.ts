@@ -47,7 +47,7 @@ test('the routing table: each notice reaches its recipients in the order written
     miner,
     wallet,
     pacer,
-    ask: { mempool: recorder('mempool'), miner: recorder('miner'), wallet: recorder('wallet'), p2p: recorder('p2p') },
+    ask: { mempool: recorder('mempool') as never, miner: recorder('miner') as never, wallet: recorder('wallet') as never, p2p: recorder('p2p') as never },
     blockNotify: notifier('blocknotify'),
     walletNotify: notifier('walletnotify'),
     log: () => {},

@@ -9,9 +9,10 @@ import { EVAL_TOKENS, tokensCC1Script, type SpendableCoin } from '../../src/chai
 import { addressKey } from '../../src/chain/address/index-key.js';
 import { compareAddressUnspent } from '../../src/actors/chainstore/coins.js';
 import { OrderedOutputs, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
-import type { TokenOutput } from '../../src/actors/tokens/registry.js';
+import type { TokenOutput } from '../../src/actors/tokens/protocol.js';
 import type { NodeServices } from '../../src/actors/services.js';
-import { CCSupport, type UnspentEntry } from '../../src/rpc/methods/cc-support.js';
+import { CCSupport } from '../../src/rpc/methods/cc-support.js';
+import type { AddressUnspent } from '../../src/actors/chainstore/protocol.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -32,14 +33,14 @@ const TOKENID = sha256(new TextEncoder().encode('cc candidates token'));
 interface World {
   cc: CCSupport;
   tokens: OrderedOutputs<TokenOutput>;
-  coins: OrderedOutputs<UnspentEntry>;
+  coins: OrderedOutputs<AddressUnspent>;
   spent: Set<string>;
   asks: { mempool: number; pages: number };
 }
 
 function world(): World {
   const tokens = new OrderedOutputs<TokenOutput>();
-  const coins = new OrderedOutputs<UnspentEntry>();
+  const coins = new OrderedOutputs<AddressUnspent>();
   const spent = new Set<string>();
   const asks = { mempool: 0, pages: 0 };
   type Body = { op: string; [k: string]: unknown };
@@ -98,7 +99,7 @@ test('token and normal candidates equal komodod walk over the whole set (seeded 
     const txids = Array.from({ length: 30 }, (_, i) => toHex(sha256(Uint8Array.of(seed, i))));
     const count = 50 + Math.floor(rnd() * 1500);
     const all: TokenOutput[] = [];
-    const normal: UnspentEntry[] = [];
+    const normal: AddressUnspent[] = [];
     for (let i = 0; i < count; i++) {
       const txid = txids[i % txids.length]!;
       const value = BigInt(1 + Math.floor(rnd() * 50));
@@ -120,7 +121,7 @@ test('token and normal candidates equal komodod walk over the whole set (seeded 
       assert.deepEqual(picked(await w.cc.tokenCandidates(PK, TOKENID, 0, total, 60)), reference(all, w.spent, total, 60), `seed ${seed} tokens total ${total}`);
       const mature = { nextHeight: 101, maturity: 10 };
       const maxinputs = [3, 60, 64][q % 3]!;
-      const immatureOrCC = (u: UnspentEntry) => u.script === TOKEN_SCRIPT || (u.coinbase && mature.nextHeight - u.height < mature.maturity);
+      const immatureOrCC = (u: AddressUnspent) => u.script === TOKEN_SCRIPT || (u.coinbase && mature.nextHeight - u.height < mature.maturity);
       const normalTotal = total * 100n;
       assert.deepEqual(picked(await w.cc.normalCandidates(PK, normalTotal, maxinputs, mature)), reference(normal, w.spent, normalTotal, maxinputs, immatureOrCC), `seed ${seed} normal total ${normalTotal}`);
       assert.deepEqual(

@@ -1,4 +1,3 @@
-import type { OutputRef } from './ordered-outputs.js';
 import { Block, txHashesOf, txSizesOf } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
@@ -7,14 +6,33 @@ import { toHexReversed } from '../../chain/encoding/hex.js';
 import { isUnspendable } from '../../chain/script/script.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
-import { ServiceFailure, type Op } from '../protocol.js';
-import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import { ServiceFailure, noSuchOp } from '../protocol.js';
+import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey } from '../../chain/tx/input.js';
-import type { BlockUndo, Coin } from './coins.js';
+import type { BlockUndo } from './coins.js';
+import type {
+  BlockConnected,
+  BlockDisconnected,
+  BlockInfo,
+  ChainStoreNotice,
+  ChainStoreReplies,
+  ChainStoreRequest,
+  ChainTx,
+  ChainView,
+  Coin,
+  EntryInfo,
+  Outpoint,
+  PoolValues,
+  ScriptCoins,
+  SpentOutput,
+  SubmitResult,
+  TipInfo,
+  TipView,
+} from './protocol.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';
@@ -26,26 +44,7 @@ import { ccReads } from '../../chain/assets/context.js';
 /** The message start of block files when no chain parameters are given (tests with stand-in rules): KMD's. */
 const DEFAULT_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
 
-export type SubmitResult =
-  | { status: 'connected' | 'stored'; hash: string; height: number }
-  | { status: 'duplicate' | 'duplicate-invalid' | 'inconclusive'; hash: string }
-  | { status: 'rejected'; hash?: string; rejectCode: number; reason: string; /** the DoS score komodod's state carries (p2p misbehaviour) */ dos?: number };
-
-export interface BlockConnected extends Notice {
-  type: 'blockConnected';
-  hash: string;
-  height: number;
-  block: Block;
-  txids: string[];
-}
-
-export interface BlockDisconnected extends Notice {
-  type: 'blockDisconnected';
-  hash: string;
-  height: number;
-  block: Block;
-  txids: string[];
-}
+export type { BlockConnected, BlockDisconnected, PoolValues, SubmitResult } from './protocol.js';
 
 export interface ChainStoreOptions {
   dir: string;
@@ -76,7 +75,7 @@ const WRITE_OPS = new Set(['submitBlock', 'invalidateBlock', 'reconsiderBlock'])
  * along the chain with most work (reorganising when another branch overtakes it); readers get the
  * tip, blocks, transactions and coins from memory.
  */
-export class ChainStoreLogic implements ServiceLogic {
+export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainStoreNotice> {
   readonly name = 'chainStore';
   private store!: BlockStore;
   readonly index = new BlockIndex();
@@ -98,7 +97,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /** The address history of address keys (null when -addressindex is off), with the tip and the start/end block hashes. */
-  private addressHistory(addresses: string[], start: number, end: number) {
+  private addressHistory(addresses: string[], start: number, end: number): ChainStoreReplies['addressHistory'] {
     const tip = this.index.tip!;
     if (!this.indexes.addressIndex) return null;
     const deltas = addresses.flatMap((a) => this.indexes.historyAt(a, start, end).map((d) => ({ ...d, address: a })));
@@ -107,7 +106,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /** The unspent outputs of address keys (null when -addressindex is off), with the tip. */
-  private addressUtxos(addresses: string[]) {
+  private addressUtxos(addresses: string[]): ChainStoreReplies['addressUtxos'] {
     const tip = this.index.tip!;
     if (!this.indexes.addressIndex) return null;
     const utxos = addresses.flatMap((a) => this.indexes.unspentAt(a).map((u) => ({ ...u, address: a })));
@@ -295,6 +294,7 @@ export class ChainStoreLogic implements ServiceLogic {
       this.opts.rules.checkBlock(block, prev.height + 1, { size: raw.length, txHashes: txHashesOf(raw, txStarts), txSizes: txSizesOf(txStarts) });
       this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
     } catch (e) {
+      // e: whatever the rules threw (a ValidationError carries komodod's reason).
       this.log(`block ${hash} in ${blockFileName(pos.file)} at ${pos.pos} is not taken: ${(e as { reason?: string }).reason ?? String(e)}`);
       return undefined;
     }
@@ -487,130 +487,130 @@ export class ChainStoreLogic implements ServiceLogic {
 
   // ---- requests ------------------------------------------------------------------------------
 
-  isWrite(body: Op): boolean {
+  isWrite(body: ChainStoreRequest): boolean {
     return WRITE_OPS.has(body.op);
   }
 
-  read(body: Op): unknown {
+  read(body: ChainStoreRequest): ChainStoreReplies[keyof ChainStoreReplies] {
     switch (body.op) {
       case 'tip':
         return this.tipInfo();
       case 'params':
         return this.currentParams ?? null;
       case 'blockHash': {
-        const e = this.index.atHeight(body.height as number);
+        const e = this.index.atHeight(body.height);
         return e ? e.hash : null;
       }
       case 'entry':
-        return this.entryInfo(body.hash as string);
+        return this.entryInfo(body.hash);
       case 'block':
-        return this.blockInfo(body.hash as string);
+        return this.blockInfo(body.hash);
       case 'rawBlock': {
         // A block's entry and bytes, not parsed (a peer's getdata).
-        const e = this.index.get(body.hash as string);
+        const e = this.index.get(body.hash);
         return e ? { ...this.entryInfo(e.hash)!, raw: this.held(e).raw } : null;
       }
       case 'tx':
-        return this.txInfo(body.txid as string);
+        return this.txInfo(body.txid);
       // The token registry's reads (tokeninfo, tokenlist, tokenbalance...).
       case 'tokenInfo':
-        return this.tokens.info(body.tokenid as string);
+        return this.tokens.info(body.tokenid);
       case 'tokenList':
         return this.tokens.list();
       case 'tokenOutputs':
-        return this.tokens.outputsAt(body.tokenid as string, body.addressHash as string);
+        return this.tokens.outputsAt(body.tokenid, body.addressHash);
       case 'tokenOutputsPage':
-        return this.tokens.outputsPageAt(body.tokenid as string, body.addressHash as string, body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n);
+        return this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n);
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
-        return (body.txids as string[]).map((txid) => this.txInfo(txid));
+        return body.txids.map((txid) => this.txInfo(txid));
       case 'ccContext':
         // The mempool's crypto-condition validation context, fetched in one message before it validates.
-        return this.ccContext(body.txids as string[], body.shallow as string[]);
+        return this.ccContext(body.txids, body.shallow);
       case 'inChain':
         // Whether each transaction is in the active chain (the tx index only, no transaction read).
-        return (body.txids as string[]).map((txid) => this.indexes.hasTx(txid));
+        return body.txids.map((txid) => this.indexes.hasTx(txid));
       case 'txHeights':
         // The active-chain height of each transaction, null when in none (the tx index only: the wallet's load).
-        return (body.txids as string[]).map((txid) => this.indexes.txLocation(txid)?.height ?? null);
+        return body.txids.map((txid) => this.indexes.txLocation(txid)?.height ?? null);
       case 'coins':
-        return (body.outpoints as [string, number][]).map(([txid, n]) => this.indexes.coin(txid, n) ?? null);
+        return body.outpoints.map(([txid, n]) => this.indexes.coin(txid, n) ?? null);
       case 'spent':
-        return this.indexes.spentBy(body.txid as string, body.n as number) ?? null;
+        return this.indexes.spentBy(body.txid, body.n) ?? null;
       case 'addressUnspent':
         // body.address: addressKey(type, hash160) of coins.ts
-        return this.indexes.unspentAt(body.address as string);
+        return this.indexes.unspentAt(body.address);
       case 'addressUnspentPage':
         // A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue).
-        return this.indexes.unspentPageAt(body.address as string, body.after as OutputRef | undefined, body.limit as number, (body.minValue as bigint | undefined) ?? 0n);
+        return this.indexes.unspentPageAt(body.address, body.after, body.limit, body.minValue ?? 0n);
       case 'addressBalance':
-        return this.indexes.balanceAt(body.address as string);
+        return this.indexes.balanceAt(body.address);
       case 'addressHistory':
         // body.addresses: address keys; GetAddressIndex per address, concatenated in the order asked.
-        return this.addressHistory(body.addresses as string[], (body.start as number | undefined) ?? 0, (body.end as number | undefined) ?? 0);
+        return this.addressHistory(body.addresses, body.start ?? 0, body.end ?? 0);
       case 'addressUtxos':
         // GetAddressUnspent per address, concatenated, with the tip they were read at (chainInfo).
-        return this.addressUtxos(body.addresses as string[]);
+        return this.addressUtxos(body.addresses);
       case 'template':
         return this.templateContext();
       case 'view':
-        return this.mempoolView(body.txid as string, body.outpoints as [string, number][]);
+        return this.mempoolView(body.txid, body.outpoints);
       case 'views': {
         // One view per transaction of a burst, all at the same tip (its part computed once).
         const tipPart = this.tipView();
-        return (body.items as { txid: string; outpoints: [string, number][] }[]).map((i) => this.mempoolView(i.txid, i.outpoints, tipPart));
+        return body.items.map((i) => this.mempoolView(i.txid, i.outpoints, tipPart));
       }
       // P2P reads (the p2p actor): locators, headers/blocks after a locator, what is known of hashes.
       case 'locator':
-        return this.locator(body.from as string | undefined);
+        return this.locator(body.from);
       case 'headersAfter':
-        return this.headersAfter(body.locator as string[], body.stop as string, body.max as number);
+        return this.headersAfter(body.locator, body.stop, body.max);
       case 'known':
-        return (body.hashes as string[]).map((h) => {
+        return body.hashes.map((h) => {
           const e = this.index.get(h);
           return e ? { height: e.height, chainWork: e.chainWork, active: this.index.isActive(e), failed: e.failed } : null;
         });
       case 'coinsByScript':
-        return this.coinsByScript(body.scripts as string[], body.ccSubScripts as string[] | undefined);
+        return this.coinsByScript(body.scripts, body.ccSubScripts);
       case 'txsByScript':
-        return this.txsByScript(body.scripts as string[]);
+        return this.txsByScript(body.scripts);
       // RPC reads (getrawtransaction, getblock, getblockchaininfo).
       case 'spentMany':
-        return this.spentMany(body.outpoints as [string, number][]);
+        return this.spentMany(body.outpoints);
       case 'outputsOf':
-        return this.outputsOf(body.outpoints as [string, number][]);
+        return this.outputsOf(body.outpoints);
       case 'valuePools':
-        return this.valuePools(body.hash as string);
+        return this.valuePools(body.hash);
       case 'bestHeader':
         return this.bestHeader();
       case 'staleTx':
-        return this.staleTx(body.txid as string);
+        return this.staleTx(body.txid);
       case 'networkHashPS':
-        return this.networkHashPS(body.lookup as number, body.height as number);
+        return this.networkHashPS(body.lookup, body.height);
       case 'recentVersions': {
         // nVersion of the tip and its ancestors, newest first (SoftForkMajorityDesc's window).
         const out: number[] = [];
-        for (let h = this.index.height; h >= 0 && out.length < (body.count as number); h--) out.push(this.index.atHeight(h)!.header.version);
+        for (let h = this.index.height; h >= 0 && out.length < (body.count); h--) out.push(this.index.atHeight(h)!.header.version);
         return out;
       }
       default:
-        throw new ServiceFailure(-32601, `chainStore has no operation ${body.op}`);
+        throw noSuchOp('chainStore', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
-    const notices: Notice[] = [];
+  async write(body: ChainStoreRequest): Promise<WriteOutcome<ChainStoreNotice>> {
+    const notices: ChainStoreNotice[] = [];
     switch (body.op) {
       case 'submitBlock':
-        return { result: await this.submitBlock(body.raw as Uint8Array, notices), notices };
+        return { result: await this.submitBlock(body.raw, notices), notices };
       case 'invalidateBlock':
-        await this.invalidateBlock(body.hash as string, notices);
+        await this.invalidateBlock(body.hash, notices);
         return { result: null, notices };
       case 'reconsiderBlock':
-        await this.reconsiderBlock(body.hash as string, notices);
+        await this.reconsiderBlock(body.hash, notices);
         return { result: null, notices };
       default:
-        throw new ServiceFailure(-32601, `chainStore has no operation ${body.op}`);
+        throw noSuchOp('chainStore', body);
     }
   }
 
@@ -620,12 +620,12 @@ export class ChainStoreLogic implements ServiceLogic {
 
   // ---- reads ---------------------------------------------------------------------------------
 
-  tipInfo() {
+  tipInfo(): TipInfo {
     const tip = this.index.tip;
     return { hash: tip.hash, height: tip.height, time: tip.header.time, bits: tip.header.bits, chainWork: tip.chainWork, mtp: this.mtp(tip) };
   }
 
-  private entryInfo(hash: string) {
+  private entryInfo(hash: string): EntryInfo | null {
     const e = this.index.get(hash);
     if (!e) return null;
     const next = this.index.isActive(e) ? this.index.atHeight(e.height + 1) : undefined;
@@ -645,14 +645,14 @@ export class ChainStoreLogic implements ServiceLogic {
     };
   }
 
-  private blockInfo(hash: string) {
+  private blockInfo(hash: string): BlockInfo | null {
     const e = this.index.get(hash);
     if (!e) return null;
     const h = this.held(e);
     return { ...this.entryInfo(hash)!, raw: h.raw, block: this.blockOf(e), txids: h.txids };
   }
 
-  private txInfo(txid: string) {
+  private txInfo(txid: string): ChainTx | null {
     const loc = this.indexes.txLocation(txid);
     if (!loc) return null;
     const e = this.index.get(loc.blockHash)!;
@@ -696,7 +696,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /** The tip's part of a mempool view (one per burst: every view of a burst is at the same tip). */
-  private tipView() {
+  private tipView(): TipView {
     const tip = this.index.tip;
     return { height: tip.height, hash: tip.hash, time: tip.header.time, mtp: this.mtp(tip), params: this.currentParams };
   }
@@ -706,7 +706,7 @@ export class ChainStoreLogic implements ServiceLogic {
    * consistent: the tip, the coins its inputs name, whether each missing input's transaction is
    * confirmed (spent, rather than unknown), and whether the transaction itself has unspent outputs.
    */
-  mempoolView(txid: string, outpoints: [string, number][], tipPart = this.tipView()) {
+  mempoolView(txid: string, outpoints: Outpoint[], tipPart = this.tipView()): ChainView {
     const coins = outpoints.map(([t, n]) => this.indexes.coin(t, n) ?? null);
     const confirmed = outpoints.map(([t], i) => coins[i] !== null || this.indexes.hasTx(t));
     const own = this.txInfo(txid);
@@ -724,7 +724,7 @@ export class ChainStoreLogic implements ServiceLogic {
    * `scripts` or spends an output found so far, oldest first. One pass over the held blocks, asked
    * once at start, never per request.
    */
-  txsByScript(scripts: string[]) {
+  txsByScript(scripts: string[]): ChainStoreReplies['txsByScript'] {
     const want = new Set(scripts);
     const ours = new Set<string>();
     const out: { txid: string; tx: Transaction; height: number; time: number }[] = [];
@@ -747,7 +747,7 @@ export class ChainStoreLogic implements ServiceLogic {
     return out;
   }
 
-  coinsByScript(scripts: string[], ccSubScripts: string[] = []) {
+  coinsByScript(scripts: string[], ccSubScripts: string[] = []): ScriptCoins {
     const want = new Set(scripts);
     const wantCC = new Set(ccSubScripts);
     const matches = (script: Uint8Array): boolean => {
@@ -793,7 +793,7 @@ export class ChainStoreLogic implements ServiceLogic {
   // ---- RPC reads -----------------------------------------------------------------------------
 
   /** The spent index for each outpoint, with the spent output's value and script (from the txindex). */
-  spentMany(outpoints: [string, number][]) {
+  spentMany(outpoints: Outpoint[]): (SpentOutput | null)[] {
     return outpoints.map(([txid, n]) => {
       const s = this.indexes.spentBy(txid, n);
       if (!s) return null;
@@ -803,7 +803,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /** Outputs of confirmed transactions (spent or not), by the txindex. */
-  outputsOf(outpoints: [string, number][]) {
+  outputsOf(outpoints: Outpoint[]): ChainStoreReplies['outputsOf'] {
     return outpoints.map(([txid, n]) => {
       const out = this.txInfo(txid)?.tx.vout[n];
       return out ? { value: out.value, script: out.script } : null;
@@ -834,7 +834,7 @@ export class ChainStoreLogic implements ServiceLogic {
    * A transaction found only in a block off the active chain (komodod's txindex keeps the entry of a
    * disconnected block): the transaction and that block, or null.
    */
-  staleTx(txid: string) {
+  staleTx(txid: string): ChainStoreReplies['staleTx'] {
     // Nothing off the active chain: no walk over the index.
     if (this.index.size === this.index.height + 1) return null;
     for (const e of this.index.all()) {
@@ -847,7 +847,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   /** The valid entry with most work (pindexBestHeader). */
-  bestHeader() {
+  bestHeader(): ChainStoreReplies['bestHeader'] {
     let best = this.index.tip;
     for (const e of this.index.all()) if (!e.failed && e.chainWork > best.chainWork) best = e;
     return { hash: best.hash, height: best.height };
@@ -1022,7 +1022,7 @@ export class ChainStoreLogic implements ServiceLogic {
 
   // ---- writes --------------------------------------------------------------------------------
 
-  private async submitBlock(raw: Uint8Array, notices: Notice[]): Promise<SubmitResult> {
+  private async submitBlock(raw: Uint8Array, notices: ChainStoreNotice[]): Promise<SubmitResult> {
     let block: Block;
     const txStarts: number[] = [];
     try {
@@ -1077,6 +1077,7 @@ export class ChainStoreLogic implements ServiceLogic {
   }
 
   private rejection(e: unknown, hash?: string): SubmitResult {
+    // e: whatever was thrown; its fields are checked before use (a ValidationError carries them).
     const v = e as { rejectCode?: number; reason?: string; dos?: number };
     if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') {
       return { status: 'rejected', ...(hash ? { hash } : {}), rejectCode: v.rejectCode, reason: v.reason, ...(typeof v.dos === 'number' ? { dos: v.dos } : {}) };
@@ -1089,7 +1090,7 @@ export class ChainStoreLogic implements ServiceLogic {
    * connect forward. A block that fails to connect is marked failed (with its descendants) and the
    * next best branch is tried, so the node always ends on a fully valid chain.
    */
-  private async activateBestChain(notices: Notice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
+  private async activateBestChain(notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
     let lastFailure: { rejectCode: number; reason: string } | undefined;
     const before = this.index.tip;
     try {
@@ -1102,7 +1103,7 @@ export class ChainStoreLogic implements ServiceLogic {
     return lastFailure;
   }
 
-  private async activateBestChainSteps(notices: Notice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
+  private async activateBestChainSteps(notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
     let lastFailure: { rejectCode: number; reason: string } | undefined;
     for (;;) {
       const best = this.index.betterTips()[0];
@@ -1130,12 +1131,13 @@ export class ChainStoreLogic implements ServiceLogic {
     return lastFailure;
   }
 
-  private connectEntry(entry: BlockEntry, notices: Notice[]): { rejectCode: number; reason: string } | undefined {
+  private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held(entry);
     const block = this.blockOf(entry);
     try {
       this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
     } catch (e) {
+      // e: whatever the rules threw; its fields are checked before use.
       const v = e as { rejectCode?: number; reason?: string };
       if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
@@ -1177,7 +1179,7 @@ export class ChainStoreLogic implements ServiceLogic {
     };
   }
 
-  private disconnectTip(notices: Notice[]): void {
+  private disconnectTip(notices: ChainStoreNotice[]): void {
     const tip = this.index.tip;
     const parent = this.index.parent(tip);
     if (!parent) throw new Error('cannot disconnect the genesis block');
@@ -1204,7 +1206,7 @@ export class ChainStoreLogic implements ServiceLogic {
     return out;
   }
 
-  private async invalidateBlock(hash: string, notices: Notice[]): Promise<void> {
+  private async invalidateBlock(hash: string, notices: ChainStoreNotice[]): Promise<void> {
     const entry = this.index.get(hash);
     if (!entry) throw new ServiceFailure(-5, 'Block not found');
     if (entry.height === 0) throw new ServiceFailure(-8, 'cannot invalidate the genesis block');
@@ -1216,22 +1218,13 @@ export class ChainStoreLogic implements ServiceLogic {
     await this.activateBestChain(notices);
   }
 
-  private async reconsiderBlock(hash: string, notices: Notice[]): Promise<void> {
+  private async reconsiderBlock(hash: string, notices: ChainStoreNotice[]): Promise<void> {
     const entry = this.index.get(hash);
     if (!entry) throw new ServiceFailure(-5, 'Block not found');
     this.index.clearFailed(entry);
     this.saveFailed();
     await this.activateBestChain(notices);
   }
-}
-
-/** komodod's value pools of a block or a chain (satoshis). */
-export interface PoolValues {
-  supply: bigint;
-  transparent: bigint;
-  sprout: bigint;
-  sapling: bigint;
-  burned: bigint;
 }
 
 /** The order pools are stored in: supply, transparent, sprout, sapling, burned. */

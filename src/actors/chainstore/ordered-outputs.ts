@@ -1,3 +1,7 @@
+import type { OutputPage, OutputRef } from './protocol.js';
+
+export type { OutputPage, OutputRef } from './protocol.js';
+
 /**
  * Unspent outputs of one address (or one token at one address) kept in komodod's address-index key
  * order — txid in internal byte order, then the output index as its little-endian bytes
@@ -8,12 +12,6 @@
  * chunk, so a set of 10^5 outputs is updated as cheaply as a set of ten. Nothing is stored beside
  * the outputs themselves (no key strings): positions are found by comparing txids in place.
  */
-
-/** An outpoint: its txid as displayed (lowercase hex, reversed) and its output index. */
-export interface OutputRef {
-  txid: string;
-  index: number;
-}
 
 /** What is kept: an output with its txid, index and value. */
 export interface OrderedOutput extends OutputRef {
@@ -43,12 +41,6 @@ function compareTo(a: OutputRef, txid: string, index: number): number {
     if (d !== 0) return d;
   }
   return 0;
-}
-
-/** One page of a walk in key order, and the outpoint the next page starts after (null: nothing after it). */
-export interface OutputPage<T> {
-  outputs: T[];
-  next: OutputRef | null;
 }
 
 /** The most outputs a chunk holds before it is split: a move within a chunk stays short. */

@@ -1,17 +1,9 @@
 import type { Block } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
-import type { Coin } from './coins.js';
+import type { Coin, PrevContext } from './protocol.js';
 
-/** What consensus needs to know about the block a new one builds on. */
-export interface PrevContext {
-  height: number;
-  hash: string;
-  /** Median time past of the previous block. */
-  mtp: number;
-  /** The nBits the next block must carry. */
-  nextBits: number;
-}
+export type { PrevContext } from './protocol.js';
 
 /**
  * Coins visible while connecting: the chain's UTXO set as changed by the block's earlier

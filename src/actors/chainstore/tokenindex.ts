@@ -8,7 +8,9 @@ import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, nftDataOf, tokenValuesOf, t
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
 import { hashKey, outpointKey } from './lmdb-keys.js';
-import type { OutputPage, OutputRef } from './ordered-outputs.js';
+import type { OutputPage, OutputRef, TokenOutput, TokenRecord } from './protocol.js';
+
+export type { TokenOutput, TokenRecord } from './protocol.js';
 
 /**
  * The token registry: what komodod's token RPCs find through its address index and tx index, kept
@@ -36,31 +38,6 @@ import type { OutputPage, OutputRef } from './ordered-outputs.js';
  * - tokenNormal: height u32 BE | seq u32 BE → txid (chronological)
  * - tokenUndo: block hash → the changes in order, and the tokens created
  */
-
-/** A token's creation record (tokeninfo). */
-export interface TokenRecord {
-  /** display hex */
-  tokenid: string;
-  /** hex of the opret's origpubkey */
-  owner: string;
-  name: Uint8Array;
-  description: Uint8Array;
-  /** NFT data (empty for a fungible token) */
-  data: Uint8Array;
-  /** Σ IsTokensvout over the create tx's outputs */
-  supply: bigint;
-  height: number;
-}
-
-/** An unspent token output. */
-export interface TokenOutput {
-  /** display hex */
-  txid: string;
-  index: number;
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-}
 
 type Tracked = { kind: 'output'; tokenid: string; addressHash: string; out: TokenOutput } | { kind: 'marker'; out: TokenOutput };
 

@@ -2,7 +2,6 @@ import { Transaction } from '../../chain/tx/transaction.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import type { Block } from '../../chain/block/block.js';
-import type { ChainParams } from '../../chain/params/chain-params.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../chain/script/flags.js';
 import {
   ValidationError,
@@ -29,9 +28,13 @@ import {
   type InputScriptOptions,
 } from '../../chain/validation/index.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
-import { ServiceFailure, toServiceError, type Op, type ServiceError } from '../protocol.js';
+import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { BatchOutcome, Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
+import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, TxAccepted, TxRemoved } from './protocol.js';
+
+export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAccepted, TxRemoved } from './protocol.js';
+import type { BatchOutcome, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
 import { addressKey } from '../../chain/address/index-key.js';
 import { compareAddressUnspent } from '../chainstore/coins.js';
@@ -63,77 +66,11 @@ export function entryUsage(e: Pick<MempoolEntry, 'size' | 'tx'>): number {
   return 3 * e.size + 200 + 100 * e.tx.vin.length;
 }
 
-/** getmempoolinfo's figures, kept as running totals: every add and removal updates them. */
-export interface MempoolInfo {
-  size: number;
-  bytes: number;
-  usage: number;
-}
-
 /** komodod's MEMPOOL_HEIGHT: the height mempool coins report. */
 export const MEMPOOL_HEIGHT = 0x7fffffff;
 
-export interface MempoolEntry {
-  tx: Transaction;
-  txid: string;
-  raw: Uint8Array;
-  size: number;
-  fee: bigint;
-  /** Unix time of acceptance. */
-  time: number;
-  /** Chain height when it was accepted. */
-  height: number;
-  /** Outpoint keys it spends. */
-  spends: string[];
-  /** The value and script of each output it spends (for the address view), in input order. */
-  prevouts?: { value: bigint; script: Uint8Array }[];
-}
-
-/** One entry of komodod's mempool address index (CMempoolAddressDeltaKey → CMempoolAddressDelta). */
-export interface MempoolAddressDelta {
-  /** address key (coins.ts addressKey) */
-  address: string;
-  txid: string;
-  index: number;
-  spending: boolean;
-  satoshis: bigint;
-  /** the time the transaction entered the mempool */
-  time: number;
-  /** the spent outpoint (inputs only) */
-  prevtxid?: string;
-  prevout?: number;
-}
-
-interface ChainView {
-  height: number;
-  hash: string;
-  time: number;
-  mtp: number;
-  coins: (Coin | null)[];
-  confirmed: boolean[];
-  hasUnspentOutputs: boolean;
-  /** The chain parameters in force at that tip. */
-  params: ChainParams;
-}
-
-export interface TxAccepted extends Notice {
-  type: 'txAccepted';
-  txid: string;
-  tx: Transaction;
-  /** Its serialisation, as accepted (relayed as is). */
-  raw: Uint8Array;
-  /** false: not announced to peers (AcceptItem.relay). */
-  relay?: false;
-}
-
-export interface TxRemoved extends Notice {
-  type: 'txRemoved';
-  txid: string;
-  reason: 'block' | 'conflict' | 'expired' | 'reorg';
-}
-
 export interface MempoolOptions {
-  chain: Asker;
+  chain: Asker<ChainStoreProtocol>;
   dataCarrierSize: number;
   sigCache?: SignatureCache;
   /** Where admitted transactions are recorded so block connection skips their scripts. */
@@ -152,18 +89,6 @@ export interface MempoolOptions {
 }
 
 const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected']);
-
-/** One accept: the raw transaction, and the Transaction its sender decoded from it, when it has one. */
-export interface AcceptItem {
-  raw: Uint8Array;
-  allowHighFees: boolean;
-  tx?: Transaction;
-  /**
-   * false: accepted without being announced to peers. komodod's AcceptToMemoryPool never relays (its
-   * callers do); the wallet's re-accept at start leaves the announcement to its rebroadcast.
-   */
-  relay?: false;
-}
 
 /** A transaction that passed every check before its input scripts. */
 interface Prepared {
@@ -223,11 +148,11 @@ function leaveOverlayAll(overlay: Overlay, ps: readonly Prepared[]): void {
 
 /** A burst's outcomes and notices not reported yet; send() reports them (nothing when there are none). */
 class BurstReport {
-  outcomes: BatchOutcome[] = [];
-  notices: Notice[] = [];
+  outcomes: BatchOutcome<string>[] = [];
+  notices: MempoolNotice[] = [];
   reported = 0;
 
-  constructor(private readonly report: (outcomes: BatchOutcome[], notices: Notice[]) => void) {}
+  constructor(private readonly report: (outcomes: BatchOutcome<string>[], notices: MempoolNotice[]) => void) {}
 
   send(): void {
     if (this.outcomes.length === 0) return;
@@ -271,7 +196,7 @@ function outpointsOf(tx: Transaction): [string, number][] {
 }
 
 /** One transaction's outcome in an acceptMany answer: plain data, as a reply carries it. */
-function itemOutcome(o: BatchOutcome): { ok: true; result: unknown } | { ok: false; error: ServiceError } {
+function itemOutcome(o: BatchOutcome<string>): AcceptOutcome {
   return o.ok ? o : { ok: false, error: toServiceError(o.error) };
 }
 
@@ -298,7 +223,7 @@ function rejectFailure(e: unknown): never {
  * mempool itself, with komodod's reject codes; kept consistent with the chain through the chain
  * store's blockConnected/blockDisconnected notices.
  */
-export class MempoolLogic implements ServiceLogic {
+export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice> {
   readonly name = 'mempool';
   readonly entries = new Map<string, MempoolEntry>();
   /** Outpoint key → txid of the mempool transaction spending it. */
@@ -340,16 +265,16 @@ export class MempoolLogic implements ServiceLogic {
     await this.settled();
   }
 
-  isWrite(body: Op): boolean {
+  isWrite(body: MempoolRequest): boolean {
     return WRITE_OPS.has(body.op);
   }
 
-  batchable(body: Op): boolean {
+  batchable(body: MempoolRequest): boolean {
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
   /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
-  gathered(body: Op): boolean {
+  gathered(body: MempoolRequest): boolean {
     return body.op === 'acceptMany';
   }
 
@@ -358,18 +283,18 @@ export class MempoolLogic implements ServiceLogic {
    * sendrawtransaction calls of one JSON-RPC batch, sent as one message) is answered once all its
    * transactions are, with one outcome per transaction: `{ ok, result }` or `{ ok, error: { code, message } }`.
    */
-  async writeBatch(bodies: Op[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
+  async writeBatch(bodies: MempoolRequest[], report: (outcomes: BatchOutcome[], notices: MempoolNotice[]) => void): Promise<void> {
     const items: AcceptItem[] = [];
     /** Per body: how many of `items` are its own. */
     const sizes: number[] = [];
     for (const b of bodies) {
-      const own = b.op === 'acceptMany' ? (b.items as AcceptItem[]) : [b as unknown as AcceptItem];
+      const own: AcceptItem[] = b.op === 'acceptMany' ? b.items : b.op === 'accept' ? [b] : [];
       for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}), ...(i.relay === false ? { relay: false as const } : {}) });
       sizes.push(own.length);
     }
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
     let body = 0;
-    const held: BatchOutcome[] = [];
+    const held: BatchOutcome<string>[] = [];
     await this.acceptMany(items, (outcomes, notices) => {
       held.push(...outcomes);
       // Every body whose transactions have all settled is answered, in order (an empty one with them).
@@ -383,15 +308,15 @@ export class MempoolLogic implements ServiceLogic {
     });
   }
 
-  read(body: Op): unknown {
+  read(body: MempoolRequest): MempoolReplies[keyof MempoolReplies] {
     switch (body.op) {
       case 'get':
-        return this.entries.get(body.txid as string) ?? null;
+        return this.entries.get(body.txid) ?? null;
       case 'has':
-        return this.entries.has(body.txid as string);
+        return this.entries.has(body.txid);
       case 'hasMany':
         // Which of these txids the pool holds: p2p's AlreadyHave for a slice of an inv, in one ask.
-        return (body.txids as string[]).map((t) => this.entries.has(t));
+        return body.txids.map((t) => this.entries.has(t));
       case 'txids':
         return [...this.entries.keys()];
       case 'entries':
@@ -399,16 +324,16 @@ export class MempoolLogic implements ServiceLogic {
       case 'info':
         return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
       case 'spentBy':
-        return this.spentBy.get(outpointKey(body.txid as string, body.n as number)) ?? null;
+        return this.spentBy.get(outpointKey(body.txid, body.n)) ?? null;
       case 'spentAmong':
         // Which of the outpoints a transaction in the mempool spends (myIsutxo_spentinmempool for a
         // whole candidate list in one request), in the order asked.
-        return (body.outpoints as [string, number][]).map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
+        return body.outpoints.map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
       case 'addressDeltas':
-        return this.addressDeltas(body.addresses as string[]);
+        return this.addressDeltas(body.addresses);
       case 'spentMany':
         // The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint.
-        return (body.outpoints as [string, number][]).map(([t, n]) => {
+        return body.outpoints.map(([t, n]) => {
           const by = this.spentBy.get(outpointKey(t, n));
           const spender = by ? this.entries.get(by) : undefined;
           if (!by || !spender) return null;
@@ -416,27 +341,27 @@ export class MempoolLogic implements ServiceLogic {
           return { txid: by, vin };
         });
       default:
-        throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
+        throw noSuchOp('mempool', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
-    const notices: Notice[] = [];
+  async write(body: MempoolRequest): Promise<WriteOutcome<MempoolNotice>> {
+    const notices: MempoolNotice[] = [];
     switch (body.op) {
       case 'accept':
         await this.settled();
-        return { result: await this.accept(body.raw as Uint8Array, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined, body.relay !== false), notices };
+        return { result: await this.accept(body.raw, body.allowHighFees === true, notices, body.tx instanceof Transaction ? body.tx : undefined, body.relay !== false), notices };
       case 'blockConnected':
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
-        this.blockConnected(body.block as Block, body.txids as string[], body.height as number, notices);
+        this.blockConnected(body.block, body.txids, body.height, notices);
         return { result: null, notices };
       case 'blockDisconnected':
         await this.settled();
-        await this.blockDisconnected(body.block as Block, notices);
+        await this.blockDisconnected(body.block, notices);
         return { result: null, notices };
       default:
-        throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
+        throw noSuchOp('mempool', body);
     }
   }
 
@@ -465,11 +390,11 @@ export class MempoolLogic implements ServiceLogic {
    * AcceptToMemoryPool for sendrawtransaction (fLimitFree=false) and relayed transactions, in
    * komodod's check order. Returns the txid; throws ServiceFailure with sendrawtransaction's code.
    */
-  async accept(raw: Uint8Array, allowHighFees: boolean, notices: Notice[], decoded?: Transaction, relay = true): Promise<string> {
+  async accept(raw: Uint8Array, allowHighFees: boolean, notices: MempoolNotice[], decoded?: Transaction, relay = true): Promise<string> {
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const viewAsked = this.opts.chain.ask<ChainView>({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const viewAsked = this.opts.chain.ask({ op: 'view', txid, outpoints: outpointsOf(tx) });
     const ccAsked = this.ccContext([tx]);
     const [view, ccTxs] = ccAsked ? await Promise.all([viewAsked, ccAsked]) : [await viewAsked, undefined];
     try {
@@ -493,7 +418,7 @@ export class MempoolLogic implements ServiceLogic {
    * while the workers verify this one. Should a signature fail, everything after it is accepted again
    * one by one (what it saw may have depended on the failed one), the next bursts included.
    */
-  async acceptMany(items: AcceptItem[], report: (outcomes: BatchOutcome[], notices: Notice[]) => void): Promise<void> {
+  async acceptMany(items: AcceptItem[], report: (outcomes: BatchOutcome<string>[], notices: MempoolNotice[]) => void): Promise<void> {
     const pool = this.opts.verifyPool;
     // A lone transaction is verified here at once (a round trip to a worker would only add latency),
     // unless it follows a burst: then the thread is better kept free to read the requests that follow.
@@ -501,7 +426,7 @@ export class MempoolLogic implements ServiceLogic {
     this.lastBurst = items.length;
     if (lone || !pool?.parallel) {
       await this.settled();
-      const notices: Notice[] = [];
+      const notices: MempoolNotice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
     const parsed = items.map(({ raw, tx }): { tx: Transaction; txid: string } | { error: unknown } => {
@@ -513,7 +438,7 @@ export class MempoolLogic implements ServiceLogic {
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
     const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
-    const viewsAsked = this.opts.chain.ask<ChainView[]>({ op: 'views', items: wanted });
+    const viewsAsked = this.opts.chain.ask({ op: 'views', items: wanted });
     const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
@@ -584,7 +509,7 @@ export class MempoolLogic implements ServiceLogic {
       }
     }
     if (txids.size === 0 && shallow.size === 0) return undefined;
-    return this.opts.chain.ask<[string, Transaction][]>({ op: 'ccContext', txids: [...txids], shallow: [...shallow] }).then((found) => new Map(found));
+    return this.opts.chain.ask({ op: 'ccContext', txids: [...txids], shallow: [...shallow] }).then((found) => new Map(found));
   }
 
   /** Waits until every burst still being verified has entered the mempool (or been refused). */
@@ -606,7 +531,7 @@ export class MempoolLogic implements ServiceLogic {
     stages: BurstStage[],
     checks: ScriptChecks | undefined,
     mine: Prepared[],
-    report: (outcomes: BatchOutcome[], notices: Notice[]) => void,
+    report: (outcomes: BatchOutcome<string>[], notices: MempoolNotice[]) => void,
   ): Promise<void> {
     await before;
     // A signature failed in a burst before this one after this one was checked: check it again.
@@ -642,6 +567,7 @@ export class MempoolLogic implements ServiceLogic {
           out.outcomes.push({ ok: true, result: stage.txid });
           continue;
         }
+        // A failed stage answered above with its error: this one is ready or deferred (and passed).
         const p = (stage as { p: Prepared }).p;
         leaveOverlay(this.pending, p);
         this.commit(p, out.notices, items[i]!.relay !== false);
@@ -658,8 +584,8 @@ export class MempoolLogic implements ServiceLogic {
     }
   }
 
-  private async acceptEach(items: AcceptItem[], notices: Notice[]): Promise<BatchOutcome[]> {
-    const out: BatchOutcome[] = [];
+  private async acceptEach(items: AcceptItem[], notices: MempoolNotice[]): Promise<BatchOutcome<string>[]> {
+    const out: BatchOutcome<string>[] = [];
     for (const { raw, allowHighFees, tx, relay } of items) {
       try {
         out.push({ ok: true, result: await this.accept(raw, allowHighFees, notices, tx, relay !== false) });
@@ -677,6 +603,8 @@ export class MempoolLogic implements ServiceLogic {
   private prepare(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView, overlay?: Overlay): Prepared {
     if (view.hasUnspentOutputs) throw new ServiceFailure(-27, 'transaction already in block chain');
     const params = view.params;
+    // Only a chain store run with stand-in rules has no parameters, and the mempool cannot judge without them.
+    if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
     const ctx = validationContext(params);
     const nextHeight = view.height + 1;
     const outpoints = outpointsOf(tx);
@@ -724,7 +652,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** The transaction passed every check: it enters the mempool and is announced. */
-  private commit(p: Prepared, notices: Notice[], relay = true): void {
+  private commit(p: Prepared, notices: MempoolNotice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
     notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
@@ -839,7 +767,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** Removes a transaction and every mempool transaction that spends its outputs. */
-  private remove(txid: string, reason: TxRemoved['reason'], notices: Notice[]): void {
+  private remove(txid: string, reason: TxRemoved['reason'], notices: MempoolNotice[]): void {
     const e = this.entries.get(txid);
     if (!e) return;
     this.drop(e);
@@ -851,7 +779,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** removeForBlock: mined transactions leave, then anything spending what the block spent, then the expired. */
-  private blockConnected(block: Block, txids: string[], height: number, notices: Notice[]): void {
+  private blockConnected(block: Block, txids: string[], height: number, notices: MempoolNotice[]): void {
     block.txs.forEach((tx, i) => {
       const txid = txids[i]!;
       const mined = this.entries.get(txid);
@@ -873,7 +801,7 @@ export class MempoolLogic implements ServiceLogic {
   }
 
   /** The disconnected block's transactions return to the mempool when they are still valid. */
-  private async blockDisconnected(block: Block, notices: Notice[]): Promise<void> {
+  private async blockDisconnected(block: Block, notices: MempoolNotice[]): Promise<void> {
     for (const tx of block.txs) {
       if (tx.isCoinbase()) continue;
       try {

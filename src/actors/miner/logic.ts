@@ -1,23 +1,18 @@
 import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
-import { ServiceFailure, type Op } from '../protocol.js';
+import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
+import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
-import type { MempoolEntry } from '../mempool/logic.js';
+import type { MempoolProtocol } from '../mempool/protocol.js';
+import type { MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
 
-interface TemplateContext {
-  height: number;
-  hash: string;
-  mtp: number;
-  nextBits: number;
-}
-
 export interface MinerOptions {
-  chain: Asker;
-  mempool: Asker;
+  chain: Asker<ChainStoreProtocol>;
+  mempool: Asker<MempoolProtocol>;
   payTo: Uint8Array;
   /** The clock in milliseconds (the chain store's time rules read the same clock). */
   clockMs?: () => number;
@@ -31,7 +26,7 @@ const WRITE_OPS = new Set(['generate', 'setGenerate']);
  * Mining runs one block at a time through the service queue, so `generate` and the -gen pacer never
  * race each other.
  */
-export class MinerLogic implements ServiceLogic {
+export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   readonly name = 'miner';
   generating = false;
   genProcLimit = -1;
@@ -48,25 +43,25 @@ export class MinerLogic implements ServiceLogic {
   async load(): Promise<void> {}
   async close(): Promise<void> {}
 
-  isWrite(body: Op): boolean {
+  isWrite(body: MinerRequest): boolean {
     return WRITE_OPS.has(body.op);
   }
 
-  read(body: Op): unknown {
+  read(body: MinerRequest): MinerReplies[keyof MinerReplies] {
     switch (body.op) {
       case 'status':
-        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock };
+        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock } satisfies MinerStatus;
       default:
-        throw new ServiceFailure(-32601, `miner has no operation ${body.op}`);
+        throw noSuchOp('miner', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
+  async write(body: MinerRequest): Promise<WriteOutcome<MinerNotice>> {
     switch (body.op) {
       case 'generate': {
         const hashes: string[] = [];
         // A shutdown ends a long `generate N` after the block in progress (its hashes so far are returned).
-        for (let i = 0; i < (body.n as number) && !this.aborted; i++) {
+        for (let i = 0; i < body.n && !this.aborted; i++) {
           const hash = await this.mineOne();
           if (hash === null) break;
           hashes.push(hash);
@@ -74,11 +69,11 @@ export class MinerLogic implements ServiceLogic {
         return { result: hashes };
       }
       case 'setGenerate':
-        this.generating = body.on as boolean;
+        this.generating = body.on;
         if (typeof body.procs === 'number') this.genProcLimit = body.procs;
         return { result: null, notices: [{ type: 'generateChanged', on: this.generating }] };
       default:
-        throw new ServiceFailure(-32601, `miner has no operation ${body.op}`);
+        throw noSuchOp('miner', body);
     }
   }
 
@@ -103,8 +98,10 @@ export class MinerLogic implements ServiceLogic {
   async mineOne(): Promise<string | null> {
     let tipMoves = 0;
     for (;;) {
-      const tpl = await this.opts.chain.ask<TemplateContext>({ op: 'template' });
-      const params = await this.opts.chain.ask<ChainParams>({ op: 'params' });
+      const tpl = await this.opts.chain.ask({ op: 'template' });
+      const params = await this.opts.chain.ask({ op: 'params' });
+      // Only a chain store run with stand-in rules has no parameters, and no block can be made without them.
+      if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
       // The block carries max(MTP+1, now). Mined faster than six blocks a second, MTP+1 runs ahead of
       // the clock (one second per six blocks); past the allowed drift the block would be refused as
       // time-too-new (komodod's generate fails there). Wait until the clock makes MTP+1 acceptable,
@@ -115,7 +112,7 @@ export class MinerLogic implements ServiceLogic {
         if (!(await this.sleep(waitMs))) return null;
         continue;
       }
-      const entries = await this.opts.mempool.ask<MempoolEntry[]>({ op: 'entries' });
+      const entries = await this.opts.mempool.ask({ op: 'entries' });
       const { block, txCount } = assembleBlock({
         prevHash: tpl.hash,
         height: tpl.height + 1,
@@ -133,7 +130,8 @@ export class MinerLogic implements ServiceLogic {
         this.lastBlock = { size: block.toRaw().length, txs: txCount + 1 };
         return result.hash;
       }
-      if (result.reason === 'time-too-new') {
+      const reason = result.status === 'rejected' ? result.reason : undefined;
+      if (reason === 'time-too-new') {
         // Only a clock that stepped back between the wait and the check gets here: wait until this
         // block's time is acceptable (at least a second, so a disagreeing clock never spins), then rebuild.
         this.opts.log?.(`mined block refused as time-too-new (time ${block.header.time}): waiting for the clock`);
@@ -141,7 +139,7 @@ export class MinerLogic implements ServiceLogic {
         continue;
       }
       // The tip moved while solving (a block from elsewhere): build again on the new tip.
-      this.opts.log?.(`mined block not connected (${result.status}${result.reason ? `: ${result.reason}` : ''}); retrying`);
+      this.opts.log?.(`mined block not connected (${result.status}${reason ? `: ${reason}` : ''}); retrying`);
       if (++tipMoves >= 5) throw new ServiceFailure(-1, 'mining failed: no block could be connected');
     }
   }
@@ -174,6 +172,6 @@ export class MinerLogic implements ServiceLogic {
   }
 
   private submit(block: Block) {
-    return this.opts.chain.ask<{ status: string; hash: string; reason?: string }>({ op: 'submitBlock', raw: block.toRaw() });
+    return this.opts.chain.ask({ op: 'submitBlock', raw: block.toRaw() });
   }
 }

@@ -16,6 +16,7 @@ import { ipToString } from './banlist.js';
 import type { Bans } from './bans.js';
 import { P2PPart, type P2PCore } from './context.js';
 import { Peer, cleanIp, hostPort } from './peer.js';
+import type { PeerInfo } from './protocol.js';
 import type { BlockSync } from './sync.js';
 
 /** net.h / main.h constants. */
@@ -208,33 +209,34 @@ export class Connections extends P2PPart {
     return this.connected().find((p) => p.addrName === node || p.dest === node);
   }
 
-  peerInfo(p: Peer) {
-    const o: Record<string, unknown> = { id: p.id, addr: p.addrName };
-    if (p.addrLocal) o.addrlocal = p.addrLocal;
-    o.services = p.services.toString(16).padStart(16, '0');
-    o.lastsend = p.lastsend;
-    o.lastrecv = p.lastrecv;
-    o.bytessent = p.bytessent;
-    o.bytesrecv = p.bytesrecv;
-    o.conntime = p.conntime;
-    o.timeoffset = 0;
-    o.pingtime = p.pingTimeMs / 1000;
-    if (p.pingNonceSent !== 0n) {
-      const wait = (Date.now() - p.pingStartMs) / 1000;
-      if (wait > 0) o.pingwait = wait;
-    }
-    o.version = p.version;
-    o.subver = p.subver;
-    o.inbound = p.inbound;
-    o.startingheight = p.startingHeight;
-    o.banscore = p.banscore;
-    o.synced_headers = p.bestKnownHeight;
-    o.synced_blocks = p.commonHeight;
-    o.inflight = this.sync.inflightHeights(p);
-    o.addr_processed = p.addrProcessed;
-    o.addr_rate_limited = p.addrRateLimited;
-    o.whitelisted = p.whitelisted;
-    return o;
+  peerInfo(p: Peer): PeerInfo {
+    const wait = p.pingNonceSent !== 0n ? (Date.now() - p.pingStartMs) / 1000 : 0;
+    // Keys in komodod's order; addrlocal and pingwait only when there is one.
+    return {
+      id: p.id,
+      addr: p.addrName,
+      ...(p.addrLocal ? { addrlocal: p.addrLocal } : {}),
+      services: p.services.toString(16).padStart(16, '0'),
+      lastsend: p.lastsend,
+      lastrecv: p.lastrecv,
+      bytessent: p.bytessent,
+      bytesrecv: p.bytesrecv,
+      conntime: p.conntime,
+      timeoffset: 0,
+      pingtime: p.pingTimeMs / 1000,
+      ...(wait > 0 ? { pingwait: wait } : {}),
+      version: p.version,
+      subver: p.subver,
+      inbound: p.inbound,
+      startingheight: p.startingHeight,
+      banscore: p.banscore,
+      synced_headers: p.bestKnownHeight,
+      synced_blocks: p.commonHeight,
+      inflight: this.sync.inflightHeights(p),
+      addr_processed: p.addrProcessed,
+      addr_rate_limited: p.addrRateLimited,
+      whitelisted: p.whitelisted,
+    };
   }
 
   // ---- handshake ------------------------------------------------------------------------------

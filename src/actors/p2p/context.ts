@@ -1,12 +1,14 @@
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { MSG_BLOCK, MSG_FILTERED_BLOCK } from '../../chain/p2p/messages.js';
 import type { Asker } from '../ask.js';
+import type { ChainStoreProtocol, TipInfo as ChainTip } from '../chainstore/protocol.js';
+import type { MempoolProtocol } from '../mempool/protocol.js';
 import type { Peer } from './peer.js';
 
 export interface P2POptions {
   params: ChainParams;
-  chain: Asker;
-  mempool: Asker;
+  chain: Asker<ChainStoreProtocol>;
+  mempool: Asker<MempoolProtocol>;
   port: number;
   listen: boolean;
   bind: readonly string[];
@@ -22,20 +24,11 @@ export interface P2POptions {
   now?: () => number;
 }
 
-export interface TipInfo {
-  hash: string;
-  height: number;
-  time: number;
-  chainWork: bigint;
-}
+/** What sync keeps of the chain store's tip. */
+export type TipInfo = Pick<ChainTip, 'hash' | 'height' | 'time' | 'chainWork'>;
 
 /** What the chain store knows of a block (its 'known' op). */
-export interface Known {
-  height: number;
-  chainWork: bigint;
-  active: boolean;
-  failed: boolean;
-}
+export type { KnownBlock as Known } from '../chainstore/protocol.js';
 
 /** The key of an inventory entry in a peer's known set and the node's relay bookkeeping. */
 export const hashKey = (type: number, hash: string) => `${type === MSG_BLOCK || type === MSG_FILTERED_BLOCK ? 'b' : 't'}:${hash}`;

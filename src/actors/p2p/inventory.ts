@@ -29,7 +29,7 @@ export class Inventory extends P2PPart {
    */
   private async alreadyHave(types: readonly number[], hexes: readonly string[]): Promise<{ have: boolean[]; blocks: Map<string, Known | null> }> {
     const blockHashes = hexes.filter((_, i) => types[i] === MSG_BLOCK);
-    const known = blockHashes.length ? await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: blockHashes }) : [];
+    const known = blockHashes.length ? await this.opts.chain.ask({ op: 'known', hashes: blockHashes }) : [];
     const blocks = new Map(blockHashes.map((h, i) => [h, known[i] ?? null]));
     const txHexes = hexes.filter((_, i) => types[i] === MSG_TX);
     const txHave = txHexes.length ? await this.relay.haveTxs(txHexes) : [];
@@ -121,7 +121,7 @@ export class Inventory extends P2PPart {
       const type = inv.type(i);
       const h = toHexReversed(inv.hash(i));
       if (type === MSG_BLOCK || type === MSG_FILTERED_BLOCK) {
-        const b = await this.opts.chain.ask<{ raw: Uint8Array; active: boolean } | null>({ op: 'rawBlock', hash: h });
+        const b = await this.opts.chain.ask({ op: 'rawBlock', hash: h });
         // komodod serves main-chain blocks (and recent valid side blocks); filtered blocks are not offered.
         if (b && type === MSG_BLOCK) {
           p.send('block', b.raw);
@@ -130,7 +130,7 @@ export class Inventory extends P2PPart {
       } else if (type === MSG_TX) {
         let raw = this.relay.relayed(h);
         if (!raw) {
-          const e = await this.opts.mempool.ask<{ raw: Uint8Array } | null>({ op: 'get', txid: h });
+          const e = await this.opts.mempool.ask({ op: 'get', txid: h });
           raw = e?.raw;
         }
         if (raw) {

@@ -1,6 +1,7 @@
 import { NODE_NETWORK } from '../../chain/p2p/messages.js';
-import { ServiceFailure, type Op } from '../protocol.js';
-import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import { ServiceFailure, noSuchOp } from '../protocol.js';
+import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { P2PReplies, P2PRequest } from './protocol.js';
 import { AddrBook } from './addrs.js';
 import { Bans } from './bans.js';
 import { Connections } from './connections.js';
@@ -29,7 +30,7 @@ const ADDNODE_RETRY_MS = 15_000;
  * sync and block download (sync.ts), transaction relay and orphans (relay.ts), inv and getdata
  * (inventory.ts), addresses (addrs.ts), misbehaviour and bans (bans.ts), message dispatch (dispatch.ts).
  */
-export class P2PLogic implements ServiceLogic {
+export class P2PLogic implements ServiceLogic<P2PRequest, never> {
   readonly name = 'p2p';
   private readonly core: P2PCore;
   private readonly bans: Bans;
@@ -91,7 +92,7 @@ export class P2PLogic implements ServiceLogic {
     await this.connections.close();
   }
 
-  isWrite(body: Op): boolean {
+  isWrite(body: P2PRequest): boolean {
     return !['peerinfo', 'connectioncount', 'networkinfo', 'listbanned', 'addednodes', 'local', 'nettotals'].includes(body.op);
   }
 
@@ -99,18 +100,18 @@ export class P2PLogic implements ServiceLogic {
    * The mempool's accepted transactions, and the wallet's rebroadcast (relayTxs), are announced at
    * once, in the step that brings them (ServiceLogic.writesNow).
    */
-  writesNow(body: Op): boolean {
+  writesNow(body: P2PRequest): boolean {
     return body.op === 'txsAccepted' || body.op === 'relayTxs';
   }
 
-  writeNow(body: Op): WriteOutcome {
-    const items = body.items as { txid: string; raw: Uint8Array }[];
-    if (body.op === 'relayTxs') for (const { txid, raw } of items) this.relay.relayTransaction(txid, raw);
-    else for (const { txid, raw } of items) this.relay.onTxAccepted(txid, raw);
+  writeNow(body: P2PRequest): WriteOutcome<never> {
+    if (body.op === 'relayTxs') for (const { txid, raw } of body.items) this.relay.relayTransaction(txid, raw);
+    else if (body.op === 'txsAccepted') for (const { txid, raw } of body.items) this.relay.onTxAccepted(txid, raw);
+    else throw noSuchOp('p2p', body);
     return { result: null };
   }
 
-  read(body: Op): unknown {
+  read(body: P2PRequest): P2PReplies[keyof P2PReplies] {
     switch (body.op) {
       case 'peerinfo':
         return [...this.peers.values()].filter((p) => !p.disconnected).map((p) => this.connections.peerInfo(p));
@@ -127,23 +128,22 @@ export class P2PLogic implements ServiceLogic {
       case 'local':
         return { port: this.boundPort, addresses: this.boundAddresses };
       default:
-        throw new ServiceFailure(-32601, `p2p has no operation ${body.op}`);
+        throw noSuchOp('p2p', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
-    const notices: Notice[] = [];
+  async write(body: P2PRequest): Promise<WriteOutcome<never>> {
     switch (body.op) {
       case 'txsAccepted':
       case 'relayTxs':
         return this.writeNow(body);
       case 'tipChanged':
-        await this.sync.onTipChanged(body.hash as string | undefined, body.connected === true);
+        await this.sync.onTipChanged(body.hash, body.connected === true);
         return { result: null };
       case 'addnode':
-        return { result: this.connections.addnode(body.node as string, body.command as string) };
+        return { result: this.connections.addnode(body.node, body.command) };
       case 'disconnectnode': {
-        const p = this.connections.findPeer(body.node as string);
+        const p = this.connections.findPeer(body.node);
         if (!p) throw new ServiceFailure(-29, 'Node not found in connected nodes');
         p.close();
         return { result: null };
@@ -153,12 +153,12 @@ export class P2PLogic implements ServiceLogic {
         this.connections.sendPings();
         return { result: null };
       case 'setban':
-        return { result: this.bans.setban(body.subnet as string, body.command as string, (body.bantime as number) ?? 0, body.absolute === true) };
+        return { result: this.bans.setban(body.subnet, body.command, body.bantime ?? 0, body.absolute === true) };
       case 'clearbanned':
         this.bans.clear();
-        return { result: null, notices };
+        return { result: null };
       default:
-        throw new ServiceFailure(-32601, `p2p has no operation ${body.op}`);
+        throw noSuchOp('p2p', body);
     }
   }
 

@@ -1,6 +1,5 @@
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
-import type { ChainParams } from '../../chain/params/chain-params.js';
 import { InvMessage, MAX_INV_SZ, MSG_TX, type InvItem } from '../../chain/p2p/messages.js';
 import { REJECT_INVALID } from '../../chain/validation/errors.js';
 import { ValidationError, checkTransaction, contextualCheckTransaction, validationContext } from '../../chain/validation/index.js';
@@ -75,7 +74,7 @@ export class TxRelay extends P2PPart {
     const out = hexes.map((h) => this.recentRejects.has(h) || this.orphanTxs.has(h) || this.relayCache.has(h));
     const ask = hexes.filter((_, i) => !out[i]);
     if (ask.length) {
-      const inPool = await this.opts.mempool.ask<boolean[]>({ op: 'hasMany', txids: ask });
+      const inPool = await this.opts.mempool.ask({ op: 'hasMany', txids: ask });
       let k = 0;
       for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = inPool[k++] === true;
     }
@@ -192,7 +191,7 @@ export class TxRelay extends P2PPart {
   }
 
   async onMempool(p: Peer): Promise<void> {
-    const txids = await this.opts.mempool.ask<string[]>({ op: 'txids' });
+    const txids = await this.opts.mempool.ask({ op: 'txids' });
     for (let i = 0; i < txids.length; i += MAX_INV_SZ) {
       const chunk = txids.slice(i, i + MAX_INV_SZ).map((t) => ({ type: MSG_TX, hash: fromHexReversed(t) }));
       p.send('inv', new InvMessage(chunk).toRaw());
@@ -268,7 +267,7 @@ export class TxRelay extends P2PPart {
     if (reason.startsWith('mandatory-script-verify-flag-failed')) return 100;
     if (code !== REJECT_INVALID) return 0;
     try {
-      const params = (await this.opts.chain.ask<ChainParams | null>({ op: 'params' })) ?? this.opts.params;
+      const params = (await this.opts.chain.ask({ op: 'params' })) ?? this.opts.params;
       const ctx = validationContext(params);
       checkTransaction(tx, ctx, { tipTime: this.sync.tip.time });
       contextualCheckTransaction(tx, this.sync.tip.height + 1, ctx, { dosLevel: 10 });

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus/timing.js';
 import { fromHexReversed, toHexReversed } from '../../chain/encoding/hex.js';
 import { HeadersMessage, InvMessage, LocatorMessage, MAX_HEADERS_RESULTS, MSG_BLOCK, TooManyHeaders, type InvItem } from '../../chain/p2p/messages.js';
 import type { Bans } from './bans.js';
-import { P2PPart, hashKey, type Known, type P2PCore, type TipInfo } from './context.js';
+import { P2PPart, hashKey, type P2PCore, type TipInfo } from './context.js';
 import type { Peer } from './peer.js';
 
 export const MAX_BLOCKS_IN_TRANSIT_PER_PEER = 16;
@@ -52,7 +52,7 @@ export class BlockSync extends P2PPart {
   // ---- chain state ----------------------------------------------------------------------------
 
   async refreshTip(timeoutMs?: number): Promise<void> {
-    const t = await this.opts.chain.ask<TipInfo>({ op: 'tip' }, timeoutMs);
+    const t = await this.opts.chain.ask({ op: 'tip' }, timeoutMs);
     this.tip = { hash: t.hash, height: t.height, time: t.time, chainWork: t.chainWork };
   }
 
@@ -125,13 +125,13 @@ export class BlockSync extends P2PPart {
       if (step++ < 10) out.push(h.hash);
       const prev: PendingHeader | undefined = this.pending.get(h.prev);
       if (!prev) {
-        const rest = await this.opts.chain.ask<string[]>({ op: 'locator', from: h.prev });
+        const rest = await this.opts.chain.ask({ op: 'locator', from: h.prev });
         out.push(...rest);
         return out.map((x) => fromHexReversed(x));
       }
       h = prev;
     }
-    const rest = await this.opts.chain.ask<string[]>({ op: 'locator', from: hash });
+    const rest = await this.opts.chain.ask({ op: 'locator', from: hash });
     return [...out, ...rest].map((x) => fromHexReversed(x));
   }
 
@@ -139,7 +139,7 @@ export class BlockSync extends P2PPart {
     let start = from;
     if (fromParent) {
       // komodod starts the initial sync from pindexBestHeader->pprev.
-      const k = await this.opts.chain.ask<{ prev: string | null } | null>({ op: 'entry', hash: from });
+      const k = await this.opts.chain.ask({ op: 'entry', hash: from });
       if (k?.prev) start = k.prev;
     }
     const locator = await this.locatorFrom(start);
@@ -148,7 +148,7 @@ export class BlockSync extends P2PPart {
 
   async onGetHeaders(p: Peer, payload: Uint8Array): Promise<void> {
     const m = LocatorMessage.fromRaw(payload);
-    const r = await this.opts.chain.ask<{ headers: BlockHeader[] }>({
+    const r = await this.opts.chain.ask({
       op: 'headersAfter',
       locator: m.locator.map((h) => toHexReversed(h)),
       stop: toHexReversed(m.hashStop),
@@ -160,9 +160,10 @@ export class BlockSync extends P2PPart {
   async onGetBlocks(p: Peer, payload: Uint8Array): Promise<void> {
     const m = LocatorMessage.fromRaw(payload);
     const stop = toHexReversed(m.hashStop);
-    // An empty locator finds no fork: FindForkInGlobalIndex answers the genesis block.
-    const locator = m.locator.length ? m.locator.map((h) => toHexReversed(h)) : [await this.opts.chain.ask<string>({ op: 'blockHash', height: 0 })];
-    const r = await this.opts.chain.ask<{ hashes: string[] }>({ op: 'headersAfter', locator, stop, max: 500 });
+    // An empty locator finds no fork: FindForkInGlobalIndex answers the genesis block (which the
+    // chain store always holds, hence the `!`).
+    const locator = m.locator.length ? m.locator.map((h) => toHexReversed(h)) : [(await this.opts.chain.ask({ op: 'blockHash', height: 0 }))!];
+    const r = await this.opts.chain.ask({ op: 'headersAfter', locator, stop, max: 500 });
     // getblocks stops *before* hashStop (it is not sent), unlike getheaders.
     const items: InvItem[] = [];
     for (const h of r.hashes) {
@@ -194,7 +195,7 @@ export class BlockSync extends P2PPart {
         return;
       }
     }
-    const known = await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: [prevs[0]!, ...hashes] });
+    const known = await this.opts.chain.ask({ op: 'known', hashes: [prevs[0]!, ...hashes] });
     const prevKnown = known[0];
     const prevPending = this.pending.get(prevs[0]!);
     if (!prevKnown && !prevPending) {
@@ -296,7 +297,7 @@ export class BlockSync extends P2PPart {
     const requested = p.inflight.has(hash);
     p.inflight.delete(hash);
     if (this.inflight.get(hash) === p.id) this.inflight.delete(hash);
-    const [k, pk] = await this.opts.chain.ask<(Known | null)[]>({ op: 'known', hashes: [hash, prev] });
+    const [k, pk] = await this.opts.chain.ask({ op: 'known', hashes: [hash, prev] });
     if (k) {
       this.pending.delete(hash);
       this.updateBestKnown(p, hash, k.height, k.chainWork);
@@ -335,7 +336,7 @@ export class BlockSync extends P2PPart {
 
   /** ProcessNewBlock for a received block; true when the chain store took it (connected or stored). */
   private async submitBlock(p: Peer | undefined, raw: Uint8Array, hash: string): Promise<boolean> {
-    const res = await this.opts.chain.ask<{ status: string; rejectCode?: number; reason?: string; dos?: number }>({ op: 'submitBlock', raw }, 5 * 60_000);
+    const res = await this.opts.chain.ask({ op: 'submitBlock', raw }, 5 * 60_000);
     switch (res.status) {
       case 'connected':
       case 'stored':

@@ -1,12 +1,13 @@
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { Asker } from '../ask.js';
-import { ServiceFailure, type Op } from '../protocol.js';
+import type { ChainStoreProtocol } from '../chainstore/protocol.js';
+import { noSuchOp } from '../protocol.js';
+import type { TokensReplies, TokensRequest } from './protocol.js';
 
-export type { TokenOutput, TokenRecord } from '../chainstore/tokenindex.js';
-
+export type { TokenOutput, TokenRecord } from './protocol.js';
 
 export interface TokenRegistryOptions {
-  chain: Asker;
+  chain: Asker<ChainStoreProtocol>;
   log?: (msg: string) => void;
 }
 
@@ -16,7 +17,7 @@ export interface TokenRegistryOptions {
  * chainstore/tokenindex.ts) answers them. Nothing is held or rebuilt here: a query is answered from
  * the chain's committed state, which includes every block whose submission has been answered.
  */
-export class TokenRegistryLogic implements ServiceLogic {
+export class TokenRegistryLogic implements ServiceLogic<TokensRequest, never> {
   readonly name = 'tokenRegistry';
   private tokens = 0;
 
@@ -26,45 +27,45 @@ export class TokenRegistryLogic implements ServiceLogic {
 
   async close(): Promise<void> {}
 
-  isWrite(_body: Op): boolean {
+  isWrite(_body: TokensRequest): boolean {
     // Answered through the chain store (an asynchronous ask).
     return true;
   }
 
-  read(body: Op): unknown {
-    throw new ServiceFailure(-32601, `tokenRegistry has no operation ${body.op}`);
+  read(body: TokensRequest): never {
+    throw noSuchOp('tokenRegistry', body);
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
+  async write(body: TokensRequest): Promise<WriteOutcome<never> & { result: TokensReplies[keyof TokensReplies] }> {
     const chain = this.opts.chain;
     switch (body.op) {
       case 'status': {
-        const tip = await chain.ask<{ hash: string; height: number }>({ op: 'tip' });
+        const tip = await chain.ask({ op: 'tip' });
         return { result: { height: tip.height, hash: tip.hash } };
       }
       case 'info':
-        return { result: await chain.ask({ op: 'tokenInfo', tokenid: body.tokenid as string }) };
+        return { result: await chain.ask({ op: 'tokenInfo', tokenid: body.tokenid }) };
       case 'list': {
-        const list = await chain.ask<string[]>({ op: 'tokenList' });
+        const list = await chain.ask({ op: 'tokenList' });
         this.tokens = list.length;
         return { result: list };
       }
       case 'outputs':
-        return { result: await chain.ask({ op: 'tokenOutputs', tokenid: body.tokenid as string, addressHash: body.addressHash as string }) };
+        return { result: await chain.ask({ op: 'tokenOutputs', tokenid: body.tokenid, addressHash: body.addressHash }) };
       case 'outputsPage':
         // A page of AddTokenCCInputs' walk: key order from the cursor `after`, outputs ≥ minValue.
         return {
           result: await chain.ask({
             op: 'tokenOutputsPage',
-            tokenid: body.tokenid as string,
-            addressHash: body.addressHash as string,
+            tokenid: body.tokenid,
+            addressHash: body.addressHash,
             ...(body.after !== undefined ? { after: body.after } : {}),
-            limit: body.limit as number,
+            limit: body.limit,
             ...(body.minValue !== undefined ? { minValue: body.minValue } : {}),
           }),
         };
       default:
-        throw new ServiceFailure(-32601, `tokenRegistry has no operation ${body.op}`);
+        throw noSuchOp('tokenRegistry', body);
     }
   }
 

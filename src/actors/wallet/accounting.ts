@@ -2,45 +2,9 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import { encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/address.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { toHex } from '../../chain/encoding/hex.js';
+import type { Entry, TxDetail } from './protocol.js';
 
-/** One output as ListTransactions lists it (COutputEntry), with the account of a received one's address. */
-export interface Entry {
-  address: string | null;
-  amount: bigint;
-  vout: number;
-  /** The address-book account of the address ("" when none): what a "receive" entry prints. */
-  account: string;
-}
-
-/**
- * A wallet transaction as gettransaction, listtransactions and listsinceblock read it: its metadata and
- * CWalletTx::GetAmounts (credits, debits, fee, the sent and received entries), with the wallet's keys
- * as they are when asked. Built for the transactions an answer holds, never for the whole wallet.
- */
-export interface TxDetail {
-  txid: string;
-  coinbase: boolean;
-  /** nTimeReceived. */
-  timeReceived: number;
-  /** sendtoaddress/sendmany comments (mapValue). */
-  mapValue?: Record<string, string>;
-  expiryHeight: number;
-  /** The serialised size. */
-  size: number;
-  /** The raw transaction, hex (asked for by gettransaction). */
-  hex?: string;
-  /** GetCredit: the outputs paying the wallet. */
-  credit: bigint;
-  /** GetDebit: the wallet outputs it spends. */
-  debit: bigint;
-  valueOut: bigint;
-  received: Entry[];
-  sent: Entry[];
-  /** GetAmounts' nFee: debit minus the outputs when the wallet paid, else 0. */
-  fee: bigint;
-  /** GetConflicts: the wallet's other transactions spending one of its inputs, in txid order. */
-  conflicts: string[];
-}
+export type { Entry, TxDetail } from './protocol.js';
 
 /** What accounting asks the wallet: ownership of a script, and the account of a key id. */
 export interface Ledger {

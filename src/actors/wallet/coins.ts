@@ -1,17 +1,7 @@
 import type { HeldKey } from './keystore.js';
+import type { WalletCoin } from './protocol.js';
 
-/** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
-export interface WalletCoin {
-  txid: string;
-  n: number;
-  value: bigint;
-  script: Uint8Array;
-  /** Block height, or 0 while the creating transaction is in the mempool. */
-  height: number;
-  coinbase: boolean;
-  /** nLockTime of the creating transaction (listunspent prints `interest` when it is not 0). */
-  lockTime: number;
-}
+export type { WalletCoin } from './protocol.js';
 
 /** The class a visible coin is counted in (null: not visible, spent by a mempool transaction or shadowed). */
 type Counted = 'mature' | 'immature' | 'memTrusted' | 'memUntrusted' | null;

@@ -10,9 +10,12 @@ import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.j
 import { cond1FingerprintOf, cond1Fingerprints, cond1SubScript } from '../../chain/cc/cond1.js';
 import { MODULE_GLOBALS } from '../../chain/cc/globals.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
-import { ServiceFailure, type Op } from '../protocol.js';
+import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { Notice, ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
+import type { ChainStoreProtocol } from '../chainstore/protocol.js';
+import type { MempoolProtocol } from '../mempool/protocol.js';
+import type { ImportEntry, UnspentView, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
@@ -25,17 +28,7 @@ import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacc
 
 export type { WalletCoin } from './coins.js';
 export type { TxDetail, Entry } from './accounting.js';
-
-/** A coin as the wallet's readers see it, with its depth at the current tip. */
-export interface CoinView extends WalletCoin {
-  confirmations: number;
-  /** The creating transaction spends wallet coins (trusted while unconfirmed). */
-  fromMe: boolean;
-  /** Immature coinbase outputs are not spendable yet. */
-  mature: boolean;
-  address: string | null;
-  account: string | undefined;
-}
+export type { CoinView, ImportEntry, UnspentView } from './protocol.js';
 
 /**
  * A transaction that pays or spends the wallet (mapWallet's CWalletTx), kept small: its raw bytes stay
@@ -66,13 +59,6 @@ export interface WalletTx {
   debit: bigint;
 }
 
-/** Unspent wallet outputs as listunspent reads them. */
-export interface UnspentView extends WalletCoin {
-  confirmations: number;
-  address: string;
-  account: string | undefined;
-}
-
 interface TxDoc {
   _id: string;
   raw: string;
@@ -82,24 +68,9 @@ interface TxDoc {
   mapValue?: Record<string, string>;
 }
 
-interface ChainCoin {
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-  coinbase: boolean;
-  txVersion: number;
-}
-
-interface ScanResult {
-  height: number;
-  hash: string;
-  mtp: number;
-  coins: { txid: string; n: number; coin: ChainCoin; lockTime?: number }[];
-}
-
 export interface WalletOptions {
-  chain: Asker;
-  mempool: Asker;
+  chain: Asker<ChainStoreProtocol>;
+  mempool: Asker<MempoolProtocol>;
   keys: KeyStore;
   dir: string;
   /** The parameters in force at the tip (the chain store's `params`). */
@@ -165,7 +136,7 @@ const fpSlot = (fp: Uint8Array): number => fp[0]! | (fp[1]! << 8) | (fp[2]! << 1
  * kept as it changes (coins and their totals in the CoinBook, each key's scripts and CC conditions
  * when the key is added, transactions in learning order), so no call costs more as the wallet grows.
  */
-export class WalletLogic implements ServiceLogic {
+export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   readonly name = 'wallet';
   readonly book: CoinBook;
   /** Per wallet-relevant mempool transaction, its keys in memCoins and memSpent (its removal costs its size, not the mempool's). */
@@ -246,7 +217,7 @@ export class WalletLogic implements ServiceLogic {
     }
     await this.placeFromChain([...this.txs.keys()]);
     if (this.opts.rescanBlocks) {
-      const found = await this.opts.chain.ask<{ txid: string; tx: Transaction; time: number; height: number }[]>({ op: 'txsByScript', scripts: this.allScripts() }, 10 * 60_000);
+      const found = await this.opts.chain.ask({ op: 'txsByScript', scripts: this.allScripts() }, 10 * 60_000);
       for (const f of found) {
         await this.record(f.txid, f.tx, f.time);
         this.place(f.txid, f.height);
@@ -265,7 +236,7 @@ export class WalletLogic implements ServiceLogic {
    * stays as it is, at depth -1, and is not tried again until the next start (komodod's rule).
    */
   private async reaccept(): Promise<void> {
-    const tip = await this.opts.chain.ask<{ time: number }>({ op: 'tip' });
+    const tip = await this.opts.chain.ask({ op: 'tip' });
     this.initialDownload.tipTime(tip.time, this.now());
     // komodod: `if (IsInitialBlockDownload()) return;` — a node started on a stale tip leaves them out.
     if (this.initialDownload.active) return;
@@ -274,7 +245,7 @@ export class WalletLogic implements ServiceLogic {
     const pending: WalletTx[] = [];
     for (const w of this.txs.values()) if (!w.coinbase && !this.memKeys.has(w.txid)) pending.push(w);
     if (pending.length === 0) return;
-    const inChain = await this.opts.chain.ask<boolean[]>({ op: 'inChain', txids: pending.map((w) => w.txid) }, 10 * 60_000);
+    const inChain = await this.opts.chain.ask({ op: 'inChain', txids: pending.map((w) => w.txid) }, 10 * 60_000);
     const stranded: PendingTx[] = [];
     pending.forEach((w, i) => {
       if (inChain[i]) return;
@@ -286,7 +257,7 @@ export class WalletLogic implements ServiceLogic {
     for (const w of candidates) {
       try {
         // fRejectAbsurdFee as komodod's call; not announced now: the rebroadcast does that.
-        await this.opts.mempool.ask<string>({ op: 'accept', raw: w.tx.toRaw(), tx: w.tx, allowHighFees: false, relay: false });
+        await this.opts.mempool.ask({ op: 'accept', raw: w.tx.toRaw(), tx: w.tx, allowHighFees: false, relay: false });
         await this.txAccepted(w.txid, w.tx);
         accepted++;
       } catch (e) {
@@ -302,7 +273,7 @@ export class WalletLogic implements ServiceLogic {
    * relayed again (a relayTxs notice for the p2p actor). Answers the milliseconds until the next call.
    * A round costs the wallet's transactions in the mempool, never the whole wallet.
    */
-  private resend(): WriteOutcome {
+  private resend(): WriteOutcome<WalletNotice> {
     const now = this.now();
     // komodod signals it from SendMessages only outside initial block download: asked again a bit later.
     if (this.initialDownload.active) return { result: 5_000 };
@@ -422,7 +393,7 @@ export class WalletLogic implements ServiceLogic {
    * fetched and recorded, so history starts at least with what the wallet holds.
    */
   async rescan(): Promise<number> {
-    const scan = await this.opts.chain.ask<ScanResult>({ op: 'coinsByScript', scripts: this.allScripts(), ccSubScripts: this.allCCSubScripts() }, 10 * 60_000);
+    const scan = await this.opts.chain.ask({ op: 'coinsByScript', scripts: this.allScripts(), ccSubScripts: this.allCCSubScripts() }, 10 * 60_000);
     this.book.clear();
     this.memKeys.clear();
     this.ccCoins.clear();
@@ -437,7 +408,7 @@ export class WalletLogic implements ServiceLogic {
       if (!this.txs.has(txid)) missing.add(txid);
     }
     for (const txid of missing) {
-      const info = await this.opts.chain.ask<{ tx: Transaction; time: number; height: number } | null>({ op: 'tx', txid });
+      const info = await this.opts.chain.ask({ op: 'tx', txid });
       if (!info) continue;
       await this.record(txid, info.tx, info.time);
       this.place(txid, info.height);
@@ -445,7 +416,7 @@ export class WalletLogic implements ServiceLogic {
     }
     // Transactions recorded out of order: any earlier one's debit may include them now.
     if (missing.size > 0) this.markDirty();
-    const entries = await this.opts.mempool.ask<{ txid: string; tx: Transaction }[]>({ op: 'entries' });
+    const entries = await this.opts.mempool.ask({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
     return this.coins.size;
   }
@@ -494,7 +465,7 @@ export class WalletLogic implements ServiceLogic {
    */
   private async placeFromChain(txids: string[]): Promise<void> {
     if (txids.length === 0) return;
-    const heights = await this.opts.chain.ask<(number | null)[] | null>({ op: 'txHeights', txids }, 10 * 60_000);
+    const heights = await this.opts.chain.ask({ op: 'txHeights', txids }, 10 * 60_000);
     if (!Array.isArray(heights)) return;
     txids.forEach((txid, i) => this.place(txid, heights[i] ?? 0));
   }
@@ -586,7 +557,7 @@ export class WalletLogic implements ServiceLogic {
    * Every wallet request is serialised behind the notices already queued (a balance asked right
    * after `generate` or `sendrawtransaction` must include that block or transaction).
    */
-  isWrite(_body: Op): boolean {
+  isWrite(_body: WalletRequest): boolean {
     return true;
   }
 
@@ -595,12 +566,12 @@ export class WalletLogic implements ServiceLogic {
    * mempool's removals, and accepted transactions none of which concerns the wallet (most of them,
    * on a busy node).
    */
-  writesNow(body: Op): boolean {
+  writesNow(body: WalletRequest): boolean {
     if (!WRITE_OPS.has(body.op) || body.op === 'txsRemoved') return true;
-    return body.op === 'txsAccepted' && !(body.items as { tx: Transaction }[]).some(({ tx }) => this.concerns(tx));
+    return body.op === 'txsAccepted' && !body.items.some(({ tx }) => this.concerns(tx));
   }
 
-  writeNow(body: Op): WriteOutcome {
+  writeNow(body: WalletRequest): WriteOutcome<WalletNotice> {
     switch (body.op) {
       case 'txsAccepted':
         // writesNow found none that concerns the wallet: nothing to record.
@@ -610,14 +581,14 @@ export class WalletLogic implements ServiceLogic {
       case 'txsRemoved':
         // Transactions that left the mempool (mined, conflicting, expired), in order.
         this.spendableCache = undefined;
-        for (const txid of body.txids as string[]) this.txRemoved(txid);
+        for (const txid of body.txids) this.txRemoved(txid);
         return { result: null };
       default:
         return { result: this.read(body) };
     }
   }
 
-  read(body: Op): unknown {
+  read(body: WalletRequest): WalletReplies[keyof WalletReplies] {
     switch (body.op) {
       case 'coins':
         return this.coinViews();
@@ -626,25 +597,25 @@ export class WalletLogic implements ServiceLogic {
       case 'tip':
         return { height: this.tipHeight, mtp: this.tipMtp };
       case 'balance':
-        return this.balance(body.minConf as number, body.account as string | undefined, body.untrusted === true);
+        return this.balance(body.minConf, body.account, body.untrusted === true);
       case 'unspent':
-        return this.unspent(body.minDepth as number, body.maxDepth as number, body.addresses as { idHex: string }[] | undefined);
+        return this.unspent(body.minDepth, body.maxDepth, body.addresses);
       case 'txDetail':
-        return this.detail(body.txid as string, body.hex === true);
+        return this.detail(body.txid, body.hex === true);
       case 'listTxs':
-        return this.listTxs(body.count as number, body.from as number, body.account as string);
+        return this.listTxs(body.count, body.from, body.account);
       case 'txDetails':
         return [...this.txs.values()].map((w) => this.detail(w.txid, false)!);
       case 'sinceHeight':
-        return this.sinceHeight(body.height as number);
+        return this.sinceHeight(body.height);
       case 'conflicts':
-        return this.conflicts(body.txid as string);
+        return this.conflicts(body.txid);
       case 'isMine':
-        return this.isMine(body.script as Uint8Array);
+        return this.isMine(body.script);
       case 'keyById':
-        return this.keyInfo(body.keyId as Uint8Array);
+        return this.keyInfo(body.keyId);
       case 'secret': {
-        const k = this.keys.byKeyId(body.keyId as Uint8Array);
+        const k = this.keys.byKeyId(body.keyId);
         return k ? { secret: new Secret(k.secret), compressed: k.compressed } : null;
       }
       case 'allKeys':
@@ -652,34 +623,34 @@ export class WalletLogic implements ServiceLogic {
       case 'info':
         return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
-        return this.sign(body.variants as Transaction[], body.coins as (PrevOut | null)[], body.hashType as number, body.branchId as number);
+        return this.sign(body.variants, body.coins, body.hashType, body.branchId);
       default:
-        throw new ServiceFailure(-32601, `wallet has no operation ${body.op}`);
+        throw noSuchOp('wallet', body);
     }
   }
 
-  async write(body: Op): Promise<WriteOutcome> {
+  async write(body: WalletRequest): Promise<WriteOutcome<WalletNotice>> {
     // Anything that may change the coins drops the cached spendable list (fund only reads them).
     if (WRITE_OPS.has(body.op) && body.op !== 'fund' && body.op !== 'walletInfo') this.spendableCache = undefined;
     switch (body.op) {
       case 'blockConnected': {
         this.resendClock.bestReceived = this.now();
         // AddToWallet's -walletnotify moments: a wallet transaction mined (its block set) ...
-        const touched = await this.blockConnected(body.block as Block, body.txids as string[], body.height as number);
+        const touched = await this.blockConnected(body.block, body.txids, body.height);
         return { result: null, notices: touched.map((txid) => ({ type: 'walletTx', txid })) };
       }
       case 'blockDisconnected':
         // UpdateTip sets nTimeBestReceived on a disconnected block too.
         this.resendClock.bestReceived = this.now();
         // The block's wallet transactions leave the active chain (back to the mempool, or conflicted).
-        for (const txid of body.txids as string[]) this.place(txid, 0);
+        for (const txid of body.txids) this.place(txid, 0);
         // The chain store answers with its state after the whole reorg; later notices re-apply idempotently.
         await this.rescan();
         return { result: null };
       case 'txsAccepted': {
         // ... and wallet transactions entering the mempool (a burst accepted together, in its order).
-        const notices: Notice[] = [];
-        for (const { txid, tx } of body.items as { txid: string; tx: Transaction }[]) {
+        const notices: WalletNotice[] = [];
+        for (const { txid, tx } of body.items) {
           if (await this.txAccepted(txid, tx)) notices.push({ type: 'walletTx', txid });
         }
         return { result: null, notices };
@@ -688,31 +659,31 @@ export class WalletLogic implements ServiceLogic {
         return this.writeNow(body);
       case 'newAddress': {
         // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
-        const k = await this.keys.takePoolKey(body.account as string);
+        const k = await this.keys.takePoolKey(body.account);
         return { result: encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)) };
       }
       case 'accountAddress':
-        return { result: await this.accountAddress(body.account as string) };
+        return { result: await this.accountAddress(body.account) };
       case 'importKey':
-        return { result: await this.importKeys([{ ...(body as unknown as ImportEntry), relabel: true }], body.rescan !== false) };
+        return { result: await this.importKeys([{ ...body, relabel: true }], body.rescan !== false) };
       case 'importKeys':
-        return { result: await this.importKeys(body.entries as ImportEntry[], body.rescan !== false) };
+        return { result: await this.importKeys(body.entries, body.rescan !== false) };
       case 'fund':
-        return { result: await this.fund(body.tx as Transaction) };
+        return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.send(body.recipients as Recipient[], (body.mapValue as Record<string, string> | undefined) ?? {}) };
+        return { result: await this.send(body.recipients, body.mapValue ?? {}) };
       case 'rescan':
         return { result: await this.rescan() };
       case 'setPubkey':
-        this.externalPubkey = body.pubkey as Uint8Array;
+        this.externalPubkey = body.pubkey;
         return { result: null };
       case 'backup':
-        await this.keys.persistTo(body.path as string);
+        await this.keys.persistTo(body.path);
         return { result: null };
       case 'walletInfo':
         return { result: await this.walletInfo() };
       default:
-        if (WRITE_OPS.has(body.op)) throw new ServiceFailure(-32601, `wallet has no operation ${body.op}`);
+        if (WRITE_OPS.has(body.op)) throw noSuchOp('wallet', body);
         return this.writeNow(body);
     }
   }
@@ -763,7 +734,8 @@ export class WalletLogic implements ServiceLogic {
     if (!this.concerns(tx)) return false;
     await this.record(txid, tx);
     const fromMe = this.debitOf(this.txs.get(txid)!, tx).fromMe;
-    const keys = { coins: [] as string[], spent: tx.vin.map((i) => i.prevout.key()) };
+    const coins: string[] = [];
+    const keys = { coins, spent: tx.vin.map((i) => i.prevout.key()) };
     for (const k of keys.spent) this.book.setSpent(k, txid);
     tx.vout.forEach((out, n) => {
       const owner = this.keyOfScript(out.script);
@@ -988,7 +960,7 @@ export class WalletLogic implements ServiceLogic {
    * signed with SIGHASH_ALL, then CommitTransaction through the mempool. Errors as komodod's -4/-6.
    */
   private async send(recipients: Recipient[], mapValue: Record<string, string>): Promise<string> {
-    const tip = await this.opts.chain.ask<{ height: number; mtp: number }>({ op: 'tip' });
+    const tip = await this.opts.chain.ask({ op: 'tip' });
     const params = this.opts.params();
     const nextHeight = tip.height + 1;
     const base = new Transaction();
@@ -1020,7 +992,7 @@ export class WalletLogic implements ServiceLogic {
     if (signed.errors.length > 0) throw new ServiceFailure(-4, 'Signing transaction failed');
     let txid: string;
     try {
-      txid = await this.opts.mempool.ask<string>({ op: 'accept', raw: signed.tx.toRaw(), allowHighFees: false });
+      txid = await this.opts.mempool.ask({ op: 'accept', raw: signed.tx.toRaw(), allowHighFees: false });
     } catch {
       throw new ServiceFailure(
         -4,
@@ -1036,15 +1008,6 @@ export class WalletLogic implements ServiceLogic {
     }
     return txid;
   }
-}
-
-export interface ImportEntry {
-  secret: Secret;
-  compressed: boolean;
-  label?: string;
-  /** importprivkey: set the label on a key already held (importwallet skips such keys). */
-  relabel?: boolean;
-  time?: number;
 }
 
 function formatCoins(sats: bigint): string {

@@ -4,6 +4,9 @@ import { TxOut } from '../../chain/tx/output.js';
 import { fromHexReversed } from '../../chain/encoding/hex.js';
 import { DEFAULT_MIN_RELAY_TX_FEE, feeForSize, isDust } from '../../chain/validation/policy.js';
 import { COIN } from '../../chain/consensus/amount.js';
+import type { Recipient } from './protocol.js';
+
+export type { Recipient } from './protocol.js';
 
 /**
  * The wallet's pure transaction building, as komodod's CWallet::SelectCoinsMinConf, SelectCoins,
@@ -32,12 +35,6 @@ export interface Spendable {
   fromMe: boolean;
   /** The scriptSig size a signature will take (DummySignatureCreator): 107 for P2PKH, 73 for P2PK. */
   sigSize: number;
-}
-
-export interface Recipient {
-  script: Uint8Array;
-  value: bigint;
-  subtractFee: boolean;
 }
 
 export class WalletBuildError extends Error {}

@@ -18,21 +18,6 @@ import { cloneTree, signTreeSecp256k1 } from '../cc/sign.js';
 import { fulfillmentBinary } from '../cc/fulfillment.js';
 import { pushAll } from '../script/sign.js';
 
-/** An output being spent, as signrawtransaction's coins view holds it. */
-export interface PrevOut {
-  script: Uint8Array;
-  value: bigint;
-}
-
-/** One entry of signrawtransaction's `errors` (TxInErrorToJSON), in komodod's key order. */
-export interface InputError {
-  txid: string;
-  vout: number;
-  scriptSig: string;
-  sequence: number;
-  error: string;
-}
-
 export interface SignOptions {
   keys: KeyLookup;
   scripts?: ScriptLookup;
@@ -50,6 +35,21 @@ export const SIGHASH_NAMES: ReadonlyMap<string, number> = new Map([
   ['SINGLE', 3],
   ['SINGLE|ANYONECANPAY', 0x83],
 ]);
+
+/** An output being spent, as signrawtransaction's coins view holds it. */
+export interface PrevOut {
+  script: Uint8Array;
+  value: bigint;
+}
+
+/** One entry of signrawtransaction's `errors` (TxInErrorToJSON), in komodod's key order. */
+export interface InputError {
+  txid: string;
+  vout: number;
+  scriptSig: string;
+  sequence: number;
+  error: string;
+}
 
 /**
  * signrawtransaction's signing loop (rawtransaction.cpp): for each input of the first variant, sign

@@ -1,9 +1,10 @@
 import type { Asker } from '../../actors/ask.js';
+import type { ChainStoreProtocol } from '../../actors/chainstore/protocol.js';
 import type { MempoolOptions } from '../../actors/mempool/logic.js';
 import type { NodeParts } from './parts.js';
 
 /** The mempool: -datacarriersize, -addressindex, the shared caches and workers, the CC eval dispatch. */
-export function mempoolOptions(parts: NodeParts, chain: Asker): MempoolOptions {
+export function mempoolOptions(parts: NodeParts, chain: Asker<ChainStoreProtocol>): MempoolOptions {
   const { config } = parts;
   return {
     chain,

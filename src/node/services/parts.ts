@@ -2,6 +2,8 @@ import type { ChainParams } from '../../chain/params/chain-params.js';
 import type { ScriptExecutionCache, SignatureCache } from '../../chain/validation/index.js';
 import type { ccEvalChecker } from '../../chain/consensus/cc-eval.js';
 import type { Asker } from '../../actors/ask.js';
+import type { ChainStoreProtocol } from '../../actors/chainstore/protocol.js';
+import type { MempoolProtocol } from '../../actors/mempool/protocol.js';
 import type { VerifyPool } from '../../actors/verify/pool.js';
 import type { KeyStore } from '../../actors/wallet/keystore.js';
 import type { NodeConfig } from '../config.js';
@@ -45,6 +47,6 @@ export interface NodeParts {
 
 /** The services a service asks (found by systemId when it is spawned). */
 export interface Asks {
-  readonly chain: Asker;
-  readonly mempool: Asker;
+  readonly chain: Asker<ChainStoreProtocol>;
+  readonly mempool: Asker<MempoolProtocol>;
 }

@@ -1,8 +1,7 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { AddressDelta, AddressUnspent } from '../../actors/chainstore/coins.js';
+import type { NodeServices } from '../../actors/protocol.js';
+import type { AddressDelta } from '../../actors/chainstore/protocol.js';
 import type { AddressType } from '../../chain/address/index-key.js';
 import { addressKey } from '../../chain/address/index-key.js';
-import type { MempoolAddressDelta } from '../../actors/mempool/logic.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
 import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
@@ -84,7 +83,7 @@ const noInfo = (): RpcError => new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No info
 type History = { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;
 
 async function history(node: NodeServices, addrs: IndexAddress[], start = 0, end = 0): Promise<NonNullable<History>> {
-  const h = await askRpc<History>(node.chain, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
+  const h = await askRpc(node.chain, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
   // GetAddressIndex fails when -addressindex is off.
   if (!h) throw noInfo();
   return h;
@@ -222,7 +221,7 @@ export function addressMethods(node: NodeServices): RpcMethod[] {
 async function getaddressmempool(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const addrs = addressesFromParams(params);
   // Without -addressindex komodod's mempool keeps no address index: getAddressIndex succeeds, empty.
-  const deltas = node.config.addressindex ? await askRpc<MempoolAddressDelta[]>(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
+  const deltas = node.config.addressindex ? await askRpc(node.mempool, { op: 'addressDeltas', addresses: addrs.map((a) => a.key) }) : [];
   // std::sort by time (timestampSort); a stable sort keeps mapAddress order among equal times.
   deltas.sort((a, b) => a.time - b.time);
   const name = addressNamer();
@@ -244,7 +243,7 @@ async function getaddressutxos(node: NodeServices, params: JsonValue[]): Promise
     if (typeof ci === 'boolean') includeChainInfo = ci;
   }
   const addrs = addressesFromParams(params);
-  const r = await askRpc<{ utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null>(node.chain, {
+  const r = await askRpc(node.chain, {
     op: 'addressUtxos',
     addresses: addrs.map((a) => a.key),
   });

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { ccAddress, ccAddressOf, globalCCAddress, moduleGlobal } from '../../chain/cc/index.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
@@ -23,7 +23,8 @@ import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { COIN as SATOSHIS_PER_COIN } from '../../chain/consensus/amount.js';
-import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext, type UnspentEntry } from './cc-support.js';
+import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext } from './cc-support.js';
+import type { AddressUnspent } from '../../actors/chainstore/protocol.js';
 
 const ASSETS = moduleGlobal(EVAL_ASSETS)!;
 /** COIN as a double: komodod prints order amounts with sprintf("%.8f", (double)nValue / COIN) (CCassetstx.cpp). */
@@ -70,7 +71,7 @@ const success = (hex: string) => ({ result: 'success', hex });
 async function assetOrders(cc: CCSupport, refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
   const result: JsonOut[] = [];
   const txCache = new Map<string, Transaction | null>();
-  const addOrders = async (u: UnspentEntry) => {
+  const addOrders = async (u: AddressUnspent) => {
     let ordertx = txCache.get(u.txid);
     if (ordertx === undefined) txCache.set(u.txid, (ordertx = await findTx(cc, txidBytes(u.txid))));
     if (!ordertx || ordertx.vout.length === 0) return;

@@ -1,9 +1,6 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { MempoolEntry, MempoolInfo } from '../../actors/mempool/logic.js';
-import type { Coin } from '../../actors/chainstore/coins.js';
-import type { PoolValues } from '../../actors/chainstore/logic.js';
-import type { Block } from '../../chain/block/block.js';
-import type { BlockHeader } from '../../chain/block/header.js';
+import type { NodeServices } from '../../actors/protocol.js';
+import type { MempoolEntry } from '../../actors/mempool/protocol.js';
+import type { BlockInfo, Coin, PoolValues, TipInfo } from '../../actors/chainstore/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
@@ -33,36 +30,6 @@ import {
 import { askRpc } from '../ask.js';
 import { scriptOpts } from './rawtransactions.js';
 
-export interface TipInfo {
-  hash: string;
-  height: number;
-  time: number;
-  bits: number;
-  chainWork: bigint;
-  mtp: number;
-}
-
-interface EntryInfo {
-  hash: string;
-  height: number;
-  active: boolean;
-  confirmations: number;
-  header: BlockHeader;
-  chainWork: bigint;
-  size: number;
-  txCount: number;
-  mtp: number;
-  prev: string | null;
-  next: string | null;
-  failed: boolean;
-}
-
-interface BlockInfo extends EntryInfo {
-  raw: Uint8Array;
-  block: Block;
-  txids: string[];
-}
-
 /** SproutMerkleTree::empty_root(): the anchor of every block after genesis on a chain without joinsplits. */
 export const EMPTY_SPROUT_ROOT = '59d2cde5e65c1414c32ba54f0fe4bdb3d67618125286e6a191317917c812c6d7';
 /** MAX_PRIORITY (txmempool.h): the priority komodod gives shielded transactions. */
@@ -70,7 +37,7 @@ const MAX_PRIORITY = 1e16;
 
 /** GetNetworkDifficulty: the difficulty of the nBits the next block needs. */
 export async function networkDifficulty(node: NodeServices): Promise<number> {
-  const t = await askRpc<{ nextBits: number }>(node.chain, { op: 'template' });
+  const t = await askRpc(node.chain, { op: 'template' });
   return getDifficulty(t.nextBits);
 }
 
@@ -79,7 +46,7 @@ export async function networkDifficulty(node: NodeServices): Promise<number> {
  * KOMODO_INSYNC: set when the connected tip reaches it (or one past it).
  */
 export async function longestChain(node: NodeServices, height: number): Promise<{ longest: number; synced: boolean; peers: number }> {
-  const peers = await askRpc<{ startingheight?: number; synced_headers?: number; synced_blocks?: number }[]>(node.p2p, { op: 'peerinfo' });
+  const peers = await askRpc(node.p2p, { op: 'peerinfo' });
   // Each peer's height is the most of its starting, header-sync and common heights (peers not yet
   // syncing are skipped); the maximum counts only when more than half the peers are within 1% of it.
   let maxheight = 0;
@@ -100,7 +67,7 @@ export async function longestChain(node: NodeServices, height: number): Promise<
 }
 
 export async function chainTip(node: NodeServices): Promise<TipInfo> {
-  return askRpc<TipInfo>(node.chain, { op: 'tip' });
+  return askRpc(node.chain, { op: 'tip' });
 }
 
 /** ValuePoolDesc: [id], monitored, [chainValue, chainValueZat], [valueDelta, valueDeltaZat]. */
@@ -142,8 +109,8 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   if (height <= 0) return -1;
   let b: BlockInfo | null = info;
   if (!info.active) {
-    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height });
-    b = hash ? await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash }) : null;
+    const hash = await askRpc(node.chain, { op: 'blockHash', height });
+    b = hash ? await askRpc(node.chain, { op: 'block', hash }) : null;
   }
   if (!b) return -1;
   const block = b.block;
@@ -151,7 +118,7 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   let prev: { value: bigint; script: Uint8Array } | null = null;
   if (block.header.time <= STAKED_DECEMBER_HARDFORK_TIMESTAMP && last && last.vin.length === 1 && block.txs.length > 1) {
     const p = last.vin[0]!.prevout;
-    prev = (await askRpc<({ value: bigint; script: Uint8Array } | null)[]>(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
+    prev = (await askRpc(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
   }
   return komodoSegid(block, height, scriptOpts(node), () => prev);
 }
@@ -186,7 +153,7 @@ async function blockheaderToJSON(node: NodeServices, info: BlockInfo): Promise<J
 async function blockToJSON(node: NodeServices, info: BlockInfo, txDetails: boolean): Promise<JsonObj> {
   const h = info.header;
   const opts = scriptOpts(node);
-  const pools = await askRpc<Pools>(node.chain, { op: 'valuePools', hash: info.hash });
+  const pools = await askRpc(node.chain, { op: 'valuePools', hash: info.hash });
   const o: JsonObj = {
     last_notarized_height: 0,
     hash: info.hash,
@@ -244,7 +211,7 @@ async function blockHashArg(node: NodeServices, s: string): Promise<string> {
     if (n > 2147483647) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid block height parameter');
     const tip = await chainTip(node);
     if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-    const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+    const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
     if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
     return hash;
   }
@@ -370,7 +337,7 @@ async function getblockhash(node: NodeServices, params: JsonValue[]): Promise<Js
   const n = getInt(params[0]!);
   const tip = await chainTip(node);
   if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-  const hash = await askRpc<string | null>(node.chain, { op: 'blockHash', height: n });
+  const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
   if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
   return hash;
 }
@@ -379,7 +346,7 @@ async function getblockheader(node: NodeServices, params: JsonValue[]): Promise<
   // get_str then uint256S: no hex check, as komodod.
   const hash = uint256S(getStr(params[0]!));
   const verbose = params.length > 1 ? getBool(params[1]!) : true;
-  const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+  const info = await askRpc(node.chain, { op: 'block', hash });
   if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
   if (!verbose) return toHex(info.header.toRaw());
   return (await blockheaderToJSON(node, info)) as JsonOut;
@@ -393,7 +360,7 @@ async function getblock(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
   }
   if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
-  const info = await askRpc<BlockInfo | null>(node.chain, { op: 'block', hash });
+  const info = await askRpc(node.chain, { op: 'block', hash });
   if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
   if (verbosity === 0) return toHex(info.raw);
   return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
@@ -402,7 +369,7 @@ async function getblock(node: NodeServices, params: JsonValue[]): Promise<JsonOu
 async function getmempoolinfo(node: NodeServices): Promise<JsonOut> {
   const regtest = node.config.chain.regtest;
   // Running totals the mempool keeps: the call costs the same whatever the mempool holds.
-  const info = await askRpc<MempoolInfo>(node.mempool, { op: 'info' });
+  const info = await askRpc(node.mempool, { op: 'info' });
   const o: JsonObj = { size: info.size, bytes: info.bytes, usage: info.usage };
   // Every admission and removal is announced as it happens: the wallet is always caught up.
   if (regtest) o.fullyNotified = true;
@@ -412,13 +379,13 @@ async function getmempoolinfo(node: NodeServices): Promise<JsonOut> {
 async function getrawmempool(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const verbose = params.length > 0 ? getBool(params[0]!) : false;
   // mapTx is ordered by txid (uint256 order).
-  const entries = (await askRpc<MempoolEntry[]>(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
+  const entries = (await askRpc(node.mempool, { op: 'entries' })).sort((a, b) => compareTxids(a.txid, b.txid));
   if (!verbose) return entries.map((e) => e.txid);
   const tip = await chainTip(node);
   const inMempool = new Set(entries.map((e) => e.txid));
   const outpoints: [string, number][] = [];
   for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
-  const coins = outpoints.length ? await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints }) : [];
+  const coins = outpoints.length ? await askRpc(node.chain, { op: 'coins', outpoints }) : [];
   let k = 0;
   const out = new Map<string, JsonOut>();
   for (const e of entries) {
@@ -455,7 +422,7 @@ async function gettxout(node: NodeServices, params: JsonValue[]): Promise<JsonOu
   let coin: Coin | null = null;
   let mempoolCoin = false;
   if (includeMempool) {
-    const e = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+    const e = await askRpc(node.mempool, { op: 'get', txid });
     if (e) {
       const o = e.tx.vout[n];
       // CCoins(tx): unspendable outputs are cleared
@@ -466,12 +433,12 @@ async function gettxout(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     }
   }
   if (!mempoolCoin && n >= 0) {
-    coin = (await askRpc<(Coin | null)[]>(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
+    coin = (await askRpc(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
   }
   if (!coin) return null;
   if (includeMempool) {
     // pruneSpent: outputs a mempool transaction spends are gone.
-    const by = await askRpc<string | null>(node.mempool, { op: 'spentBy', txid, n });
+    const by = await askRpc(node.mempool, { op: 'spentBy', txid, n });
     if (by) return null;
   }
   const tip = await chainTip(node);
@@ -491,10 +458,10 @@ async function getblockchaininfo(node: NodeServices): Promise<JsonOut> {
   const regtest = node.config.chain.regtest;
   const tip = await chainTip(node);
   const [header, difficulty, pools, params, sync] = await Promise.all([
-    askRpc<{ height: number }>(node.chain, { op: 'bestHeader' }),
+    askRpc(node.chain, { op: 'bestHeader' }),
     networkDifficulty(node),
-    askRpc<Pools>(node.chain, { op: 'valuePools', hash: tip.hash }),
-    askRpc<NodeServices['baseParams'] | null>(node.chain, { op: 'params' }),
+    askRpc(node.chain, { op: 'valuePools', hash: tip.hash }),
+    askRpc(node.chain, { op: 'params' }),
     longestChain(node, tip.height),
   ]);
   const p = params ?? node.baseParams;
@@ -502,7 +469,7 @@ async function getblockchaininfo(node: NodeServices): Promise<JsonOut> {
   const window = regtest ? 1000 : 4000;
   const enforce = 750;
   const reject = 950;
-  const versions = await askRpc<number[]>(node.chain, { op: 'recentVersions', count: window });
+  const versions = await askRpc(node.chain, { op: 'recentVersions', count: window });
   const softfork = (id: string, version: number) => {
     const found = versions ? versions.filter((v) => v >= version).length : 0;
     const desc = (required: number) => ({ status: found >= required, found, required, window });
@@ -550,7 +517,7 @@ async function reconsiderblock(node: NodeServices, params: JsonValue[]): Promise
 }
 
 /** invalidateblock/reconsiderblock: -5 for an unknown block; any other failure is the state's -20. */
-async function chainWrite(node: NodeServices, body: { op: string; hash: string }): Promise<void> {
+async function chainWrite(node: NodeServices, body: { op: 'invalidateBlock' | 'reconsiderBlock'; hash: string }): Promise<void> {
   try {
     await askRpc(node.chain, body);
   } catch (e) {

@@ -2,10 +2,10 @@
  * What the CC module RPCs (tokens.ts, assets.ts) share: komodod keeps these in CCutils.cpp,
  * CCtx.cpp and rpcwallet.cpp (CCaddress), once for every module, and so does acnode.
  */
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../chain/address/index-key.js';
-import type { TokenOutput } from '../../actors/tokens/registry.js';
-import type { OutputPage, OutputRef } from '../../actors/chainstore/ordered-outputs.js';
+import type { TokenOutput } from '../../actors/tokens/protocol.js';
+import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -66,16 +66,6 @@ export interface FoundTx {
   confirmed: boolean;
 }
 
-/** An address-index unspent output (the chain store's `addressUnspent` answer). */
-export interface UnspentEntry {
-  txid: string;
-  index: number;
-  value: bigint;
-  script: Uint8Array;
-  height: number;
-  coinbase: boolean;
-}
-
 /** The chain facts a CC transaction is built and signed against. */
 export interface CCBuildContext {
   nextHeight: number;
@@ -106,7 +96,7 @@ export class CCSupport {
   }
 
   async chainParams(): Promise<ChainParams> {
-    return (await this.node.chain.ask<ChainParams | null>({ op: 'params' })) ?? this.node.baseParams;
+    return (await this.node.chain.ask({ op: 'params' })) ?? this.node.baseParams;
   }
 
   /** ensure_CCrequirements for each eval code: CC on and the code enabled, -pubkey, -addressindex, -spentindex. */
@@ -123,9 +113,9 @@ export class CCSupport {
   async findTx(txid: Uint8Array): Promise<FoundTx | null> {
     if (isZero(txid)) return null;
     const hex = toHexReversed(txid);
-    const c = await this.node.chain.ask<{ tx: Transaction } | null>({ op: 'tx', txid: hex });
+    const c = await this.node.chain.ask({ op: 'tx', txid: hex });
     if (c) return { tx: c.tx, confirmed: true };
-    const m = await this.node.mempool.ask<{ tx: Transaction } | null>({ op: 'get', txid: hex });
+    const m = await this.node.mempool.ask({ op: 'get', txid: hex });
     return m ? { tx: m.tx, confirmed: false } : null;
   }
 
@@ -137,7 +127,7 @@ export class CCSupport {
   /** myIsutxo_spentinmempool for each output, in one request: whether a mempool transaction spends it. */
   async spentInMempool(outputs: readonly { txid: string; index: number }[]): Promise<boolean[]> {
     if (outputs.length === 0) return [];
-    return this.node.mempool.ask<boolean[]>({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
+    return this.node.mempool.ask({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
   }
 
   /**
@@ -167,12 +157,12 @@ export class CCSupport {
   async addressBalance(address: string, ccflag: boolean): Promise<Amount> {
     // The addresses here are all derived, so always decodable.
     const hash = decodeAddress(address)!.hash;
-    return new Amount(await this.node.chain.ask<bigint>({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
+    return new Amount(await this.node.chain.ask({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
   }
 
   /** SetCCunspents: confirmed unspent outputs at a CC address, in address-index order. */
-  async ccUnspents(address: string): Promise<UnspentEntry[]> {
-    return this.node.chain.ask<UnspentEntry[]>({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
+  async ccUnspents(address: string): Promise<AddressUnspent[]> {
+    return this.node.chain.ask({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
   }
 
   /**
@@ -187,7 +177,7 @@ export class CCSupport {
     const address = addressKey(1, hash160(pk));
     const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
     const candidates = this.unspentNotInMempool(
-      (after, limit) => this.node.chain.ask<OutputPage<UnspentEntry>>({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
+      (after, limit) => this.node.chain.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
       maxinputs,
     );
     const out: SpendableCoin[] = [];
@@ -204,7 +194,7 @@ export class CCSupport {
 
   /** The valid outputs of a token at `pk`'s token address (NFT-aware: `nft` is the NFT data's first byte, or 0). */
   async tokenOutputs(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<TokenOutput[]> {
-    return this.node.tokens.ask<TokenOutput[]>({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
+    return this.node.tokens.ask({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
   }
 
   /**
@@ -213,8 +203,8 @@ export class CCSupport {
    * the registry and checked against the mempool a page at a time, never the holder's whole set.
    */
   async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
-    const query = { op: 'outputsPage', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
-    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask<OutputPage<TokenOutput>>({ ...query, after, limit }), maxinputs);
+    const query = { op: 'outputsPage' as const, tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
+    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask({ ...query, after, limit }), maxinputs);
     const out: SpendableCoin[] = [];
     let sum = 0n;
     for await (const o of candidates) {
@@ -226,7 +216,7 @@ export class CCSupport {
   }
 
   async buildContext(): Promise<CCBuildContext> {
-    const [tip, params] = await Promise.all([this.node.chain.ask<{ height: number }>({ op: 'tip' }), this.chainParams()]);
+    const [tip, params] = await Promise.all([this.node.chain.ask({ op: 'tip' }), this.chainParams()]);
     return { nextHeight: tip.height + 1, activation: params.activation, expiryDelta: this.node.config.txexpirydelta, maturity: params.coinbaseMaturity };
   }
 

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { RpcMethod } from '../table.js';
 
 /** The `control` category: stop (getinfo lives with the blockchain methods it summarises). */

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { actorState } from '../../node/inspect.js';
 import type { JsonOut } from '../json-value.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { RpcMethod } from '../table.js';
 import { helpMethod } from '../table.js';
 import { controlMethods } from './control.js';

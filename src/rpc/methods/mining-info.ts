@@ -1,5 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { SubmitResult } from '../../actors/chainstore/logic.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Block } from '../../chain/block/block.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { hexBytes, isHex } from '../../chain/encoding/hex.js';
@@ -10,12 +9,6 @@ import type { RpcMethod } from '../table.js';
 import { chainTip, networkDifficulty } from './blockchain.js';
 import { HELP_getmininginfo, HELP_submitblock } from './help-texts.js';
 import { askRpc } from '../ask.js';
-
-interface MinerStatus {
-  generating: boolean;
-  genProcLimit: number;
-  lastBlock: { size: number; txs: number };
-}
 
 /** DecodeHexBlk: IsHex, then one block read from the front (trailing bytes are not rejected). */
 export function decodeHexBlock(hex: string): Block | null {
@@ -41,10 +34,10 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
         const [tip, difficulty, status, info, solps] = await Promise.all([
           chainTip(node),
           networkDifficulty(node),
-          askRpc<MinerStatus>(node.miner, { op: 'status' }),
-          askRpc<{ size: number }>(node.mempool, { op: 'info' }),
+          askRpc(node.miner, { op: 'status' }),
+          askRpc(node.mempool, { op: 'info' }),
           // getnetworksolps with its defaults: 120 blocks, the tip.
-          askRpc<number>(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
+          askRpc(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
         ]);
         return {
           blocks: tip.height,
@@ -78,7 +71,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const block = decodeHexBlock(getStr(params[0]!));
         if (!block) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Block decode failed');
-        const r = await askRpc<SubmitResult>(node.chain, { op: 'submitBlock', raw: block.toRaw() });
+        const r = await askRpc(node.chain, { op: 'submitBlock', raw: block.toRaw() });
         switch (r.status) {
           case 'connected':
             return null;

@@ -1,12 +1,7 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { RpcError, RPC_METHOD_NOT_FOUND } from '../errors.js';
 import { getBool, getInt } from '../params.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
-
-interface MinerStatus {
-  generating: boolean;
-  genProcLimit: number;
-}
 
 /** The `mining` and `generating` categories: generate, setgenerate, getgenerate. */
 export function miningMethods(node: NodeServices): RpcMethod[] {
@@ -34,7 +29,7 @@ export function miningMethods(node: NodeServices): RpcMethod[] {
           // komodod's quirk: off regtest, generate toggles a "disablemining" flag and always fails.
           throw new RpcError(RPC_METHOD_NOT_FOUND, n === 1 ? 'Mining Disabled' : 'Mining Enabled');
         }
-        return (await node.miner.ask<string[]>({ op: 'generate', n: Math.max(0, n) })) as string[];
+        return await node.miner.ask({ op: 'generate', n: Math.max(0, n) });
       },
     },
     {
@@ -90,7 +85,7 @@ export function miningMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'getgenerate', '') +
         helpExampleRpc(env, 'getgenerate', ''),
       handler: async () => {
-        const s = await node.miner.ask<MinerStatus>({ op: 'status' });
+        const s = await node.miner.ask({ op: 'status' });
         // komodod: generate = -gen && genproclimit != 0; staking only on ac_staked chains.
         return { staking: false, generate: s.generating && s.genProcLimit !== 0, numthreads: s.genProcLimit };
       },

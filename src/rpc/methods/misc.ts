@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 
@@ -27,7 +27,7 @@ const ZERO_HASH = '0'.repeat(64);
  */
 async function walletFields(node: NodeServices): Promise<{ balance: JsonObj; keypool: JsonObj }> {
   // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), as getwalletinfo does.
-  const info = await askRpc<{ balance: bigint; pool: { oldest: number; size: number } }>(node.wallet, { op: 'walletInfo' });
+  const info = await askRpc(node.wallet, { op: 'walletInfo' });
   const balance = info.balance;
   return {
     balance: { walletversion: WALLET_VERSION, balance: new Amount(balance) },
@@ -92,7 +92,7 @@ export function miscMethods(node: NodeServices): RpcMethod[] {
       handler: async () => {
         const tip = await chainTip(node);
         const [params, wallet, sync] = await Promise.all([
-          askRpc<ChainParams | null>(node.chain, { op: 'params' }),
+          askRpc(node.chain, { op: 'params' }),
           walletFields(node),
           longestChain(node, tip.height),
         ]);

@@ -60,7 +60,7 @@ export function netInfoMethods(node: NodeServices): RpcMethod[] {
         helpExampleCli(env, 'getnettotals', '') +
         helpExampleRpc(env, 'getnettotals', ''),
       handler: async () => {
-        const t = await askRpc<{ recv: number; sent: number }>(node.p2p, { op: 'nettotals' });
+        const t = await askRpc(node.p2p, { op: 'nettotals' });
         return { totalbytesrecv: t.recv, totalbytessent: t.sent, timemillis: Date.now() };
       },
     },
@@ -100,12 +100,12 @@ export function netInfoMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const dns = getBool(params[0]!);
         const wanted = params.length > 1 ? getStr(params[1]!) : null;
-        const added = await askRpc<string[]>(node.p2p, { op: 'addednodes' });
+        const added = await askRpc(node.p2p, { op: 'addednodes' });
         const listed = wanted === null ? added : added.filter((a) => a === wanted).slice(0, 1);
         if (wanted !== null && listed.length === 0) throw new RpcError(RPC_CLIENT_NODE_NOT_ADDED, 'Error: Node has not been added.');
         if (!dns) return listed.map((a) => ({ addednode: a }));
         const port = node.baseParams.p2pPort;
-        const peers = await askRpc<{ addr: string; inbound: boolean }[]>(node.p2p, { op: 'peerinfo' });
+        const peers = await askRpc(node.p2p, { op: 'peerinfo' });
         // Each peer's address as a service (a peer dialled by name is resolved as komodod resolved it).
         const peerServices = await Promise.all(peers.map(async (p) => ({ inbound: p.inbound, services: (await resolveServices(p.addr, port)) ?? [] })));
         const out: JsonOut[] = [];

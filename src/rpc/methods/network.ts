@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { PROTOCOL_VERSION } from '../../chain/p2p/messages.js';
 import { CLIENT_VERSION, SUBVERSION } from '../../chain/p2p/version.js';
@@ -8,12 +8,7 @@ import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 import { askRpc } from '../ask.js';
 import { DEFAULT_MIN_RELAY_TX_FEE as MIN_RELAY_TX_FEE } from '../../chain/validation/policy.js';
 
-/** A request to the p2p actor; a failure keeps its komodod code (-23, -24, -29, -1). */
-function ask<T>(node: NodeServices, body: { op: string; [k: string]: unknown }): Promise<T> {
-  return askRpc<T>(node.p2p, body);
-}
-
-/** The `network` category (rpc/net.cpp): peers, connections, bans. */
+/** The `network` category (rpc/net.cpp): peers, connections, bans (the p2p actor's failures keep their komodod codes: -23, -24, -29, -1). */
 export function networkMethods(node: NodeServices): RpcMethod[] {
   return [...peerMethods(node), ...nodeMethods(node), ...infoMethods(node), ...banMethods(node)];
 }
@@ -35,7 +30,7 @@ function peerMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getconnectioncount', '') +
         helpExampleRpc(env, 'getconnectioncount', ''),
-      handler: async () => ask<number>(node, { op: 'connectioncount' }),
+      handler: async () => askRpc(node.p2p, { op: 'connectioncount' }),
     },
     {
       name: 'ping',
@@ -92,7 +87,7 @@ function peerMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'getpeerinfo', '') +
         helpExampleRpc(env, 'getpeerinfo', ''),
-      handler: async () => (await ask<JsonOut[]>(node, { op: 'peerinfo' })) as JsonOut,
+      handler: async () => askRpc(node.p2p, { op: 'peerinfo' }),
     },
   ];
 }
@@ -223,7 +218,7 @@ function banMethods(node: NodeServices): RpcMethod[] {
         '\nExamples:\n' +
         helpExampleCli(env, 'listbanned', '') +
         helpExampleRpc(env, 'listbanned', ''),
-      handler: async () => (await ask<JsonOut[]>(node, { op: 'listbanned' })) as JsonOut,
+      handler: async () => askRpc(node.p2p, { op: 'listbanned' }),
     },
     {
       name: 'clearbanned',
@@ -242,24 +237,24 @@ function banMethods(node: NodeServices): RpcMethod[] {
 }
 
 async function ping(node: NodeServices): Promise<JsonOut> {
-  await ask(node, { op: 'ping' });
+  await askRpc(node.p2p, { op: 'ping' });
   return null;
 }
 
 async function addnode(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const command = getStr(params[1]!);
   const nodeText = getStr(params[0]!);
-  await ask(node, { op: 'addnode', node: nodeText, command });
+  await askRpc(node.p2p, { op: 'addnode', node: nodeText, command });
   return null;
 }
 
 async function disconnectnode(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
-  await ask(node, { op: 'disconnectnode', node: getStr(params[0]!) });
+  await askRpc(node.p2p, { op: 'disconnectnode', node: getStr(params[0]!) });
   return null;
 }
 
 async function getnetworkinfo(node: NodeServices): Promise<JsonOut> {
-  const info = await ask<{ connections: number; localServices: bigint }>(node, { op: 'networkinfo' });
+  const info = await askRpc(node.p2p, { op: 'networkinfo' });
   // GetNetworksInfo: every network but NET_UNROUTABLE; NET_INTERNAL has an empty name.
   const networks = [
     { name: 'ipv4', reachable: true },
@@ -288,11 +283,11 @@ async function setban(node: NodeServices, params: JsonValue[]): Promise<JsonOut>
   if (params.length >= 3 && params[2] !== null) bantime = Number(getInt64(params[2] as JsonValue));
   // params[3].isTrue(): only a JSON true counts.
   const absolute = params.length === 4 && params[3] === true;
-  await ask(node, { op: 'setban', subnet, command, bantime, absolute });
+  await askRpc(node.p2p, { op: 'setban', subnet, command, bantime, absolute });
   return null;
 }
 
 async function clearbanned(node: NodeServices): Promise<JsonOut> {
-  await ask(node, { op: 'clearbanned' });
+  await askRpc(node.p2p, { op: 'clearbanned' });
   return null;
 }

@@ -1,6 +1,7 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { AcceptItem, MempoolEntry } from '../../actors/mempool/logic.js';
-import type { Asker } from '../../actors/ask.js';
+import type { NodeServices } from '../../actors/protocol.js';
+import type { AcceptItem, MempoolEntry, MempoolProtocol } from '../../actors/mempool/protocol.js';
+import type { Asker } from '../../actors/protocol.js';
+import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
 import { hexBytes, isHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
@@ -55,23 +56,6 @@ export function decodeHexTx(hex: string): Transaction | null {
   return decodeHexTxBytes(hex)?.tx ?? null;
 }
 
-interface ChainTx {
-  tx: Transaction;
-  blockHash: string;
-  height: number;
-  index: number;
-  time: number;
-  confirmations: number;
-}
-
-interface ChainSpent {
-  txid: string;
-  vin: number;
-  height: number;
-  value: bigint | null;
-  script: Uint8Array | null;
-}
-
 type Output = { value: bigint; script: Uint8Array } | null;
 
 /** A spent index entry as komodod's GetSpentIndex returns it (mempool first, then the block index). */
@@ -93,8 +77,8 @@ export async function getSpentIndex(node: NodeServices, outpoints: [string, numb
   if (outpoints.length === 0) return [];
   const opts = scriptOpts(node);
   const [mem, chain] = await Promise.all([
-    askRpc<({ txid: string; vin: number } | null)[]>(node.mempool, { op: 'spentMany', outpoints }),
-    askRpc<(ChainSpent | null)[]>(node.chain, { op: 'spentMany', outpoints }),
+    askRpc(node.mempool, { op: 'spentMany', outpoints }),
+    askRpc(node.chain, { op: 'spentMany', outpoints }),
   ]);
   return outpoints.map((_, i) => {
     const m = mem[i];
@@ -124,8 +108,8 @@ async function prevOutputs(node: NodeServices, outpoints: [string, number][]): P
   if (outpoints.length === 0) return [];
   const txids = [...new Set(outpoints.map(([t]) => t))];
   const mem = new Map<string, MempoolEntry | null>();
-  await Promise.all(txids.map(async (t) => mem.set(t, await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid: t }))));
-  const fromChain = await askRpc<Output[]>(node.chain, { op: 'outputsOf', outpoints });
+  await Promise.all(txids.map(async (t) => mem.set(t, await askRpc(node.mempool, { op: 'get', txid: t }))));
+  const fromChain = await askRpc(node.chain, { op: 'outputsOf', outpoints });
   return outpoints.map(([t, n], i) => {
     const e = mem.get(t);
     if (e) {
@@ -202,9 +186,6 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
   return out;
 }
 
-/** One transaction's answer inside the mempool's acceptMany answer. */
-type ItemOutcome = { ok: true; result: string } | { ok: false; error: { code: number; message: string } };
-
 /**
  * sendrawtransaction's way to the mempool: the calls started in one turn of the event loop (the
  * consecutive sendrawtransaction calls of a JSON-RPC batch, which the envelope starts together, and
@@ -217,7 +198,7 @@ type ItemOutcome = { ok: true; result: string } | { ok: false; error: { code: nu
 class MempoolSubmitter {
   private group: { item: AcceptItem; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
 
-  constructor(private readonly mempool: Asker) {}
+  constructor(private readonly mempool: Asker<MempoolProtocol>) {}
 
   accept(item: AcceptItem): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -230,10 +211,10 @@ class MempoolSubmitter {
     this.group = [];
     if (group.length === 1) {
       const [{ item, resolve, reject }] = group as [(typeof group)[0]];
-      askRpc<string>(this.mempool, { op: 'accept', ...item }).then(resolve, reject);
+      askRpc(this.mempool, { op: 'accept', ...item }).then(resolve, reject);
       return;
     }
-    askRpc<ItemOutcome[]>(this.mempool, { op: 'acceptMany', items: group.map((g) => g.item) }).then(
+    askRpc(this.mempool, { op: 'acceptMany', items: group.map((g) => g.item) }).then(
       (outcomes) => group.forEach((g, i) => {
         const o = outcomes[i]!;
         if (o.ok) g.resolve(o.result);
@@ -258,18 +239,18 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         const txid = toHexReversed(parseHashV(params[0]!, 'parameter 1'));
         // params[1].get_int() != 0: booleans are rejected, as komodod does.
         const verbose = params.length > 1 ? getInt(params[1]!) !== 0 : false;
-        const mem = await askRpc<MempoolEntry | null>(node.mempool, { op: 'get', txid });
+        const mem = await askRpc(node.mempool, { op: 'get', txid });
         let tx: Transaction;
         let block: ChainTx | null = null;
         if (mem) {
           tx = mem.tx;
         } else {
-          block = await askRpc<ChainTx | null>(node.chain, { op: 'tx', txid });
+          block = await askRpc(node.chain, { op: 'tx', txid });
           if (block) {
             tx = block.tx;
           } else {
             // The txindex still names a block that left the active chain: height -1, no confirmations.
-            const stale = await askRpc<{ tx: Transaction; blockHash: string } | null>(node.chain, { op: 'staleTx', txid });
+            const stale = await askRpc(node.chain, { op: 'staleTx', txid });
             if (!stale) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available about transaction');
             tx = stale.tx;
             block = { tx, blockHash: stale.blockHash, height: -1, index: -1, time: 0, confirmations: 0 };

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../chain/tx/input.js';
@@ -23,8 +23,8 @@ import { createrawtransactionHelp, fundrawtransactionHelp, signrawtransactionHel
 
 /** The tip and the parameters in force there: what "the next block" means for building and signing. */
 export async function nextBlock(node: NodeServices): Promise<{ height: number; params: ChainParams; mtp: number }> {
-  const tip = await ask<{ height: number; mtp: number }>(node.chain, { op: 'tip' });
-  const params = (await ask<ChainParams | null>(node.chain, { op: 'params' })) ?? node.baseParams;
+  const tip = await ask(node.chain, { op: 'tip' });
+  const params = (await ask(node.chain, { op: 'params' })) ?? node.baseParams;
   return { height: tip.height + 1, params, mtp: tip.mtp };
 }
 
@@ -128,14 +128,10 @@ export function parseHexToUInt32(s: string): number {
   return Number(v);
 }
 
-interface MempoolEntryLike {
-  tx: Transaction;
-}
-
 /** The coins the inputs name: the chain's UTXO set, then outputs of mempool transactions (CCoinsViewMemPool). */
 async function inputCoins(node: NodeServices, tx: Transaction): Promise<Map<string, PrevOut>> {
   const outpoints = tx.vin.map((i) => [i.prevout.txid(), i.prevout.index] as [string, number]);
-  const chainCoins = await ask<({ value: bigint; script: Uint8Array } | null)[]>(node.chain, { op: 'coins', outpoints });
+  const chainCoins = await ask(node.chain, { op: 'coins', outpoints });
   const out = new Map<string, PrevOut>();
   for (let i = 0; i < outpoints.length; i++) {
     const [txid, n] = outpoints[i]!;
@@ -144,7 +140,7 @@ async function inputCoins(node: NodeServices, tx: Transaction): Promise<Map<stri
       out.set(`${txid}:${n}`, { script: c.script, value: c.value });
       continue;
     }
-    const entry = await ask<MempoolEntryLike | null>(node.mempool, { op: 'get', txid });
+    const entry = await ask(node.mempool, { op: 'get', txid });
     const o = entry?.tx.vout[n];
     if (o) out.set(`${txid}:${n}`, { script: o.script, value: o.value });
   }
@@ -247,7 +243,7 @@ export function rawWalletMethods(node: NodeServices): RpcMethod[] {
         rpcTypeCheck(params, ['string']);
         const tx = decodeHexTx(getStr(params[0]!));
         if (!tx) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
-        const r = await ask<{ tx: Transaction; fee: bigint; changePos: number }>(node.wallet, { op: 'fund', tx });
+        const r = await ask(node.wallet, { op: 'fund', tx });
         return { hex: r.tx.toHex(), changepos: r.changePos, fee: valueFromAmount(r.fee) };
       },
     },

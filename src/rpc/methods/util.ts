@@ -47,7 +47,7 @@ async function multisigRedeemScript(node: NodeServices, params: readonly JsonVal
     const dest = decodeAddress(ks);
     if (dest) {
       if (dest.version !== PUBKEY_ADDRESS) throw new Error(`${ks} does not refer to a key`);
-      const mine = await askRpc<{ pubkey: Uint8Array } | null>(node.wallet, { op: 'keyById', keyId: dest.hash });
+      const mine = await askRpc(node.wallet, { op: 'keyById', keyId: dest.hash });
       if (!mine) throw new Error(`no full public key for address ${ks}`);
       if (!fullyValidKey(mine.pubkey)) throw new Error(' Invalid public key: ' + ks);
       pubkeys.push(mine.pubkey);
@@ -247,7 +247,7 @@ export function utilMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const txid = uint256S(getStr(params[0]!));
         // myGetTransaction: a mempool transaction has no block (false); an unknown one is false too.
-        const found = await askRpc<{ height: number; confirmations: number } | null>(node.chain, { op: 'tx', txid });
+        const found = await askRpc(node.chain, { op: 'tx', txid });
         const result = found !== null && found.height > 0 && found.confirmations >= MIN_NON_NOTARIZED_CONFIRMS;
         return { result };
       },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/index.js';
@@ -118,8 +118,8 @@ async function backupwallet(node: NodeServices, params: JsonValue[]): Promise<Js
 async function dumpwallet(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const path = exportPath(node, params[0]!, 'Cannot export wallet until the komodod -exportdir option has been set');
   if (existsSync(path)) throw new RpcError(RPC_INVALID_PARAMETER, `Cannot overwrite existing file ${path}`);
-  const keys = await ask<{ secret: Secret; pubkey: Uint8Array; compressed: boolean; time: number; origin: string; account?: string }[]>(node.wallet, { op: 'allKeys' });
-  const tip = await ask<{ height: number; hash: string; time: number }>(node.chain, { op: 'tip' });
+  const keys = await ask(node.wallet, { op: 'allKeys' });
+  const tip = await ask(node.chain, { op: 'tip' });
   let text = `# Wallet dump created by acnode\n`;
   text += `# * Created on ${encodeDumpTime(Math.floor(Date.now() / 1000))}\n`;
   text += `# * Best block at time of backup was ${tip.height} (${tip.hash}),\n`;

@@ -1,5 +1,5 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { TxDetail } from '../../actors/wallet/logic.js';
+import type { NodeServices } from '../../actors/protocol.js';
+import type { TxDetail } from '../../actors/wallet/protocol.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getBool, getInt, getStr } from '../params.js';
@@ -25,8 +25,8 @@ interface ChainTxInfo {
  * between is then found in the chain, never taken for -1.
  */
 async function txDepth(node: NodeServices, txid: string): Promise<{ info: ChainTxInfo | null; depth: number }> {
-  const inMempool = await ask<boolean>(node.mempool, { op: 'has', txid });
-  const info = await ask<ChainTxInfo | null>(node.chain, { op: 'tx', txid });
+  const inMempool = await ask(node.mempool, { op: 'has', txid });
+  const info = await ask(node.chain, { op: 'tx', txid });
   return { info, depth: info ? info.confirmations : inMempool ? 0 : -1 };
 }
 
@@ -128,7 +128,7 @@ export function historyMethods(node: NodeServices): RpcMethod[] {
 async function gettransaction(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const txid = uint256Hex(getStr(params[0]!));
   if (params.length > 1) getBool(params[1]!);
-  const w = await ask<TxDetail | null>(node.wallet, { op: 'txDetail', txid, hex: true });
+  const w = await ask(node.wallet, { op: 'txDetail', txid, hex: true });
   if (!w) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid or non-wallet transaction id');
   const { credit, debit, valueOut } = w;
   const fromMe = debit > 0n;
@@ -150,7 +150,7 @@ async function listtransactions(node: NodeServices, params: JsonValue[]): Promis
   if (count < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative count');
   if (from < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative from');
   // OrderedTxItems: by the order the wallet learned them; walked newest first, as far as the page needs.
-  const txs = await ask<TxDetail[]>(node.wallet, { op: 'listTxs', count, from, account });
+  const txs = await ask(node.wallet, { op: 'listTxs', count, from, account });
   const m = await maturity(node);
   const ret: Record<string, JsonOut>[] = [];
   for (const w of txs) {
@@ -167,7 +167,7 @@ async function listtransactions(node: NodeServices, params: JsonValue[]): Promis
 async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   let since: number | null = null;
   if (params.length > 0) {
-    const e = await ask<{ height: number } | null>(node.chain, { op: 'entry', hash: uint256Hex(getStr(params[0]!)) });
+    const e = await ask(node.chain, { op: 'entry', hash: uint256Hex(getStr(params[0]!)) });
     // An unknown hash lists everything; a block off the active chain counts by its own height, as komodod does.
     if (e) since = e.height;
   }
@@ -177,15 +177,15 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
     if (targetConfirms < 1) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter');
   }
   if (params.length > 2) getBool(params[2]!);
-  const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
+  const tip = await ask(node.chain, { op: 'tip' });
   const depth = since === null ? -1 : 1 + tip.height - since;
   // depth < D holds for the transactions in blocks above the given one and for every one in no
   // block (0 in the mempool, -1 otherwise), and for nothing when D < -1 (no depth is below -1);
   // komodod's odd D == -1 (a given block two above the tip) lists everything, as no block does.
   // The wallet hands over those candidates only (its index by height), then each depth is checked.
   let txs: TxDetail[] = [];
-  if (depth === -1) txs = await ask<TxDetail[]>(node.wallet, { op: 'txDetails' });
-  else if (depth > -1) txs = await ask<TxDetail[]>(node.wallet, { op: 'sinceHeight', height: since });
+  if (depth === -1) txs = await ask(node.wallet, { op: 'txDetails' });
+  else if (depth > -1) txs = await ask(node.wallet, { op: 'sinceHeight', height: since! });
   const m = await maturity(node);
   // mapWallet is a std::map by uint256: internal byte order (the display hex reversed by bytes).
   const internal = (t: string) => t.match(/../g)!.reverse().join('');
@@ -196,7 +196,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
     if (depth === -1 || at.depth < depth) transactions.push(...(await listTx(node, w, m, true, at)));
   }
   const last = tip.height + 1 - targetConfirms;
-  const lastblock = last >= 0 ? await ask<string | null>(node.chain, { op: 'blockHash', height: last }) : null;
+  const lastblock = last >= 0 ? await ask(node.chain, { op: 'blockHash', height: last }) : null;
   return { transactions, lastblock: lastblock ?? '0'.repeat(64) };
 }
 

@@ -1,5 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
-import type { UnspentView } from '../../actors/wallet/logic.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { COIN } from '../../chain/consensus/amount.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
@@ -35,7 +34,7 @@ const maxMoney = (node: NodeServices) => node.baseParams.maxMoney;
 
 /** GetBalance and its minconf/account forms, kept as totals by the wallet (src/actors/wallet/coins.ts). */
 async function balance(node: NodeServices, minConf = 0, account?: string, untrusted = false): Promise<bigint> {
-  return ask<bigint>(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted });
+  return ask(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted });
 }
 
 /** The wallet methods of komodod's rpcwallet.cpp / rpcdump.cpp / misc.cpp that clients use around raw transactions. */
@@ -59,7 +58,7 @@ function keyMethods(node: NodeServices): RpcMethod[] {
       minArgs: 1,
       maxArgs: 1,
       help: H.getaccountaddressHelp,
-      handler: async (params) => ask<string>(node.wallet, { op: 'accountAddress', account: getStr(params[0]!) }),
+      handler: async (params) => ask(node.wallet, { op: 'accountAddress', account: getStr(params[0]!) }),
     },
     {
       name: 'validateaddress',
@@ -90,7 +89,7 @@ function keyMethods(node: NodeServices): RpcMethod[] {
 
 async function getnewaddress(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const account = params.length > 0 ? getStr(params[0]!) : '';
-  return ask<string>(node.wallet, { op: 'newAddress', account });
+  return ask(node.wallet, { op: 'newAddress', account });
 }
 
 async function validateaddress(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
@@ -101,7 +100,7 @@ async function validateaddress(node: NodeServices, params: JsonValue[]): Promise
   const script = addressToScript(address)!;
   const out: Record<string, JsonOut> = { isvalid: true, address, scriptPubKey: toHex(script), segid: segid(text) };
   if (dest.version === PUBKEY_ADDRESS) {
-    const k = await ask<{ pubkey: Uint8Array; compressed: boolean; account: string | undefined } | null>(node.wallet, { op: 'keyById', keyId: dest.hash });
+    const k = await ask(node.wallet, { op: 'keyById', keyId: dest.hash });
     out.ismine = k !== null;
     out.iswatchonly = false;
     out.isscript = false;
@@ -128,7 +127,7 @@ async function importprivkey(node: NodeServices, params: JsonValue[]): Promise<J
     // DecodeCustomSecret with another chain's WIF prefix byte.
     amountFromValue(params[4]!, maxMoney(node));
   }
-  const tip = await ask<{ height: number }>(node.chain, { op: 'tip' });
+  const tip = await ask(node.chain, { op: 'tip' });
   if (height < 0 || height > tip.height) throw new RpcError(RPC_WALLET_ERROR, 'Rescan height is out of range.');
   let decoded = decodeWIF(secret);
   if (params.length > 4) {
@@ -145,7 +144,7 @@ async function dumpprivkey(node: NodeServices, params: JsonValue[]): Promise<Jso
   const dest = decodeAddress(address);
   if (!dest) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid transparent address');
   if (dest.version !== PUBKEY_ADDRESS) throw new RpcError(RPC_TYPE_ERROR, 'Address does not refer to a key');
-  const k = await ask<{ secret: Secret; compressed: boolean } | null>(node.wallet, { op: 'secret', keyId: dest.hash });
+  const k = await ask(node.wallet, { op: 'secret', keyId: dest.hash });
   if (!k) throw new RpcError(RPC_WALLET_ERROR, `Private key for address ${address} is not known`);
   return encodeWIF(k.secret.bytes, k.compressed);
 }
@@ -215,7 +214,7 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
     }
     if (wanted.size > 0) ids ??= [];
   }
-  const coins = await ask<UnspentView[]>(node.wallet, { op: 'unspent', minDepth, maxDepth, ...(ids ? { addresses: ids } : {}) });
+  const coins = await ask(node.wallet, { op: 'unspent', minDepth, maxDepth, ...(ids ? { addresses: ids } : {}) });
   const out: JsonOut[] = [];
   for (const c of coins) {
     const e: Record<string, JsonOut> = { txid: c.txid, vout: c.n, generated: c.coinbase };
@@ -246,7 +245,7 @@ async function sendtoaddress(node: NodeServices, params: JsonValue[]): Promise<J
   if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.to = getStr(params[3]!);
   const subtractFee = params.length > 4 ? getBool(params[4]!) : false;
   if (amount > (await balance(node))) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
-  return ask<string>(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
+  return ask(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
 }
 
 async function sendmany(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
@@ -275,7 +274,7 @@ async function sendmany(node: NodeServices, params: JsonValue[]): Promise<JsonOu
   const funds = await balance(node, minDepth, account === '' || account === '*' ? undefined : account, true);
   if (total > funds) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
   try {
-    return await ask<string>(node.wallet, { op: 'send', recipients, mapValue });
+    return await ask(node.wallet, { op: 'send', recipients, mapValue });
   } catch (e) {
     // sendmany reports CreateTransaction failures as -6 and a failed commit as "Transaction commit failed".
     if (e instanceof RpcError && e.code === RPC_WALLET_ERROR) {
@@ -309,7 +308,7 @@ function infoMethods(node: NodeServices): RpcMethod[] {
 
 async function getwalletinfo(node: NodeServices): Promise<JsonOut> {
   // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), so keypoolsize reads -keypool + 1.
-  const info = await ask<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }>(node.wallet, { op: 'walletInfo' });
+  const info = await ask(node.wallet, { op: 'walletInfo' });
   return {
     walletversion: 60000,
     balance: valueFromAmount(info.balance),
@@ -324,14 +323,14 @@ async function getwalletinfo(node: NodeServices): Promise<JsonOut> {
 
 async function setpubkey(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const text = getStr(params[0] ?? null);
-  const info = await ask<{ externalPubkey: Uint8Array | null }>(node.wallet, { op: 'info' });
+  const info = await ask(node.wallet, { op: 'info' });
   const result: Record<string, JsonOut> = {};
   let current = info.externalPubkey;
   if (!current) {
     if (text.length === 66) {
       const pub = Uint8Array.from(Buffer.from(text.padEnd(66, '0').slice(0, 66), 'hex'));
       const keyId = hash160(pub);
-      const k = await ask<unknown>(node.wallet, { op: 'keyById', keyId });
+      const k = await ask(node.wallet, { op: 'keyById', keyId });
       if (!k) result.WARNING = 'privkey for this pubkey is not imported to wallet!';
       else result.ismine = 'true';
       await ask(node.wallet, { op: 'setPubkey', pubkey: pub });

@@ -1,0 +1,337 @@
+/**
+ * The chain store's protocol: what it answers (its request bodies and the reply to each), what it
+ * announces (blockConnected, blockDisconnected), and the records other actors and the RPC layer see.
+ */
+import type { Block } from '../../chain/block/block.js';
+import type { BlockHeader } from '../../chain/block/header.js';
+import type { ChainParams } from '../../chain/params/chain-params.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { Coin } from '../../chain/validation/coin.js';
+import type { Protocol } from '../../machines/messages.js';
+
+/** An unspent output as the chain knows it (komodod's Coin): one declaration, in src/chain. */
+export type { Coin } from '../../chain/validation/coin.js';
+
+// ---- records ---------------------------------------------------------------------------------
+
+/** An outpoint: its txid as displayed (lowercase hex, reversed) and its output index. */
+export interface OutputRef {
+  txid: string;
+  index: number;
+}
+
+/** One page of a walk in key order, and the outpoint the next page starts after (null: nothing after it). */
+export interface OutputPage<T> {
+  outputs: T[];
+  next: OutputRef | null;
+}
+
+/** An outpoint as a request names it: [txid (display hex), output index]. */
+export type Outpoint = [txid: string, n: number];
+
+/** Where a spent output went: komodod's spent index entry. */
+export interface SpentInfo {
+  txid: string;
+  vin: number;
+  height: number;
+}
+
+export type { AddressType } from '../../chain/address/index-key.js';
+
+/** An entry of komodod's address unspent index (CAddressUnspentKey/Value). */
+export interface AddressUnspent {
+  /** display hex */
+  txid: string;
+  index: number;
+  value: bigint;
+  script: Uint8Array;
+  height: number;
+  /** created by a coinbase (subject to maturity) */
+  coinbase: boolean;
+}
+
+/** An entry of komodod's address index (CAddressIndexKey → CAmount): one credit or debit of an address. */
+export interface AddressDelta {
+  /** display hex */
+  txid: string;
+  /** the output index (a credit) or the input index (a debit) */
+  index: number;
+  /** the transaction's position in its block (CAddressIndexKey::txindex) */
+  blockindex: number;
+  height: number;
+  /** positive for an output, negative (the spent output's value) for an input */
+  satoshis: bigint;
+  spending: boolean;
+}
+
+/** A token's creation record (tokeninfo). */
+export interface TokenRecord {
+  /** display hex */
+  tokenid: string;
+  /** hex of the opret's origpubkey */
+  owner: string;
+  name: Uint8Array;
+  description: Uint8Array;
+  /** NFT data (empty for a fungible token) */
+  data: Uint8Array;
+  /** Σ IsTokensvout over the create tx's outputs */
+  supply: bigint;
+  height: number;
+}
+
+/** An unspent token output. */
+export interface TokenOutput {
+  /** display hex */
+  txid: string;
+  index: number;
+  value: bigint;
+  script: Uint8Array;
+  height: number;
+}
+
+/** komodod's value pools of a block or a chain (satoshis). */
+export interface PoolValues {
+  supply: bigint;
+  transparent: bigint;
+  sprout: bigint;
+  sapling: bigint;
+  burned: bigint;
+}
+
+/** What consensus needs to know about the block a new one builds on. */
+export interface PrevContext {
+  height: number;
+  hash: string;
+  /** Median time past of the previous block. */
+  mtp: number;
+  /** The nBits the next block must carry. */
+  nextBits: number;
+}
+
+/** The active tip. */
+export interface TipInfo {
+  hash: string;
+  height: number;
+  time: number;
+  bits: number;
+  chainWork: bigint;
+  mtp: number;
+}
+
+/** A block index entry (getblockheader's facts). */
+export interface EntryInfo {
+  hash: string;
+  height: number;
+  active: boolean;
+  /** -1 off the active chain */
+  confirmations: number;
+  header: BlockHeader;
+  chainWork: bigint;
+  size: number;
+  txCount: number;
+  mtp: number;
+  prev: string | null;
+  next: string | null;
+  failed: boolean;
+}
+
+/** A stored block: its entry, bytes, parsed form and txids. */
+export interface BlockInfo extends EntryInfo {
+  raw: Uint8Array;
+  block: Block;
+  txids: string[];
+}
+
+/** A confirmed transaction and where it is. */
+export interface ChainTx {
+  tx: Transaction;
+  blockHash: string;
+  height: number;
+  index: number;
+  time: number;
+  confirmations: number;
+}
+
+/** What is known of a block hash (a peer's inv or headers). */
+export interface KnownBlock {
+  height: number;
+  chainWork: bigint;
+  active: boolean;
+  failed: boolean;
+}
+
+/** The tip's part of a mempool view. */
+export interface TipView {
+  height: number;
+  hash: string;
+  time: number;
+  mtp: number;
+  /** The chain parameters in force at that tip (none with the tests' stand-in rules). */
+  params: ChainParams | undefined;
+}
+
+/**
+ * What the mempool needs to judge a transaction against the chain, read in one step: the tip, the
+ * coins its inputs name, whether each input's transaction is confirmed, whether the transaction itself
+ * has unspent outputs.
+ */
+export interface ChainView extends TipView {
+  coins: (Coin | null)[];
+  confirmed: boolean[];
+  hasUnspentOutputs: boolean;
+}
+
+/** The wallet's coins found by script, with the tip they were read at. */
+export interface ScriptCoins {
+  height: number;
+  hash: string;
+  mtp: number;
+  coins: { txid: string; n: number; coin: Coin }[];
+}
+
+/** A spent index entry with the spent output's value and script (null when its transaction is not indexed). */
+export interface SpentOutput extends SpentInfo {
+  value: bigint | null;
+  script: Uint8Array | null;
+}
+
+/** What submitting a block came to. */
+export type SubmitResult =
+  | { status: 'connected' | 'stored'; hash: string; height: number }
+  | { status: 'duplicate' | 'duplicate-invalid' | 'inconclusive'; hash: string }
+  | { status: 'rejected'; hash?: string; rejectCode: number; reason: string; /** the DoS score komodod's state carries (p2p misbehaviour) */ dos?: number };
+
+// ---- requests and replies ------------------------------------------------------------------
+
+export type ChainStoreRequest =
+  | { op: 'tip' }
+  | { op: 'params' }
+  | { op: 'blockHash'; height: number }
+  | { op: 'entry'; hash: string }
+  | { op: 'block'; hash: string }
+  /** A block's entry and bytes, not parsed (a peer's getdata). */
+  | { op: 'rawBlock'; hash: string }
+  | { op: 'tx'; txid: string }
+  // The token registry's reads (tokeninfo, tokenlist, tokenbalance...).
+  | { op: 'tokenInfo'; tokenid: string }
+  | { op: 'tokenList' }
+  | { op: 'tokenOutputs'; tokenid: string; addressHash: string }
+  | { op: 'tokenOutputsPage'; tokenid: string; addressHash: string; after?: OutputRef | undefined; limit: number; minValue?: bigint }
+  /** Several lookups in one message (the token registry's rounds of missing transactions). */
+  | { op: 'txs'; txids: string[] }
+  /** Whether each transaction is in the active chain (the tx index only). */
+  | { op: 'inChain'; txids: string[] }
+  /** The mempool's crypto-condition validation context: these transactions and what they read (shallow: no level down). */
+  | { op: 'ccContext'; txids: string[]; shallow: string[] }
+  /** The active-chain height of each transaction, null when in none (the wallet's load). */
+  | { op: 'txHeights'; txids: string[] }
+  | { op: 'coins'; outpoints: Outpoint[] }
+  | { op: 'spent'; txid: string; n: number }
+  /** address: addressKey(type, hash160) of coins.ts */
+  | { op: 'addressUnspent'; address: string }
+  /** A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue). */
+  | { op: 'addressUnspentPage'; address: string; after?: OutputRef | undefined; limit: number; minValue?: bigint }
+  | { op: 'addressBalance'; address: string }
+  /** addresses: address keys; GetAddressIndex per address, concatenated in the order asked. */
+  | { op: 'addressHistory'; addresses: string[]; start?: number; end?: number }
+  /** GetAddressUnspent per address, concatenated, with the tip they were read at. */
+  | { op: 'addressUtxos'; addresses: string[] }
+  | { op: 'template' }
+  | { op: 'view'; txid: string; outpoints: Outpoint[] }
+  /** One view per transaction of a burst, all at the same tip. */
+  | { op: 'views'; items: { txid: string; outpoints: Outpoint[] }[] }
+  // P2P reads: locators, headers/blocks after a locator, what is known of hashes.
+  | { op: 'locator'; from?: string | undefined }
+  | { op: 'headersAfter'; locator: string[]; stop: string; max: number }
+  | { op: 'known'; hashes: string[] }
+  | { op: 'coinsByScript'; scripts: string[]; ccSubScripts?: string[] }
+  | { op: 'txsByScript'; scripts: string[] }
+  // RPC reads (getrawtransaction, getblock, getblockchaininfo).
+  | { op: 'spentMany'; outpoints: Outpoint[] }
+  | { op: 'outputsOf'; outpoints: Outpoint[] }
+  | { op: 'valuePools'; hash: string }
+  | { op: 'bestHeader' }
+  | { op: 'staleTx'; txid: string }
+  | { op: 'networkHashPS'; lookup: number; height: number }
+  /** nVersion of the tip and its ancestors, newest first (SoftForkMajorityDesc's window). */
+  | { op: 'recentVersions'; count: number }
+  // Writes.
+  | { op: 'submitBlock'; raw: Uint8Array }
+  | { op: 'invalidateBlock'; hash: string }
+  | { op: 'reconsiderBlock'; hash: string };
+
+export interface ChainStoreReplies {
+  tip: TipInfo;
+  /** null with the tests' stand-in rules (no chain parameters) */
+  params: ChainParams | null;
+  blockHash: string | null;
+  entry: EntryInfo | null;
+  block: BlockInfo | null;
+  rawBlock: (EntryInfo & { raw: Uint8Array }) | null;
+  tx: ChainTx | null;
+  tokenInfo: TokenRecord | null;
+  tokenList: string[];
+  tokenOutputs: TokenOutput[];
+  tokenOutputsPage: OutputPage<TokenOutput>;
+  txs: (ChainTx | null)[];
+  inChain: boolean[];
+  ccContext: [string, Transaction][];
+  txHeights: (number | null)[];
+  coins: (Coin | null)[];
+  spent: SpentInfo | null;
+  addressUnspent: AddressUnspent[];
+  addressUnspentPage: OutputPage<AddressUnspent>;
+  addressBalance: bigint;
+  /** null when -addressindex is off */
+  addressHistory: { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;
+  /** null when -addressindex is off */
+  addressUtxos: { utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null;
+  template: PrevContext & { time: number };
+  view: ChainView;
+  views: ChainView[];
+  locator: string[];
+  headersAfter: { hashes: string[]; headers: BlockHeader[] };
+  known: (KnownBlock | null)[];
+  coinsByScript: ScriptCoins;
+  txsByScript: { txid: string; tx: Transaction; height: number; time: number }[];
+  spentMany: (SpentOutput | null)[];
+  outputsOf: ({ value: bigint; script: Uint8Array } | null)[];
+  valuePools: { delta: PoolValues | null; total: PoolValues | null } | null;
+  bestHeader: { hash: string; height: number };
+  staleTx: { tx: Transaction; blockHash: string } | null;
+  networkHashPS: number;
+  recentVersions: number[];
+  submitBlock: SubmitResult;
+  invalidateBlock: null;
+  reconsiderBlock: null;
+}
+
+// ---- notices -------------------------------------------------------------------------------
+
+export interface BlockConnected {
+  type: 'blockConnected';
+  hash: string;
+  height: number;
+  block: Block;
+  txids: string[];
+}
+
+export interface BlockDisconnected {
+  type: 'blockDisconnected';
+  hash: string;
+  height: number;
+  block: Block;
+  txids: string[];
+}
+
+/** komodod's NotifyBlockTip: once per activation that moved the tip, naming the new tip (-blocknotify). */
+export interface TipChanged {
+  type: 'tipChanged';
+  hash: string;
+  height: number;
+  time: number;
+}
+
+export type ChainStoreNotice = BlockConnected | BlockDisconnected | TipChanged;
+
+export type ChainStoreProtocol = Protocol<ChainStoreRequest, ChainStoreReplies, ChainStoreNotice>;

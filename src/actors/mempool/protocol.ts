@@ -1,0 +1,130 @@
+/**
+ * The mempool's protocol: what it answers, what it announces (txAccepted, txRemoved), and the
+ * records others see of it (the entry view, getmempoolinfo's figures, its address index entries).
+ */
+import type { Block } from '../../chain/block/block.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { Protocol, ServiceError } from '../../machines/messages.js';
+import type { Outpoint } from '../chainstore/protocol.js';
+
+// ---- records ---------------------------------------------------------------------------------
+
+/** getmempoolinfo's figures, kept as running totals: every add and removal updates them. */
+export interface MempoolInfo {
+  size: number;
+  bytes: number;
+  usage: number;
+}
+
+/** A transaction in the mempool. */
+export interface MempoolEntry {
+  tx: Transaction;
+  txid: string;
+  raw: Uint8Array;
+  size: number;
+  fee: bigint;
+  /** Unix time of acceptance. */
+  time: number;
+  /** Chain height when it was accepted. */
+  height: number;
+  /** Outpoint keys it spends. */
+  spends: string[];
+  /** The value and script of each output it spends (for the address view), in input order. */
+  prevouts?: { value: bigint; script: Uint8Array }[];
+}
+
+/** One entry of komodod's mempool address index (CMempoolAddressDeltaKey → CMempoolAddressDelta). */
+export interface MempoolAddressDelta {
+  /** address key (coins.ts addressKey) */
+  address: string;
+  txid: string;
+  index: number;
+  spending: boolean;
+  satoshis: bigint;
+  /** the time the transaction entered the mempool */
+  time: number;
+  /** the spent outpoint (inputs only) */
+  prevtxid?: string;
+  prevout?: number;
+}
+
+/** One transaction to accept. */
+export interface AcceptItem {
+  raw: Uint8Array;
+  allowHighFees: boolean;
+  /** The transaction already decoded from raw (saves decoding it again). */
+  tx?: Transaction;
+  /**
+   * false: accepted without being announced to peers. komodod's AcceptToMemoryPool never relays (its
+   * callers do); the wallet's re-accept at start leaves the announcement to its rebroadcast.
+   */
+  relay?: false;
+}
+
+/** One transaction's answer inside an acceptMany answer: its txid, or its error. */
+export type AcceptOutcome = { ok: true; result: string } | { ok: false; error: ServiceError };
+
+// ---- requests and replies ------------------------------------------------------------------
+
+export type MempoolRequest =
+  | { op: 'get'; txid: string }
+  | { op: 'has'; txid: string }
+  /** Which of these txids the pool holds (p2p's AlreadyHave for a slice of an inv). */
+  | { op: 'hasMany'; txids: string[] }
+  | { op: 'txids' }
+  /** Parents before children (a block template built in this order is valid). */
+  | { op: 'entries' }
+  | { op: 'info' }
+  | { op: 'spentBy'; txid: string; n: number }
+  /** Which of the outpoints a mempool transaction spends (myIsutxo_spentinmempool for a list). */
+  | { op: 'spentAmong'; outpoints: Outpoint[] }
+  | { op: 'addressDeltas'; addresses: string[] }
+  /** The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint. */
+  | { op: 'spentMany'; outpoints: Outpoint[] }
+  // Writes.
+  | ({ op: 'accept' } & AcceptItem)
+  /** Accepted as one burst (the sendrawtransaction calls of one JSON-RPC batch). */
+  | { op: 'acceptMany'; items: AcceptItem[] }
+  /** The chain store's notices, forwarded by the node: the mempool re-checks its contents. */
+  | { op: 'blockConnected'; block: Block; txids: string[]; height: number }
+  | { op: 'blockDisconnected'; block: Block };
+
+export interface MempoolReplies {
+  get: MempoolEntry | null;
+  has: boolean;
+  hasMany: boolean[];
+  txids: string[];
+  entries: MempoolEntry[];
+  info: MempoolInfo;
+  spentBy: string | null;
+  spentAmong: boolean[];
+  addressDeltas: MempoolAddressDelta[];
+  spentMany: ({ txid: string; vin: number } | null)[];
+  /** the txid */
+  accept: string;
+  acceptMany: AcceptOutcome[];
+  blockConnected: null;
+  blockDisconnected: null;
+}
+
+// ---- notices -------------------------------------------------------------------------------
+
+export interface TxAccepted {
+  type: 'txAccepted';
+  txid: string;
+  tx: Transaction;
+  /** Its serialisation, as accepted (relayed as is). */
+  raw: Uint8Array;
+  /** false: not announced to peers (AcceptItem.relay). */
+  relay?: false;
+}
+
+export interface TxRemoved {
+  type: 'txRemoved';
+  txid: string;
+  reason: 'block' | 'conflict' | 'expired' | 'reorg';
+}
+
+export type MempoolNotice = TxAccepted | TxRemoved;
+
+export type MempoolProtocol = Protocol<MempoolRequest, MempoolReplies, MempoolNotice>;

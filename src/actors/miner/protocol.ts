@@ -1,0 +1,36 @@
+/**
+ * The miner's protocol: what it answers (status, generate, setGenerate) and what it announces
+ * (generateChanged, which starts or stops the -gen pacer).
+ */
+import type { Protocol } from '../../machines/messages.js';
+
+/** What getmininginfo and getgenerate read of the miner. */
+export interface MinerStatus {
+  generating: boolean;
+  genProcLimit: number;
+  blocksMined: number;
+  /** The last block this node assembled and mined (nLastBlockSize / nLastBlockTx). */
+  lastBlock: { size: number; txs: number };
+}
+
+export type MinerRequest =
+  | { op: 'status' }
+  /** Mines n blocks one after the other; answers their hashes (fewer when the node stops meanwhile). */
+  | { op: 'generate'; n: number }
+  /** -gen / setgenerate: mining paced at the block time on or off; procs is -genproclimit. */
+  | { op: 'setGenerate'; on: boolean; procs?: number | undefined };
+
+export interface MinerReplies {
+  status: MinerStatus;
+  generate: string[];
+  setGenerate: null;
+}
+
+export interface GenerateChanged {
+  type: 'generateChanged';
+  on: boolean;
+}
+
+export type MinerNotice = GenerateChanged;
+
+export type MinerProtocol = Protocol<MinerRequest, MinerReplies, MinerNotice>;

@@ -1,0 +1,222 @@
+/**
+ * The wallet's protocol: what it answers (keys, balances, unspent outputs, history, building and
+ * signing), what the node forwards to it (the chain store's and the mempool's notices, the resend
+ * timer), what it announces (walletTx for -walletnotify, relayTxs for the rebroadcast), and the
+ * records the RPC layer sees.
+ */
+import type { Block } from '../../chain/block/block.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { Protocol } from '../../machines/messages.js';
+import type { RelayItem } from '../p2p/protocol.js';
+import type { Secret } from '../../chain/crypto/secret.js';
+import type { InputError, PrevOut } from '../../chain/tx/sign.js';
+
+export type { InputError, PrevOut } from '../../chain/tx/sign.js';
+
+// ---- records ---------------------------------------------------------------------------------
+
+/** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
+export interface WalletCoin {
+  txid: string;
+  n: number;
+  value: bigint;
+  script: Uint8Array;
+  /** Block height, or 0 while the creating transaction is in the mempool. */
+  height: number;
+  coinbase: boolean;
+  /** nLockTime of the creating transaction (listunspent prints `interest` when it is not 0). */
+  lockTime: number;
+}
+
+/** One output as ListTransactions lists it (COutputEntry), with the account of a received one's address. */
+export interface Entry {
+  address: string | null;
+  amount: bigint;
+  vout: number;
+  /** The address-book account of the address ("" when none): what a "receive" entry prints. */
+  account: string;
+}
+
+/**
+ * A wallet transaction as gettransaction, listtransactions and listsinceblock read it: its metadata and
+ * CWalletTx::GetAmounts (credits, debits, fee, the sent and received entries), with the wallet's keys
+ * as they are when asked. Built for the transactions an answer holds, never for the whole wallet.
+ */
+export interface TxDetail {
+  txid: string;
+  coinbase: boolean;
+  /** nTimeReceived. */
+  timeReceived: number;
+  /** sendtoaddress/sendmany comments (mapValue). */
+  mapValue?: Record<string, string>;
+  expiryHeight: number;
+  /** The serialised size. */
+  size: number;
+  /** The raw transaction, hex (asked for by gettransaction). */
+  hex?: string;
+  /** GetCredit: the outputs paying the wallet. */
+  credit: bigint;
+  /** GetDebit: the wallet outputs it spends. */
+  debit: bigint;
+  valueOut: bigint;
+  received: Entry[];
+  sent: Entry[];
+  /** GetAmounts' nFee: debit minus the outputs when the wallet paid, else 0. */
+  fee: bigint;
+  /** GetConflicts: the wallet's other transactions spending one of its inputs, in txid order. */
+  conflicts: string[];
+}
+
+export interface Recipient {
+  script: Uint8Array;
+  value: bigint;
+  subtractFee: boolean;
+}
+
+/** A coin as the wallet's readers see it, with its depth at the current tip. */
+export interface CoinView extends WalletCoin {
+  confirmations: number;
+  /** The creating transaction spends wallet coins (trusted while unconfirmed). */
+  fromMe: boolean;
+  /** Immature coinbase outputs are not spendable yet. */
+  mature: boolean;
+  address: string | null;
+  account: string | undefined;
+}
+
+/** Unspent wallet outputs as listunspent reads them. */
+export interface UnspentView extends WalletCoin {
+  confirmations: number;
+  address: string;
+  account: string | undefined;
+}
+
+export interface ImportEntry {
+  secret: Secret;
+  compressed: boolean;
+  label?: string;
+  /** importprivkey: set the label on a key already held (importwallet skips such keys). */
+  relabel?: boolean;
+  time?: number;
+}
+
+/** A key the wallet holds, as dumpwallet reads it. */
+export interface KeyDump {
+  secret: Secret;
+  compressed: boolean;
+  pubkey: Uint8Array;
+  time: number;
+  origin: string;
+  account: string | undefined;
+}
+
+/** getwalletinfo's figures. */
+export interface WalletInfo {
+  balance: bigint;
+  unconfirmed: bigint;
+  immature: bigint;
+  txcount: number;
+  pool: { oldest: number; size: number };
+}
+
+// ---- requests and replies ------------------------------------------------------------------
+
+export type WalletRequest =
+  // Reads.
+  | { op: 'coins' }
+  | { op: 'ccCoins' }
+  | { op: 'tip' }
+  /** GetBalance: account undefined is every account ("*"); untrusted counts untrusted mempool coins. */
+  | { op: 'balance'; minConf: number; account?: string; untrusted?: boolean }
+  /** listunspent: addresses narrow it to those key ids (hex). */
+  | { op: 'unspent'; minDepth: number; maxDepth: number; addresses?: { idHex: string }[] }
+  | { op: 'txDetail'; txid: string; hex?: boolean }
+  /** listtransactions: `count` from `from`, newest last; account "*" is every account. */
+  | { op: 'listTxs'; count: number; from: number; account: string }
+  | { op: 'txDetails' }
+  /** listsinceblock's candidates: the transactions in blocks above this height and those in none. */
+  | { op: 'sinceHeight'; height: number }
+  | { op: 'conflicts'; txid: string }
+  | { op: 'isMine'; script: Uint8Array }
+  | { op: 'keyById'; keyId: Uint8Array }
+  | { op: 'secret'; keyId: Uint8Array }
+  | { op: 'allKeys' }
+  | { op: 'info' }
+  /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
+  | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
+  /** The rebroadcast timer's turn (ResendWalletTransactions): answers the milliseconds until the next. */
+  | { op: 'resend' }
+  // Writes (serialised behind the notices already queued).
+  | { op: 'blockConnected'; block: Block; txids: string[]; height: number }
+  | { op: 'blockDisconnected'; txids: string[] }
+  | { op: 'txsAccepted'; items: { txid: string; tx: Transaction }[] }
+  | { op: 'txsRemoved'; txids: string[] }
+  | { op: 'newAddress'; account: string }
+  | { op: 'accountAddress'; account: string }
+  /** importprivkey (rescan unless false). */
+  | ({ op: 'importKey'; rescan?: boolean } & Omit<ImportEntry, 'relabel'>)
+  /** importwallet (rescan unless false). */
+  | { op: 'importKeys'; entries: ImportEntry[]; rescan?: boolean }
+  /** fundrawtransaction */
+  | { op: 'fund'; tx: Transaction }
+  /** sendtoaddress / sendmany: mapValue holds their comments. */
+  | { op: 'send'; recipients: Recipient[]; mapValue?: Record<string, string> }
+  | { op: 'rescan' }
+  /** -pubkey set at run time (setpubkey). */
+  | { op: 'setPubkey'; pubkey: Uint8Array }
+  /** backupwallet */
+  | { op: 'backup'; path: string }
+  | { op: 'walletInfo' };
+
+export interface WalletReplies {
+  coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
+  ccCoins: WalletCoin[];
+  tip: { height: number; mtp: number };
+  balance: bigint;
+  unspent: UnspentView[];
+  txDetail: TxDetail | null;
+  listTxs: TxDetail[];
+  txDetails: TxDetail[];
+  sinceHeight: TxDetail[];
+  conflicts: string[];
+  isMine: boolean;
+  keyById: { pubkey: Uint8Array; compressed: boolean; account: string | undefined } | null;
+  secret: { secret: Secret; compressed: boolean } | null;
+  allKeys: KeyDump[];
+  info: { keys: number; txCount: number; externalPubkey: Uint8Array | null };
+  sign: { tx: Transaction; errors: InputError[] };
+  resend: number;
+  blockConnected: null;
+  blockDisconnected: null;
+  txsAccepted: null;
+  txsRemoved: null;
+  newAddress: string;
+  accountAddress: string;
+  importKey: { added: number };
+  importKeys: { added: number };
+  fund: { tx: Transaction; fee: bigint; changePos: number };
+  send: string;
+  /** how many transactions the rescan found */
+  rescan: number;
+  setPubkey: null;
+  backup: null;
+  walletInfo: WalletInfo;
+}
+
+// ---- notices -------------------------------------------------------------------------------
+
+/** A wallet transaction entered the mempool or a block (-walletnotify). */
+export interface WalletTxNotice {
+  type: 'walletTx';
+  txid: string;
+}
+
+/** The rebroadcast's transactions, for the p2p actor. */
+export interface RelayTxs {
+  type: 'relayTxs';
+  items: RelayItem[];
+}
+
+export type WalletNotice = WalletTxNotice | RelayTxs;
+
+export type WalletProtocol = Protocol<WalletRequest, WalletReplies, WalletNotice>;
