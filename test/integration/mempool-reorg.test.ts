@@ -23,12 +23,16 @@ async function coinbaseAt(d: Daemon, height: number): Promise<string> {
   return (await d.rpc<{ tx: string[] }>('getblock', hash)).tx[0]!;
 }
 
-/** A spend of `txid:vout` (a wallet coin) to a new wallet address, signed and sent; its txid. */
-async function spend(d: Daemon, txid: string, vout: number): Promise<string> {
+/**
+ * A spend of `txid:vout` (a wallet coin) to a new wallet address, signed and sent; its txid. With
+ * `lockTime`, its input has sequence 0: final only at heights above the lock time.
+ */
+async function spend(d: Daemon, txid: string, vout: number, lockTime?: number): Promise<string> {
   const out = await d.rpc<{ value: number } | null>('gettxout', txid, vout, true);
   assert.ok(out, `${txid}:${vout} is unspent`);
   const to = await d.rpc<string>('getnewaddress');
-  const raw = await d.rpc<string>('createrawtransaction', [{ txid, vout }], { [to]: Number((out.value - 0.0001).toFixed(8)) });
+  const input = lockTime === undefined ? { txid, vout } : { txid, vout, sequence: 0 };
+  const raw = await d.rpc<string>('createrawtransaction', [input], { [to]: Number((out.value - 0.0001).toFixed(8)) }, ...(lockTime === undefined ? [] : [lockTime]));
   const signed = await d.rpc<{ hex: string; complete: boolean }>('signrawtransaction', raw);
   assert.ok(signed.complete);
   return d.rpc<string>('sendrawtransaction', signed.hex);
@@ -106,11 +110,15 @@ test('invalidateblock of one block with a spend of its coinbase waiting: the spe
   const b = await spend(d, await coinbaseAt(d, 3), 0);
   const e = await spend(d, b, 0);
   const keep = await spend(d, await coinbaseAt(d, 2), 0);
+  // Final for block 4 (lock time 3 < 4), not for block 3: removeForReorg's CheckFinalTx takes it and its child.
+  const locked = await spend(d, await coinbaseAt(d, 1), 0, 3);
+  const lockedChild = await spend(d, locked, 0);
   const send = await d.rpc<string>('sendtoaddress', await d.rpc<string>('getnewaddress'), 2);
   const sendTx = await d.rpc<RawTx>('getrawtransaction', send, 1);
-  const gone = new Set([await coinbaseAt(d, 3), b, e]);
+  const gone = new Set([await coinbaseAt(d, 3), b, e, locked, lockedChild]);
   const sendStays = sendTx.vin.every((i) => !gone.has(i.txid!));
-  assert.ok((await d.rpc<string[]>('getrawmempool')).includes(e));
+  const before = await d.rpc<string[]>('getrawmempool');
+  assert.ok(before.includes(e) && before.includes(lockedChild));
 
   await d.rpc('invalidateblock', tip);
   const expected = sorted([keep, ...(sendStays ? [send] : [])]);

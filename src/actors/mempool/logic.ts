@@ -145,7 +145,7 @@ export interface MempoolOptions {
   addressIndex?: boolean;
 }
 
-const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected']);
+const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync']);
 
 /** One accept: the raw transaction, and the Transaction its sender decoded from it, when it has one. */
 export interface AcceptItem {
@@ -433,6 +433,10 @@ export class MempoolLogic implements ServiceLogic {
       case 'blockDisconnected':
         await this.settled();
         await this.blockDisconnected(body.block as Block, notices);
+        return { result: null, notices };
+      case 'sync':
+        // Nothing to apply: answered once every write sent before it (a chain notice) has applied.
+        await this.settled();
         return { result: null, notices };
       default:
         throw new ServiceFailure(-32601, `mempool has no operation ${body.op}`);
@@ -891,7 +895,8 @@ export class MempoolLogic implements ServiceLogic {
         if (!this.entries.has(prev)) outpoints.push([prev, i.prevout.index]);
       }
     }
-    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid: '', outpoints });
+    // One read, so the tip and the coins agree; the view's own-transaction part is not needed (null txid).
+    const view = await this.opts.chain.ask<ChainView>({ op: 'view', txid: '0'.repeat(64), outpoints });
     const coins = new Map<string, Coin | null>(outpoints.map(([t, n], k) => [outpointKey(t, n), view.coins[k] ?? null]));
     for (const txid of watched) {
       const e = this.entries.get(txid);
