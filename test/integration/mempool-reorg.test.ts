@@ -127,3 +127,27 @@ test('invalidateblock of one block with a spend of its coinbase waiting: the spe
   assert.deepEqual(sorted(await mineOne(d)), expected);
   assert.deepEqual(await d.rpc<string[]>('getrawmempool'), []);
 });
+
+test('-ac_cbmaturity=2: a spend whose coinbase became immature stays in the mempool and is mined once mature', { timeout: 120_000 }, async (t) => {
+  const d = await startDaemon(['-regtest', '-ac_name=REORGMAT', '-ac_supply=1000', '-ac_reward=100000000', '-ac_cbmaturity=2', '-gen=0']);
+  t.after(async () => {
+    await d.stop();
+    removeDir(d.datadir);
+  });
+  await d.rpc('generate', 4);
+  // Coinbase 3 is mature for block 5 (depth 2) but not for block 4 (depth 1).
+  const b = await spend(d, await coinbaseAt(d, 3), 0);
+  const e = await spend(d, b, 0);
+  const keep = await spend(d, await coinbaseAt(d, 1), 0);
+  await d.rpc('invalidateblock', await d.rpc<string>('getblockhash', 4));
+  assert.equal(await d.rpc<number>('getblockcount'), 3);
+  // removeForReorg drops an immature coinbase spend only when the coinbase is time-locked
+  // (-ac_timelockgte), so komodod keeps b and its child.
+  assert.deepEqual(sorted(await d.rpc<string[]>('getrawmempool')), sorted([b, e, keep]));
+  await assertInputsExist(d);
+  // The miner leaves out b (immature input) and e (its parent is not in the block).
+  assert.deepEqual(await mineOne(d), [keep]);
+  assert.deepEqual(sorted(await d.rpc<string[]>('getrawmempool')), sorted([b, e]));
+  assert.deepEqual(sorted(await mineOne(d)), sorted([b, e]));
+  assert.deepEqual(await d.rpc<string[]>('getrawmempool'), []);
+});
