@@ -909,7 +909,8 @@ export class MempoolLogic implements ServiceLogic {
       if (!this.coinbaseSpenders.has(txid)) continue;
       // komodod removes a spend of a coinbase made immature only when that coinbase is also time-locked
       // (-ac_timelockgte, komodo_block_unlocktime), so here only spends of missing coins leave; an
-      // immature spend stays and the miner leaves it out until it matures.
+      // immature spend stays and the miner leaves it out until it matures. komodod tests the input's
+      // whole transaction (!coins); a missing output is the same here, its conflicts having left at connect.
       const missing = e.tx.vin.some((i) => {
         const k = outpointKey(i.prevout.txid(), i.prevout.index);
         return coins.has(k) && coins.get(k) === null;
