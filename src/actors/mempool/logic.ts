@@ -88,7 +88,7 @@ export interface MempoolOptions {
   addressIndex?: boolean;
 }
 
-const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected']);
+const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync']);
 
 /** A transaction that passed every check before its input scripts. */
 interface Prepared {
@@ -233,6 +233,13 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
    * by the txid string it is given (whose hash V8 keeps), instead of building and hashing an outpoint key.
    */
   private readonly spentIndexes = new Map<string, Set<number>>();
+  /**
+   * Txids of the entries that spend a coinbase (komodod's entry flag fSpendsCoinbase): the entries
+   * removeForReorg looks up coins for, so a reorg costs these, not the whole pool.
+   */
+  private readonly coinbaseSpenders = new Set<string>();
+  /** Txids of the entries a lower tip could make non-final (a lock time and a non-final input). */
+  private readonly lockTimed = new Set<string>();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   /** Txid → the address keys it was indexed under. */
@@ -359,6 +366,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       case 'blockDisconnected':
         await this.settled();
         await this.blockDisconnected(body.block, notices);
+        return { result: null, notices };
+      case 'sync':
+        // Nothing to apply: answered once every write sent before it (a chain notice) has applied.
+        await this.settled();
         return { result: null, notices };
       default:
         throw noSuchOp('mempool', body);
@@ -655,6 +666,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private commit(p: Prepared, notices: MempoolNotice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
+    if (p.tx.vin.some((i) => p.coinView.coin(i.prevout.txid(), i.prevout.index)?.coinbase === true)) this.coinbaseSpenders.add(p.txid);
     notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
   }
 
@@ -745,6 +757,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       if (!s) this.spentIndexes.set(prev, (s = new Set()));
       s.add(input.prevout.index);
     });
+    if (e.tx.lockTime !== 0 && e.tx.vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
     this.bytes += e.size;
     this.usage += entryUsage(e);
   }
@@ -752,6 +765,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
   private drop(e: MempoolEntry): void {
     this.entries.delete(e.txid);
+    this.coinbaseSpenders.delete(e.txid);
+    this.lockTimed.delete(e.txid);
     this.unindexAddresses(e);
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
@@ -800,15 +815,74 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     }
   }
 
-  /** The disconnected block's transactions return to the mempool when they are still valid. */
+  /** Removes every mempool transaction spending an output of `tx` (with theirs), `tx` itself not in the pool. */
+  private removeSpenders(tx: Transaction, txid: string, notices: MempoolNotice[]): void {
+    tx.vout.forEach((_, n) => {
+      const child = this.spentBy.get(outpointKey(txid, n));
+      if (child) this.remove(child, 'reorg', notices);
+    });
+  }
+
+  /**
+   * DisconnectTip: the disconnected block's transactions return to the mempool when they are still
+   * valid; its coinbase, and each one that fails, take the mempool transactions spending them along
+   * (mempool.remove(tx, removed, true)). Then removeForReorg at the new tip.
+   */
   private async blockDisconnected(block: Block, notices: MempoolNotice[]): Promise<void> {
     for (const tx of block.txs) {
-      if (tx.isCoinbase()) continue;
+      const txid = tx.txid();
+      if (tx.isCoinbase()) {
+        this.removeSpenders(tx, txid, notices);
+        continue;
+      }
       try {
         await this.accept(tx.toRaw(), true, notices);
       } catch {
         // No longer valid on the new chain (e.g. its inputs were spent there): dropped, as komodod.
+        this.removeSpenders(tx, txid, notices);
       }
+    }
+    await this.removeForReorg(notices);
+  }
+
+  /**
+   * removeForReorg(pcoinsTip, tip + 1, STANDARD_LOCKTIME_VERIFY_FLAGS): entries no longer final at the
+   * tip's median time past leave, and entries spending a coinbase whose chain input is gone. komodod
+   * runs it once after a whole ActivateBestChainStep; here after each disconnected block, at the tip
+   * the chain has then (the same once the last one is handled).
+   */
+  private async removeForReorg(notices: MempoolNotice[]): Promise<void> {
+    const watched = [...new Set([...this.lockTimed, ...this.coinbaseSpenders])];
+    if (watched.length === 0) return;
+    // The chain inputs of the coinbase spenders (inputs spending another entry are not looked up).
+    const outpoints: [string, number][] = [];
+    for (const txid of this.coinbaseSpenders) {
+      for (const i of this.entries.get(txid)!.tx.vin) {
+        const prev = i.prevout.txid();
+        if (!this.entries.has(prev)) outpoints.push([prev, i.prevout.index]);
+      }
+    }
+    // One read, so the tip and the coins agree; the view's own-transaction part is not needed (null txid).
+    const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
+    const coins = new Map<string, Coin | null>(outpoints.map(([t, n], k) => [outpointKey(t, n), view.coins[k] ?? null]));
+    for (const txid of watched) {
+      const e = this.entries.get(txid);
+      // Already gone with a parent removed before it.
+      if (!e) continue;
+      if (!isFinalTx(e.tx, view.height + 1, view.mtp)) {
+        this.remove(txid, 'reorg', notices);
+        continue;
+      }
+      if (!this.coinbaseSpenders.has(txid)) continue;
+      // komodod removes a spend of a coinbase made immature only when that coinbase is also time-locked
+      // (-ac_timelockgte, komodo_block_unlocktime), so here only spends of missing coins leave; an
+      // immature spend stays and the miner leaves it out until it matures. komodod tests the input's
+      // whole transaction (!coins); a missing output is the same here, its conflicts having left at connect.
+      const missing = e.tx.vin.some((i) => {
+        const k = outpointKey(i.prevout.txid(), i.prevout.index);
+        return coins.has(k) && coins.get(k) === null;
+      });
+      if (missing) this.remove(txid, 'reorg', notices);
     }
   }
 }

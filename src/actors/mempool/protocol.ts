@@ -78,6 +78,8 @@ export type MempoolRequest =
   | { op: 'spentBy'; txid: string; n: number }
   /** Which of the outpoints a mempool transaction spends (myIsutxo_spentinmempool for a list). */
   | { op: 'spentAmong'; outpoints: Outpoint[] }
+  /** Answered once every write sent before it (a chain notice) has applied: invalidateblock waits on it. */
+  | { op: 'sync' }
   | { op: 'addressDeltas'; addresses: string[] }
   /** The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint. */
   | { op: 'spentMany'; outpoints: Outpoint[] }
@@ -98,6 +100,7 @@ export interface MempoolReplies {
   info: MempoolInfo;
   spentBy: string | null;
   spentAmong: boolean[];
+  sync: null;
   addressDeltas: MempoolAddressDelta[];
   spentMany: ({ txid: string; vin: number } | null)[];
   /** the txid */

@@ -9,6 +9,9 @@ import type { MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './pro
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
+import { blockCandidates, chainOutpoints } from './select.js';
+import { validationContext, type Coin } from '../../chain/validation/index.js';
+import { outpointKey } from '../../chain/tx/input.js';
 
 export interface MinerOptions {
   chain: Asker<ChainStoreProtocol>;
@@ -113,13 +116,23 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
         continue;
       }
       const entries = await this.opts.mempool.ask({ op: 'entries' });
+      // The coins they spend, read with the tip in one step; a tip that moved meanwhile: start again.
+      const outpoints = chainOutpoints(entries);
+      const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
+      if (view.hash !== tpl.hash) continue;
+      const coins = new Map<string, Coin>();
+      outpoints.forEach(([t, n], k) => {
+        const c = view.coins[k];
+        if (c) coins.set(outpointKey(t, n), c);
+      });
+      const candidates = blockCandidates(entries, coins, tpl.height + 1, tpl.mtp, validationContext(params));
       const { block, txCount } = assembleBlock({
         prevHash: tpl.hash,
         height: tpl.height + 1,
         bits: tpl.nextBits,
         mtp: tpl.mtp,
         params,
-        txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+        txs: candidates.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
         payTo: this.opts.payTo,
         now: Math.floor(this.clockMs() / 1000),
       });

@@ -523,5 +523,10 @@ async function chainWrite(node: NodeServices, body: { op: 'invalidateBlock' | 'r
   } catch (e) {
     if (e instanceof RpcError && e.code !== RPC_INVALID_ADDRESS_OR_KEY) throw new RpcError(RPC_DATABASE_ERROR, e.message);
     throw e;
+  } finally {
+    // komodod answers once the mempool follows the new tip (DisconnectTip's resurrection and
+    // removeForReorg run under cs_main): the chain's notices were queued at the mempool before this
+    // reply came, so a write sent now applies after them.
+    await askRpc(node.mempool, { op: 'sync' });
   }
 }
