@@ -6,38 +6,6 @@
 // src/actors/<actor>/protocol.ts per actor. These are all src/rpc may import from src/actors.
 const ACTOR_PROTOCOLS = '^src/actors/(protocol|[^.]+/protocol)[.]ts$';
 
-// TEMPORARY (issue 29; the lead tightens it after merging the `proto` branch): the actor files
-// src/rpc still imports types from, until `proto` moves each record into its actor's protocol.ts
-// and the generic Asker and NodeServices types to their homes. Only type-only imports of these
-// pass (rule rpc-no-value-imports-of-actor-internals catches any other); delete an entry as soon
-// as nothing in src/rpc imports it, and this list with it.
-const TEMPORARY_RPC_TYPE_ONLY_IMPORTS = [
-  '^src/actors/services[.]ts$',
-  '^src/actors/ask[.]ts$',
-  '^src/actors/chainstore/coins[.]ts$',
-  '^src/actors/chainstore/logic[.]ts$',
-  '^src/actors/chainstore/ordered-outputs[.]ts$',
-  '^src/actors/mempool/logic[.]ts$',
-  '^src/actors/tokens/registry[.]ts$',
-  '^src/actors/wallet/logic[.]ts$',
-];
-
-// TEMPORARY (issue 29; the `root` branch moves these files to src/node/, the composition root,
-// which may import everything): the node's wiring and its inspector still sit in src/actors and
-// start the RPC server, render its JSON and list its methods.
-const TEMPORARY_ACTORS_THAT_WIRE_RPC = ['^src/actors/node[.]ts$', '^src/actors/inspect[.]ts$'];
-
-// TEMPORARY (issue 29; the `proto` branch owns the generic request/reply protocol and the typed
-// ask): src/machines/service.ts speaks the generic protocol that still lives in
-// src/actors/protocol.ts. It moves to src/machines (design.md: "plus the ask/reply types they
-// speak"), and then this exception goes.
-const TEMPORARY_MACHINES_PROTOCOL = '^src/actors/protocol[.]ts$';
-
-// TEMPORARY (issue 29; `root` moves inspect.ts to src/node/): getactorstates (rpc/methods/dev.ts)
-// renders actor snapshots with the inspector's actorState. Hold the state view behind an op or in
-// src/machines when inspect.ts moves.
-const TEMPORARY_RPC_INSPECT = '^src/actors/inspect[.]ts$';
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -53,13 +21,13 @@ module.exports = {
       comment: 'src/machines imports src/chain and xstate, nothing else.',
       severity: 'error',
       from: { path: '^src/machines/' },
-      to: { pathNot: ['^src/(chain|machines)/', '^node_modules/xstate/', TEMPORARY_MACHINES_PROTOCOL] },
+      to: { pathNot: ['^src/(chain|machines)/', '^node_modules/xstate/'] },
     },
     {
       name: 'actors-never-import-rpc-or-cli',
       comment: 'actors serve the RPC layer and the client; they never reach up into them.',
       severity: 'error',
-      from: { path: '^src/actors/', pathNot: TEMPORARY_ACTORS_THAT_WIRE_RPC },
+      from: { path: '^src/actors/' },
       to: { path: '^src/(rpc|cli)/' },
     },
     {
@@ -69,14 +37,23 @@ module.exports = {
         'never code (behaviour it needs lives in src/chain or behind an op).',
       severity: 'error',
       from: { path: '^src/rpc/' },
-      to: { path: '^src/actors/', pathNot: [ACTOR_PROTOCOLS, TEMPORARY_RPC_INSPECT], dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/actors/', pathNot: [ACTOR_PROTOCOLS], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'rpc-imports-actor-protocols-only',
       comment: 'src/rpc imports from src/actors only src/actors/protocol.ts and src/actors/*/protocol.ts.',
       severity: 'error',
       from: { path: '^src/rpc/' },
-      to: { path: '^src/actors/', pathNot: [ACTOR_PROTOCOLS, TEMPORARY_RPC_INSPECT, ...TEMPORARY_RPC_TYPE_ONLY_IMPORTS] },
+      to: { path: '^src/actors/', pathNot: [ACTOR_PROTOCOLS] },
+    },
+    {
+      name: 'node-is-the-root',
+      comment:
+        'src/node (the composition root) wires everything; below it nothing imports it but for types ' +
+        '(NodeConfig, inspection records) and the client sharing the conf-file parser.',
+      severity: 'error',
+      from: { path: '^src/(chain|machines|actors|rpc|cli)/' },
+      to: { path: '^src/node/', pathNot: '^src/node/config-args[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'web-imports-nothing-from-src',

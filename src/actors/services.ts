@@ -33,6 +33,8 @@ export interface NodeServices {
   readonly minerPubkey: Uint8Array;
   /** Every actor of the node by its systemId (getactorstates reads their snapshots). */
   readonly actors?: ReadonlyMap<string, AnyActorRef>;
+  /** Each actor's state and context summary, redacted for inspection (getactorstates), by systemId. */
+  readonly actorStates?: () => ReadonlyMap<string, ActorStateView>;
   /** The inspection endpoint (`ws://127.0.0.1:<port>/`) under -inspect, else null. */
   readonly inspectorUrl?: () => string | null;
   /** GetTime: the clock the time rules and the miner read (setmocktime sets it on regtest). */
@@ -40,4 +42,12 @@ export interface NodeServices {
   /** Starts an orderly shutdown (the `stop` RPC). */
   requestStop(): void;
   log(msg: string): void;
+}
+
+/** An actor's state as getactorstates shows it: JSON-safe, secrets already redacted. */
+export interface ActorStateView {
+  status: string;
+  state: string;
+  value: unknown;
+  context: unknown;
 }

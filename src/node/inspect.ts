@@ -9,6 +9,7 @@ import type { JsonValue } from '../rpc/json-value.js';
 import { writeJson } from '../rpc/json-write.js';
 import { serviceSummary, type ServiceLogic } from '../machines/service.js';
 import { redactParams, redactText } from './inspect-redact.js';
+import type { ActorStateView } from '../actors/services.js';
 
 /**
  * The inspection hub of `acnoded -inspect`: an XState `inspect` observer given to every actor, a
@@ -147,12 +148,7 @@ export function stateText(value: unknown): string {
 }
 
 /** The small view of one actor that getactorstates returns. */
-export interface ActorStateView {
-  status: string;
-  state: string;
-  value: unknown;
-  context: unknown;
-}
+export type { ActorStateView } from '../actors/services.js';
 
 /** An actor's state value, status and context summary, read from its current snapshot. */
 export function actorState(actor: AnyActorRef): ActorStateView {

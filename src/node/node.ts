@@ -17,7 +17,7 @@ import { createRpcServer, type RpcServer } from '../rpc/index.js';
 import { nodeMethods } from '../rpc/methods/index.js';
 import { ConfigError, type NodeConfig } from './config.js';
 import { CommandNotifier } from './notify.js';
-import type { InspectHub } from './inspect.js';
+import { actorState, type InspectHub } from './inspect.js';
 import { nodeMachine, pacerRef, serviceRef, SERVICE_IDS, type NodeSystem, type ServiceId } from './root.js';
 import { Askers } from './askers.js';
 import { routeNotices } from './routes.js';
@@ -165,6 +165,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     log,
     clock: parts.clock,
     actors,
+    actorStates: () => new Map([...actors].map(([name, ref]) => [name, actorState(ref)])),
     inspectorUrl: () => opts.inspector?.url ?? null,
   };
 

@@ -1,5 +1,4 @@
 import type { NodeServices } from '../../actors/protocol.js';
-import { actorState } from '../../node/inspect.js';
 import type { JsonOut } from '../json-value.js';
 import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 
@@ -48,8 +47,7 @@ export function devMethods(node: NodeServices): RpcMethod[] {
         helpExampleRpc(env, 'getactorstates', ''),
       handler: () => {
         const actors = new Map<string, JsonOut>();
-        for (const [name, ref] of node.actors ?? new Map()) {
-          const s = actorState(ref);
+        for (const [name, s] of node.actorStates?.() ?? new Map()) {
           actors.set(name, new Map<string, JsonOut>([
             ['status', s.status],
             ['state', s.state],

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { Block } from '../../chain/block/block.js';
 import { blockCommission, foundersCommission } from '../../chain/params/commission.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';

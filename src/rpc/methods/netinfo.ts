@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 // The version and subversion the node announces to peers, as getnetworkinfo prints them.
 import { CLIENT_VERSION, SUBVERSION } from '../../chain/p2p/version.js';
 import { RpcError, RPC_CLIENT_NODE_NOT_ADDED } from '../errors.js';

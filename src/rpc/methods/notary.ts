@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { hexBytes, toHex } from '../../chain/encoding/hex.js';

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../chain/address/index-key.js';
 import { decodeAddress } from '../../chain/address/address.js';
 import { komodoNotaries } from '../../chain/notaries/seasons.js';

@@ -1,4 +1,4 @@
-import type { NodeServices } from '../../actors/services.js';
+import type { NodeServices } from '../../actors/protocol.js';
 import { decodeAddress, p2shAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import { decodePaymentAddress } from '../../chain/address/zaddress.js';
 import { MAX_SCRIPT_ELEMENT_SIZE } from '../../chain/consensus/script.js';
