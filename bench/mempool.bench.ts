@@ -51,8 +51,8 @@ async function nodeWithMempool(count: number): Promise<Filled> {
   };
   try {
     await call(rpcBody('generate', 1));
-    const hash1 = (await node.services.chain.ask({ op: 'blockHash', height: 1 }))!;
-    const premine = (await node.services.chain.ask({ op: 'block', hash: hash1 }))!.block.txs[0]!;
+    const hash1 = (await node.services.chainStore.ask({ op: 'blockHash', height: 1 }))!;
+    const premine = (await node.services.chainStore.ask({ op: 'block', hash: hash1 }))!.block.txs[0]!;
     // The premine to a few outputs, each of those to up to 9,000 (a transaction stays under 100 kB).
     const perFan = 9000;
     const fans = Math.ceil(count / perFan);

@@ -338,7 +338,7 @@ async function lookupLatency(dir: string, sample: string[]): Promise<{ us: numbe
     const viaRpc = (await n.rpc('getrawtransaction', sample[0], 1)) !== undefined;
     const one = viaRpc
       ? (txid: string) => n.rpc('getrawtransaction', txid, 1)
-      : (txid: string) => n.node.services.chain.ask({ op: 'tx', txid });
+      : (txid: string) => n.node.services.chainStore.ask({ op: 'tx', txid });
     for (const txid of sample.slice(0, 200)) await one(txid);
     const t0 = performance.now();
     for (const txid of sample) await one(txid);
@@ -400,7 +400,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
   try {
     // 1. decoderawtransaction over HTTP against a bare Polka + body-parser server with the same reply bytes.
     await n.rpc('generate', 1);
-    const premineBlock = (await n.node.services.chain.ask({ op: 'block', hash: (await n.node.services.chain.ask({ op: 'blockHash', height: 1 }))! }))!.block;
+    const premineBlock = (await n.node.services.chainStore.ask({ op: 'block', hash: (await n.node.services.chainStore.ask({ op: 'blockHash', height: 1 }))! }))!.block;
     const premine = premineBlock.txs[0]!;
     const lanes = 2900; // the fan-out stays under MAX_STANDARD_TX_SIZE (34 bytes an output)
     const fan = newTx(2);
@@ -578,13 +578,13 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       const wanted = new Set(oneByOne.map((s) => toHex(s.raw)));
       const entries = (await services.mempool.ask({ op: 'entries' })).filter((e) => wanted.has(toHex(e.raw)));
       if (entries.length !== oneByOne.length) throw new Error(`bench: ${entries.length} of ${oneByOne.length} transactions in the mempool`);
-      const tpl = await services.chain.ask({ op: 'template' });
+      const tpl = await services.chainStore.ask({ op: 'template' });
       const { block } = assembleBlock({
         prevHash: tpl.hash,
         height: tpl.height + 1,
         bits: tpl.nextBits,
         mtp: tpl.mtp,
-        params: (await services.chain.ask({ op: 'params' })) ?? services.baseParams,
+        params: (await services.chainStore.ask({ op: 'params' })) ?? services.baseParams,
         txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
         payTo: PUB,
         now: Math.floor(Date.now() / 1000),
@@ -592,7 +592,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       if (!solveBlock(block, params)) throw new Error('no solution');
       const raw = block.toRaw();
       t = performance.now();
-      const submitted = await services.chain.ask({ op: 'submitBlock', raw });
+      const submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
       connectMs = Math.min(connectMs, performance.now() - t);
       if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status} ${submitted.status === 'rejected' ? submitted.reason : ''}`);
       blockTxs = block.txs.length - 1;

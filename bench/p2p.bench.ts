@@ -75,7 +75,7 @@ async function announcedAll(peer: TestPeer, want: Set<string>): Promise<void> {
   }
 }
 
-const tipOf = (n: NodeHandle) => n.services.chain.ask({ op: 'tip' });
+const tipOf = (n: NodeHandle) => n.services.chainStore.ask({ op: 'tip' });
 
 export async function p2pBenchmarks(): Promise<Row[]> {
   const rows: Row[] = [];
@@ -89,7 +89,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
   const bMempool = async () => new Set(await mempoolOf(bPort, magic));
   try {
     await until(async () => (await a.services.p2p.ask({ op: 'connectioncount' })) === 1);
-    const blockOf = async (hash: string) => (await a.services.chain.ask({ op: 'block', hash }))!;
+    const blockOf = async (hash: string) => (await a.services.chainStore.ask({ op: 'block', hash }))!;
     const mineOnA = async () => {
       const [h] = await a.services.miner.ask({ op: 'generate', n: 1 }, 10 * 60_000);
       return h!;
@@ -117,7 +117,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
     }
     await mineOnA();
     const h2 = (await tipOf(a)).hash;
-    for (const h of [h1, h2]) await c.services.chain.ask({ op: 'submitBlock', raw: (await blockOf(h)).raw });
+    for (const h of [h1, h2]) await c.services.chainStore.ask({ op: 'submitBlock', raw: (await blockOf(h)).raw });
     await until(async () => (await heightOf(bPort, magic)) === 2);
     say(`signing ${lanes} transactions`);
     const spends = lane.map(({ txid, n }) => {
@@ -142,7 +142,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
     await until(async () => (await bMempool()).size >= WARM, 100);
     const hWarm = await mineOnA();
     await until(async () => (await heightOf(bPort, magic)) === 3, 10);
-    await c.services.chain.ask({ op: 'submitBlock', raw: (await blockOf(hWarm)).raw }, 10 * 60_000);
+    await c.services.chainStore.ask({ op: 'submitBlock', raw: (await blockOf(hWarm)).raw }, 10 * 60_000);
 
     // 1. One transaction: A's acceptance vs the time until it is in B's mempool.
     // B announces what its mempool accepts to its peers: a listening peer on B sees the moment.
@@ -168,7 +168,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
         const h = await mineOnA();
         height++;
         await until(async () => (await heightOf(bPort, magic)) === height, 10);
-        await c.services.chain.ask({ op: 'submitBlock', raw: (await blockOf(h)).raw }, 10 * 60_000);
+        await c.services.chainStore.ask({ op: 'submitBlock', raw: (await blockOf(h)).raw }, 10 * 60_000);
       }
       const batch = spends.slice(WARM + 1 + round * TXS, WARM + 1 + (round + 1) * TXS);
       const relayWatcher = await TestPeer.handshake(bPort, magic);
@@ -193,7 +193,7 @@ export async function p2pBenchmarks(): Promise<Row[]> {
     const blockPropagateMs = performance.now() - mined;
     const big = await blockOf(h3);
     const t3 = performance.now();
-    const r = await c.services.chain.ask({ op: 'submitBlock', raw: big.raw }, 10 * 60_000);
+    const r = await c.services.chainStore.ask({ op: 'submitBlock', raw: big.raw }, 10 * 60_000);
     const localBlockMs = performance.now() - t3;
     if (r.status !== 'connected') say(`C did not connect the block: ${r.status}`);
     // B checked the block's signatures when it accepted the transactions (signature cache), as komodod does.

@@ -3,7 +3,7 @@ import type { Asker } from './ask.js';
 import type { ChainStoreProtocol } from './chainstore/protocol.js';
 import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
-import type { TokensProtocol } from './tokens/protocol.js';
+import type { TokenRegistryProtocol } from './tokenregistry/protocol.js';
 import type { P2PProtocol } from './p2p/protocol.js';
 import type { WalletProtocol } from './wallet/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
@@ -19,13 +19,13 @@ export interface NodeServices {
   readonly config: NodeConfig;
   /** The chain's parameters before automatic activations (ask the chain store for the ones in force). */
   readonly baseParams: ChainParams;
-  readonly chain: Asker<ChainStoreProtocol>;
+  readonly chainStore: Asker<ChainStoreProtocol>;
   readonly mempool: Asker<MempoolProtocol>;
   readonly miner: Asker<MinerProtocol>;
   /** The wallet: keys, owned outputs, building and signing (src/actors/wallet). */
   readonly wallet: Asker<WalletProtocol>;
-  /** The token registry: token creation records and unspent token outputs (src/actors/tokens). */
-  readonly tokens: Asker<TokensProtocol>;
+  /** The token registry: token creation records and unspent token outputs (src/actors/tokenregistry). */
+  readonly tokenRegistry: Asker<TokenRegistryProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
   readonly p2p: Asker<P2PProtocol>;
   readonly keys: KeyStore;

@@ -3,7 +3,7 @@ import type { ChainStoreProtocol } from '../actors/chainstore/protocol.js';
 import type { MempoolProtocol } from '../actors/mempool/protocol.js';
 import type { MinerProtocol } from '../actors/miner/protocol.js';
 import type { WalletProtocol } from '../actors/wallet/protocol.js';
-import type { TokensProtocol } from '../actors/tokens/protocol.js';
+import type { TokenRegistryProtocol } from '../actors/tokenregistry/protocol.js';
 import type { P2PProtocol } from '../actors/p2p/protocol.js';
 import { serviceRef, type NodeSystem, type ServiceId } from './root.js';
 
@@ -13,7 +13,7 @@ export interface ServiceProtocols {
   mempool: MempoolProtocol;
   miner: MinerProtocol;
   wallet: WalletProtocol;
-  tokenRegistry: TokensProtocol;
+  tokenRegistry: TokenRegistryProtocol;
   p2p: P2PProtocol;
 }
 

@@ -6,7 +6,7 @@ import { selectSecp256k1Backend, type Secp256k1Selection } from '../actors/verif
 import { VerifyPool, scriptCheckThreads } from '../actors/verify/pool.js';
 import { ccEvalChecker } from '../chain/consensus/cc-eval.js';
 import { ChainStoreLogic } from '../actors/chainstore/logic.js';
-import { TokenRegistryLogic } from '../actors/tokens/registry.js';
+import { TokenRegistryLogic } from '../actors/tokenregistry/logic.js';
 import { MempoolLogic } from '../actors/mempool/logic.js';
 import { MinerLogic } from '../actors/miner/logic.js';
 import { P2PLogic } from '../actors/p2p/logic.js';
@@ -153,11 +153,11 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const services: NodeServices = {
     config,
     baseParams: config.chain,
-    chain,
+    chainStore: chain,
     mempool,
     miner,
     wallet,
-    tokens: ask('tokenRegistry'),
+    tokenRegistry: ask('tokenRegistry'),
     p2p,
     keys,
     minerPubkey,

@@ -27,7 +27,7 @@ async function generateAtTheEdge(t: TestContext, blocktime: number, slack: numbe
   });
   // Blocks stamped at the edge of the allowed future (now + slack) until the median time past is
   // now + slack: so the next block must carry now + slack + 1 at least, one second too far ahead.
-  const chain = node.services.chain;
+  const chain = node.services.chainStore;
   const edge = Math.floor(Date.now() / 1000) + slack;
   let built = 0;
   for (let i = 0; i < 11; i++) {

@@ -161,7 +161,7 @@ function bogusTx(params: ChainParams, height: number): Transaction {
 
 test('a block of 10,000 bogus transactions, refused before it is stored or failing to connect, leaves no parsed transactions behind', { timeout: 180_000 }, async (t) => {
   const { node, connect, params } = await inProcessNode(t);
-  const tpl = await node.services.chain.ask({ op: 'template' });
+  const tpl = await node.services.chainStore.ask({ op: 'template' });
   const height = tpl.height + 1;
   const blockOf = (txs: Transaction[]): Buffer => {
     const { block } = assembleBlock({ prevHash: tpl.hash, height, bits: tpl.nextBits, mtp: tpl.mtp, params, txs: [], payTo: node.services.minerPubkey, now: Math.floor(Date.now() / 1000) });
@@ -195,9 +195,9 @@ test('a block of 10,000 bogus transactions, refused before it is stored or faili
   const grown = settledMemory() - before;
   // The stored block's bytes and txids stay (every stored block is held in memory); no more.
   assert.ok(grown < 6 * MB, `the heap grew by ${(grown / MB).toFixed(1)} MB`);
-  const tip = await node.services.chain.ask({ op: 'tip' });
+  const tip = await node.services.chainStore.ask({ op: 'tip' });
   assert.equal(tip.height, 1, 'neither block is on the chain');
-  const [r, f] = await node.services.chain.ask({ op: 'known', hashes: [Block.headerOf(refused).hashHex(), Block.headerOf(failing).hashHex()] });
+  const [r, f] = await node.services.chainStore.ask({ op: 'known', hashes: [Block.headerOf(refused).hashHex(), Block.headerOf(failing).hashHex()] });
   assert.equal(r, null, 'the refused block is not stored');
   assert.equal(f?.failed, true, 'the other one is stored and marked failed');
 });
@@ -205,7 +205,7 @@ test('a block of 10,000 bogus transactions, refused before it is stored or faili
 test('a peer whose messages wait (the node blocked on its getdata) has at most ReceiveFloodSize of them held, not 64 messages', { timeout: 120_000 }, async (t) => {
   const { node, connect } = await inProcessNode(t);
   const logic = (node.services.actors!.get('p2p')!.getSnapshot() as { context: { logic: { peers: Map<number, Peer> } } }).context.logic;
-  const tip = await node.services.chain.ask({ op: 'tip' });
+  const tip = await node.services.chainStore.ask({ op: 'tip' });
   const p = await connect();
   await p.ping();
   const mine = [...logic.peers.values()].at(-1)!;

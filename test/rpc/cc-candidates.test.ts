@@ -9,7 +9,7 @@ import { EVAL_TOKENS, tokensCC1Script, type SpendableCoin } from '../../src/chai
 import { addressKey } from '../../src/chain/address/index-key.js';
 import { compareAddressUnspent } from '../../src/actors/chainstore/coins.js';
 import { OrderedOutputs, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
-import type { TokenOutput } from '../../src/actors/tokens/protocol.js';
+import type { TokenOutput } from '../../src/actors/tokenregistry/protocol.js';
 import type { NodeServices } from '../../src/actors/services.js';
 import { CCSupport } from '../../src/rpc/methods/cc-support.js';
 import type { AddressUnspent } from '../../src/actors/chainstore/protocol.js';

@@ -1,4 +1,4 @@
-import type { TokenRegistryOptions } from '../../actors/tokens/registry.js';
+import type { TokenRegistryOptions } from '../../actors/tokenregistry/logic.js';
 import type { Asks, NodeParts } from './parts.js';
 
 /** The token registry answers from the chain store's token index (kept with each block's write transaction). */

@@ -83,7 +83,7 @@ const noInfo = (): RpcError => new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No info
 type History = { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;
 
 async function history(node: NodeServices, addrs: IndexAddress[], start = 0, end = 0): Promise<NonNullable<History>> {
-  const h = await askRpc(node.chain, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
+  const h = await askRpc(node.chainStore, { op: 'addressHistory', addresses: addrs.map((a) => a.key), start, end });
   // GetAddressIndex fails when -addressindex is off.
   if (!h) throw noInfo();
   return h;
@@ -243,7 +243,7 @@ async function getaddressutxos(node: NodeServices, params: JsonValue[]): Promise
     if (typeof ci === 'boolean') includeChainInfo = ci;
   }
   const addrs = addressesFromParams(params);
-  const r = await askRpc(node.chain, {
+  const r = await askRpc(node.chainStore, {
     op: 'addressUtxos',
     addresses: addrs.map((a) => a.key),
   });

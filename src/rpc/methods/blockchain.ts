@@ -37,7 +37,7 @@ const MAX_PRIORITY = 1e16;
 
 /** GetNetworkDifficulty: the difficulty of the nBits the next block needs. */
 export async function networkDifficulty(node: NodeServices): Promise<number> {
-  const t = await askRpc(node.chain, { op: 'template' });
+  const t = await askRpc(node.chainStore, { op: 'template' });
   return getDifficulty(t.nextBits);
 }
 
@@ -67,7 +67,7 @@ export async function longestChain(node: NodeServices, height: number): Promise<
 }
 
 export async function chainTip(node: NodeServices): Promise<TipInfo> {
-  return askRpc(node.chain, { op: 'tip' });
+  return askRpc(node.chainStore, { op: 'tip' });
 }
 
 /** ValuePoolDesc: [id], monitored, [chainValue, chainValueZat], [valueDelta, valueDeltaZat]. */
@@ -109,8 +109,8 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   if (height <= 0) return -1;
   let b: BlockInfo | null = info;
   if (!info.active) {
-    const hash = await askRpc(node.chain, { op: 'blockHash', height });
-    b = hash ? await askRpc(node.chain, { op: 'block', hash }) : null;
+    const hash = await askRpc(node.chainStore, { op: 'blockHash', height });
+    b = hash ? await askRpc(node.chainStore, { op: 'block', hash }) : null;
   }
   if (!b) return -1;
   const block = b.block;
@@ -118,7 +118,7 @@ async function segidAt(node: NodeServices, height: number, info: BlockInfo): Pro
   let prev: { value: bigint; script: Uint8Array } | null = null;
   if (block.header.time <= STAKED_DECEMBER_HARDFORK_TIMESTAMP && last && last.vin.length === 1 && block.txs.length > 1) {
     const p = last.vin[0]!.prevout;
-    prev = (await askRpc(node.chain, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
+    prev = (await askRpc(node.chainStore, { op: 'outputsOf', outpoints: [[toHexReversed(p.hash), p.index]] }))[0] ?? null;
   }
   return komodoSegid(block, height, scriptOpts(node), () => prev);
 }
@@ -153,7 +153,7 @@ async function blockheaderToJSON(node: NodeServices, info: BlockInfo): Promise<J
 async function blockToJSON(node: NodeServices, info: BlockInfo, txDetails: boolean): Promise<JsonObj> {
   const h = info.header;
   const opts = scriptOpts(node);
-  const pools = await askRpc(node.chain, { op: 'valuePools', hash: info.hash });
+  const pools = await askRpc(node.chainStore, { op: 'valuePools', hash: info.hash });
   const o: JsonObj = {
     last_notarized_height: 0,
     hash: info.hash,
@@ -211,7 +211,7 @@ async function blockHashArg(node: NodeServices, s: string): Promise<string> {
     if (n > 2147483647) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid block height parameter');
     const tip = await chainTip(node);
     if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-    const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
+    const hash = await askRpc(node.chainStore, { op: 'blockHash', height: n });
     if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
     return hash;
   }
@@ -337,7 +337,7 @@ async function getblockhash(node: NodeServices, params: JsonValue[]): Promise<Js
   const n = getInt(params[0]!);
   const tip = await chainTip(node);
   if (n < 0 || n > tip.height) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
-  const hash = await askRpc(node.chain, { op: 'blockHash', height: n });
+  const hash = await askRpc(node.chainStore, { op: 'blockHash', height: n });
   if (!hash) throw new RpcError(RPC_INVALID_PARAMETER, 'Block height out of range');
   return hash;
 }
@@ -346,7 +346,7 @@ async function getblockheader(node: NodeServices, params: JsonValue[]): Promise<
   // get_str then uint256S: no hex check, as komodod.
   const hash = uint256S(getStr(params[0]!));
   const verbose = params.length > 1 ? getBool(params[1]!) : true;
-  const info = await askRpc(node.chain, { op: 'block', hash });
+  const info = await askRpc(node.chainStore, { op: 'block', hash });
   if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
   if (!verbose) return toHex(info.header.toRaw());
   return (await blockheaderToJSON(node, info)) as JsonOut;
@@ -360,7 +360,7 @@ async function getblock(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     verbosity = params[1] instanceof JsonNumber ? getInt(params[1]) : getBool(params[1]!) ? 1 : 0;
   }
   if (verbosity < 0 || verbosity > 2) throw new RpcError(RPC_INVALID_PARAMETER, 'Verbosity must be in range from 0 to 2');
-  const info = await askRpc(node.chain, { op: 'block', hash });
+  const info = await askRpc(node.chainStore, { op: 'block', hash });
   if (!info) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
   if (verbosity === 0) return toHex(info.raw);
   return (await blockToJSON(node, info, verbosity >= 2)) as JsonOut;
@@ -385,7 +385,7 @@ async function getrawmempool(node: NodeServices, params: JsonValue[]): Promise<J
   const inMempool = new Set(entries.map((e) => e.txid));
   const outpoints: [string, number][] = [];
   for (const e of entries) for (const i of e.tx.vin) outpoints.push([i.prevout.txid(), i.prevout.index]);
-  const coins = outpoints.length ? await askRpc(node.chain, { op: 'coins', outpoints }) : [];
+  const coins = outpoints.length ? await askRpc(node.chainStore, { op: 'coins', outpoints }) : [];
   let k = 0;
   const out = new Map<string, JsonOut>();
   for (const e of entries) {
@@ -433,7 +433,7 @@ async function gettxout(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     }
   }
   if (!mempoolCoin && n >= 0) {
-    coin = (await askRpc(node.chain, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
+    coin = (await askRpc(node.chainStore, { op: 'coins', outpoints: [[txid, n]] }))[0] ?? null;
   }
   if (!coin) return null;
   if (includeMempool) {
@@ -458,10 +458,10 @@ async function getblockchaininfo(node: NodeServices): Promise<JsonOut> {
   const regtest = node.config.chain.regtest;
   const tip = await chainTip(node);
   const [header, difficulty, pools, params, sync] = await Promise.all([
-    askRpc(node.chain, { op: 'bestHeader' }),
+    askRpc(node.chainStore, { op: 'bestHeader' }),
     networkDifficulty(node),
-    askRpc(node.chain, { op: 'valuePools', hash: tip.hash }),
-    askRpc(node.chain, { op: 'params' }),
+    askRpc(node.chainStore, { op: 'valuePools', hash: tip.hash }),
+    askRpc(node.chainStore, { op: 'params' }),
     longestChain(node, tip.height),
   ]);
   const p = params ?? node.baseParams;
@@ -469,7 +469,7 @@ async function getblockchaininfo(node: NodeServices): Promise<JsonOut> {
   const window = regtest ? 1000 : 4000;
   const enforce = 750;
   const reject = 950;
-  const versions = await askRpc(node.chain, { op: 'recentVersions', count: window });
+  const versions = await askRpc(node.chainStore, { op: 'recentVersions', count: window });
   const softfork = (id: string, version: number) => {
     const found = versions ? versions.filter((v) => v >= version).length : 0;
     const desc = (required: number) => ({ status: found >= required, found, required, window });
@@ -519,7 +519,7 @@ async function reconsiderblock(node: NodeServices, params: JsonValue[]): Promise
 /** invalidateblock/reconsiderblock: -5 for an unknown block; any other failure is the state's -20. */
 async function chainWrite(node: NodeServices, body: { op: 'invalidateBlock' | 'reconsiderBlock'; hash: string }): Promise<void> {
   try {
-    await askRpc(node.chain, body);
+    await askRpc(node.chainStore, body);
   } catch (e) {
     if (e instanceof RpcError && e.code !== RPC_INVALID_ADDRESS_OR_KEY) throw new RpcError(RPC_DATABASE_ERROR, e.message);
     throw e;

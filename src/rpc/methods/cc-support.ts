@@ -4,7 +4,7 @@
  */
 import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../chain/address/index-key.js';
-import type { TokenOutput } from '../../actors/tokens/protocol.js';
+import type { TokenOutput } from '../../actors/tokenregistry/protocol.js';
 import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
@@ -96,7 +96,7 @@ export class CCSupport {
   }
 
   async chainParams(): Promise<ChainParams> {
-    return (await this.node.chain.ask({ op: 'params' })) ?? this.node.baseParams;
+    return (await this.node.chainStore.ask({ op: 'params' })) ?? this.node.baseParams;
   }
 
   /** ensure_CCrequirements for each eval code: CC on and the code enabled, -pubkey, -addressindex, -spentindex. */
@@ -113,7 +113,7 @@ export class CCSupport {
   async findTx(txid: Uint8Array): Promise<FoundTx | null> {
     if (isZero(txid)) return null;
     const hex = toHexReversed(txid);
-    const c = await this.node.chain.ask({ op: 'tx', txid: hex });
+    const c = await this.node.chainStore.ask({ op: 'tx', txid: hex });
     if (c) return { tx: c.tx, confirmed: true };
     const m = await this.node.mempool.ask({ op: 'get', txid: hex });
     return m ? { tx: m.tx, confirmed: false } : null;
@@ -157,12 +157,12 @@ export class CCSupport {
   async addressBalance(address: string, ccflag: boolean): Promise<Amount> {
     // The addresses here are all derived, so always decodable.
     const hash = decodeAddress(address)!.hash;
-    return new Amount(await this.node.chain.ask({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
+    return new Amount(await this.node.chainStore.ask({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
   }
 
   /** SetCCunspents: confirmed unspent outputs at a CC address, in address-index order. */
   async ccUnspents(address: string): Promise<AddressUnspent[]> {
-    return this.node.chain.ask({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
+    return this.node.chainStore.ask({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
   }
 
   /**
@@ -177,7 +177,7 @@ export class CCSupport {
     const address = addressKey(1, hash160(pk));
     const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
     const candidates = this.unspentNotInMempool(
-      (after, limit) => this.node.chain.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
+      (after, limit) => this.node.chainStore.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
       maxinputs,
     );
     const out: SpendableCoin[] = [];
@@ -194,7 +194,7 @@ export class CCSupport {
 
   /** The valid outputs of a token at `pk`'s token address (NFT-aware: `nft` is the NFT data's first byte, or 0). */
   async tokenOutputs(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<TokenOutput[]> {
-    return this.node.tokens.ask({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
+    return this.node.tokenRegistry.ask({ op: 'outputs', tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft) });
   }
 
   /**
@@ -204,7 +204,7 @@ export class CCSupport {
    */
   async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
     const query = { op: 'outputsPage' as const, tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
-    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokens.ask({ ...query, after, limit }), maxinputs);
+    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokenRegistry.ask({ ...query, after, limit }), maxinputs);
     const out: SpendableCoin[] = [];
     let sum = 0n;
     for await (const o of candidates) {
@@ -216,7 +216,7 @@ export class CCSupport {
   }
 
   async buildContext(): Promise<CCBuildContext> {
-    const [tip, params] = await Promise.all([this.node.chain.ask({ op: 'tip' }), this.chainParams()]);
+    const [tip, params] = await Promise.all([this.node.chainStore.ask({ op: 'tip' }), this.chainParams()]);
     return { nextHeight: tip.height + 1, activation: params.activation, expiryDelta: this.node.config.txexpirydelta, maturity: params.coinbaseMaturity };
   }
 

@@ -37,7 +37,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
           askRpc(node.miner, { op: 'status' }),
           askRpc(node.mempool, { op: 'info' }),
           // getnetworksolps with its defaults: 120 blocks, the tip.
-          askRpc(node.chain, { op: 'networkHashPS', lookup: 120, height: -1 }),
+          askRpc(node.chainStore, { op: 'networkHashPS', lookup: 120, height: -1 }),
         ]);
         return {
           blocks: tip.height,
@@ -71,7 +71,7 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const block = decodeHexBlock(getStr(params[0]!));
         if (!block) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'Block decode failed');
-        const r = await askRpc(node.chain, { op: 'submitBlock', raw: block.toRaw() });
+        const r = await askRpc(node.chainStore, { op: 'submitBlock', raw: block.toRaw() });
         switch (r.status) {
           case 'connected':
             return null;

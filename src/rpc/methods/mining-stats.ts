@@ -33,8 +33,8 @@ async function acPubkeyReward(node: NodeServices, p: ChainParams, height: number
   if (p.ac.founders !== 0) return foundersCommission(p.ac, p.blockSubsidy(height), height);
   if (p.ac.commission === 0n || height > tipHeight) return 0n;
   // ac_commission without founders: the commission of the block itself (it must exist).
-  const hash = await askRpc(node.chain, { op: 'blockHash', height });
-  const block = hash ? await askRpc(node.chain, { op: 'rawBlock', hash }) : null;
+  const hash = await askRpc(node.chainStore, { op: 'blockHash', height });
+  const block = hash ? await askRpc(node.chainStore, { op: 'rawBlock', hash }) : null;
   if (!block) return 0n;
   const txs = Block.fromRaw(block.raw).txs;
   return blockCommission(p.ac, height, txs.map((tx) => tx.vout.map((o) => o.value)));
@@ -45,7 +45,7 @@ export function miningStatsMethods(node: NodeServices): RpcMethod[] {
   const networkSolPS = async (params: readonly JsonValue[]) => {
     const lookup = params.length > 0 ? getInt(params[0]!) : 120;
     const height = params.length > 1 ? getInt(params[1]!) : -1;
-    return askRpc(node.chain, { op: 'networkHashPS', lookup, height });
+    return askRpc(node.chainStore, { op: 'networkHashPS', lookup, height });
   };
   return [
     {
@@ -81,8 +81,8 @@ export function miningStatsMethods(node: NodeServices): RpcMethod[] {
         helpExampleRpc(env, 'getblocksubsidy', '1000'),
       handler: async (params) => {
         const [tip, current] = await Promise.all([
-          askRpc(node.chain, { op: 'tip' }),
-          askRpc(node.chain, { op: 'params' }),
+          askRpc(node.chainStore, { op: 'tip' }),
+          askRpc(node.chainStore, { op: 'params' }),
         ]);
         const p = current ?? node.baseParams;
         const height = params.length === 1 ? getInt(params[0]!) : tip.height;

@@ -92,7 +92,7 @@ export function miscMethods(node: NodeServices): RpcMethod[] {
       handler: async () => {
         const tip = await chainTip(node);
         const [params, wallet, sync] = await Promise.all([
-          askRpc(node.chain, { op: 'params' }),
+          askRpc(node.chainStore, { op: 'params' }),
           walletFields(node),
           longestChain(node, tip.height),
         ]);

@@ -22,9 +22,9 @@ const addressOf = (version: number, pubkeyHex: string): string => encodeAddress(
 /** The time of the active block at `height`, or null. */
 async function blockTime(node: NodeServices, height: number): Promise<number | null> {
   if (height < 0) return null;
-  const hash = await askRpc(node.chain, { op: 'blockHash', height });
+  const hash = await askRpc(node.chainStore, { op: 'blockHash', height });
   if (!hash) return null;
-  const e = await askRpc(node.chain, { op: 'entry', hash });
+  const e = await askRpc(node.chainStore, { op: 'entry', hash });
   return e ? e.header.time : null;
 }
 
@@ -59,7 +59,7 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
         // (uint32_t)atol(...): the low 32 bits of strtol's value.
         let timestamp = params.length === 2 ? Number(BigInt.asUintN(32, cAtoll(getStr(params[1]!)))) : wallClock();
         if (height < 0) {
-          const tip = await askRpc(node.chain, { op: 'tip' });
+          const tip = await askRpc(node.chainStore, { op: 'tip' });
           height = tip.height;
           timestamp = tip.time;
         } else if (params.length < 2) {
@@ -80,7 +80,7 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
       help: 'minerids needs height\n',
       handler: async (params) => {
         let height = cAtoi(getStr(params[0]!));
-        const tip = await askRpc(node.chain, { op: 'tip' });
+        const tip = await askRpc(node.chainStore, { op: 'tip' });
         if (height <= 0) height = tip.height;
         // komodo_minerids: komodo_notaries at the height (time 0: the block's), then the blocks
         // height-width+i+1 for every i with height-i > 0 that exist (komodod's own index arithmetic).
@@ -92,8 +92,8 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
         }
         const ids: number[] = [];
         for (const h of heights) {
-          const hash = await askRpc(node.chain, { op: 'blockHash', height: h });
-          const b = hash ? await askRpc(node.chain, { op: 'block', hash }) : null;
+          const hash = await askRpc(node.chainStore, { op: 'blockHash', height: h });
+          const b = hash ? await askRpc(node.chainStore, { op: 'block', hash }) : null;
           if (!b) continue;
           const key = blockMinerKey(b.block);
           const j = notaries.indexOf(key);
@@ -121,7 +121,7 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
       maxArgs: 0,
       help: 'geterablockheights\nReturns a JSON object with the first block in each era.\n',
       handler: async () => {
-        const tip = await askRpc(node.chain, { op: 'tip' });
+        const tip = await askRpc(node.chainStore, { op: 'tip' });
         // komodod walks heights 1..tip-1 and records each era (getera + 1) above the last one
         // recorded, which starts unset there (read as 0 here). A block's time exceeds the median of
         // the 11 before it, so once that median is past the last era's end no later block can start

@@ -18,7 +18,7 @@ const BURN_ADDRESS = 'REDVp3ox1pbcWYCzySadfHhk8UU3HM4k5x';
  */
 async function burnAddress(node: NodeServices): Promise<{ balance: bigint; received: bigint; notaryPay: bigint; height: number } | null> {
   const key = addressKey(1, decodeAddress(BURN_ADDRESS)!.hash);
-  const h = await askRpc(node.chain, { op: 'addressHistory', addresses: [key], start: 0, end: 0 });
+  const h = await askRpc(node.chainStore, { op: 'addressHistory', addresses: [key], start: 0, end: 0 });
   // Without -addressindex GetAddressIndex fails.
   if (!h) return null;
   let balance = 0n;
@@ -42,7 +42,7 @@ function notaryPayAmount(p: ChainParams, height: number, notaryCount: number): b
 }
 
 async function notaryPayChain(node: NodeServices): Promise<ChainParams> {
-  const p = (await askRpc(node.chain, { op: 'params' })) ?? node.baseParams;
+  const p = (await askRpc(node.chainStore, { op: 'params' })) ?? node.baseParams;
   if (p.ac.notaryPay[0] === 0n) throw new Error('only works for ac_notarypay chains');
   return p;
 }
@@ -85,8 +85,8 @@ export function notaryPayMethods(node: NodeServices): RpcMethod[] {
         // komodod reads an unset height then (undefined behaviour): refused here as the address methods refuse.
         if (!b) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available for address');
         // komodo_notaries at the tip's height and time.
-        const hash = await askRpc(node.chain, { op: 'blockHash', height: b.height });
-        const entry = hash ? await askRpc(node.chain, { op: 'entry', hash }) : null;
+        const hash = await askRpc(node.chainStore, { op: 'blockHash', height: b.height });
+        const entry = hash ? await askRpc(node.chainStore, { op: 'entry', hash }) : null;
         const time = entry?.header.time ?? 0;
         const count = komodoNotaries(p.name, time, time).length;
         const notaryPay = notaryPayAmount(p, b.height, count) * BigInt(count);

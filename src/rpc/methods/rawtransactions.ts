@@ -78,7 +78,7 @@ export async function getSpentIndex(node: NodeServices, outpoints: [string, numb
   const opts = scriptOpts(node);
   const [mem, chain] = await Promise.all([
     askRpc(node.mempool, { op: 'spentMany', outpoints }),
-    askRpc(node.chain, { op: 'spentMany', outpoints }),
+    askRpc(node.chainStore, { op: 'spentMany', outpoints }),
   ]);
   return outpoints.map((_, i) => {
     const m = mem[i];
@@ -109,7 +109,7 @@ async function prevOutputs(node: NodeServices, outpoints: [string, number][]): P
   const txids = [...new Set(outpoints.map(([t]) => t))];
   const mem = new Map<string, MempoolEntry | null>();
   await Promise.all(txids.map(async (t) => mem.set(t, await askRpc(node.mempool, { op: 'get', txid: t }))));
-  const fromChain = await askRpc(node.chain, { op: 'outputsOf', outpoints });
+  const fromChain = await askRpc(node.chainStore, { op: 'outputsOf', outpoints });
   return outpoints.map(([t, n], i) => {
     const e = mem.get(t);
     if (e) {
@@ -245,12 +245,12 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         if (mem) {
           tx = mem.tx;
         } else {
-          block = await askRpc(node.chain, { op: 'tx', txid });
+          block = await askRpc(node.chainStore, { op: 'tx', txid });
           if (block) {
             tx = block.tx;
           } else {
             // The txindex still names a block that left the active chain: height -1, no confirmations.
-            const stale = await askRpc(node.chain, { op: 'staleTx', txid });
+            const stale = await askRpc(node.chainStore, { op: 'staleTx', txid });
             if (!stale) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'No information available about transaction');
             tx = stale.tx;
             block = { tx, blockHash: stale.blockHash, height: -1, index: -1, time: 0, confirmations: 0 };

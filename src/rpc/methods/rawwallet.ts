@@ -23,8 +23,8 @@ import { createrawtransactionHelp, fundrawtransactionHelp, signrawtransactionHel
 
 /** The tip and the parameters in force there: what "the next block" means for building and signing. */
 export async function nextBlock(node: NodeServices): Promise<{ height: number; params: ChainParams; mtp: number }> {
-  const tip = await ask(node.chain, { op: 'tip' });
-  const params = (await ask(node.chain, { op: 'params' })) ?? node.baseParams;
+  const tip = await ask(node.chainStore, { op: 'tip' });
+  const params = (await ask(node.chainStore, { op: 'params' })) ?? node.baseParams;
   return { height: tip.height + 1, params, mtp: tip.mtp };
 }
 
@@ -131,7 +131,7 @@ export function parseHexToUInt32(s: string): number {
 /** The coins the inputs name: the chain's UTXO set, then outputs of mempool transactions (CCoinsViewMemPool). */
 async function inputCoins(node: NodeServices, tx: Transaction): Promise<Map<string, PrevOut>> {
   const outpoints = tx.vin.map((i) => [i.prevout.txid(), i.prevout.index] as [string, number]);
-  const chainCoins = await ask(node.chain, { op: 'coins', outpoints });
+  const chainCoins = await ask(node.chainStore, { op: 'coins', outpoints });
   const out = new Map<string, PrevOut>();
   for (let i = 0; i < outpoints.length; i++) {
     const [txid, n] = outpoints[i]!;

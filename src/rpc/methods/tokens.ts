@@ -1,5 +1,5 @@
 import type { NodeServices } from '../../actors/protocol.js';
-import type { TokenRecord } from '../../actors/tokens/protocol.js';
+import type { TokenRecord } from '../../actors/tokenregistry/protocol.js';
 import { ccAddressOf, moduleGlobal } from '../../chain/cc/index.js';
 import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import {
@@ -33,7 +33,7 @@ const utf8d = new TextDecoder();
 /** Registry answers lag the chain store by the notices in flight: a confirmed token shows up there at once after them. */
 async function tokenRecord(node: NodeServices, tokenid: string): Promise<TokenRecord | null> {
   for (let i = 0; i < 100; i++) {
-    const r = await node.tokens.ask({ op: 'info', tokenid });
+    const r = await node.tokenRegistry.ask({ op: 'info', tokenid });
     if (r) return r;
     await new Promise((res) => setTimeout(res, 20));
   }
@@ -100,7 +100,7 @@ async function tokenaddress(cc: CCSupport, params: JsonValue[]): Promise<JsonOut
 
 async function tokenlist(node: NodeServices, cc: CCSupport): Promise<JsonOut> {
   await cc.ensureCC(EVAL_TOKENS);
-  return await node.tokens.ask({ op: 'list' });
+  return await node.tokenRegistry.ask({ op: 'list' });
 }
 
 async function tokeninfo(node: NodeServices, cc: CCSupport, params: JsonValue[]): Promise<JsonOut> {

@@ -247,7 +247,7 @@ export function utilMethods(node: NodeServices): RpcMethod[] {
       handler: async (params) => {
         const txid = uint256S(getStr(params[0]!));
         // myGetTransaction: a mempool transaction has no block (false); an unknown one is false too.
-        const found = await askRpc(node.chain, { op: 'tx', txid });
+        const found = await askRpc(node.chainStore, { op: 'tx', txid });
         const result = found !== null && found.height > 0 && found.confirmations >= MIN_NON_NOTARIZED_CONFIRMS;
         return { result };
       },

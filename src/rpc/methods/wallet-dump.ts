@@ -119,7 +119,7 @@ async function dumpwallet(node: NodeServices, params: JsonValue[]): Promise<Json
   const path = exportPath(node, params[0]!, 'Cannot export wallet until the komodod -exportdir option has been set');
   if (existsSync(path)) throw new RpcError(RPC_INVALID_PARAMETER, `Cannot overwrite existing file ${path}`);
   const keys = await ask(node.wallet, { op: 'allKeys' });
-  const tip = await ask(node.chain, { op: 'tip' });
+  const tip = await ask(node.chainStore, { op: 'tip' });
   let text = `# Wallet dump created by acnode\n`;
   text += `# * Created on ${encodeDumpTime(Math.floor(Date.now() / 1000))}\n`;
   text += `# * Best block at time of backup was ${tip.height} (${tip.hash}),\n`;

@@ -26,7 +26,7 @@ interface ChainTxInfo {
  */
 async function txDepth(node: NodeServices, txid: string): Promise<{ info: ChainTxInfo | null; depth: number }> {
   const inMempool = await ask(node.mempool, { op: 'has', txid });
-  const info = await ask(node.chain, { op: 'tx', txid });
+  const info = await ask(node.chainStore, { op: 'tx', txid });
   return { info, depth: info ? info.confirmations : inMempool ? 0 : -1 };
 }
 
@@ -167,7 +167,7 @@ async function listtransactions(node: NodeServices, params: JsonValue[]): Promis
 async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   let since: number | null = null;
   if (params.length > 0) {
-    const e = await ask(node.chain, { op: 'entry', hash: uint256Hex(getStr(params[0]!)) });
+    const e = await ask(node.chainStore, { op: 'entry', hash: uint256Hex(getStr(params[0]!)) });
     // An unknown hash lists everything; a block off the active chain counts by its own height, as komodod does.
     if (e) since = e.height;
   }
@@ -177,7 +177,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
     if (targetConfirms < 1) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter');
   }
   if (params.length > 2) getBool(params[2]!);
-  const tip = await ask(node.chain, { op: 'tip' });
+  const tip = await ask(node.chainStore, { op: 'tip' });
   const depth = since === null ? -1 : 1 + tip.height - since;
   // depth < D holds for the transactions in blocks above the given one and for every one in no
   // block (0 in the mempool, -1 otherwise), and for nothing when D < -1 (no depth is below -1);
@@ -196,7 +196,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
     if (depth === -1 || at.depth < depth) transactions.push(...(await listTx(node, w, m, true, at)));
   }
   const last = tip.height + 1 - targetConfirms;
-  const lastblock = last >= 0 ? await ask(node.chain, { op: 'blockHash', height: last }) : null;
+  const lastblock = last >= 0 ? await ask(node.chainStore, { op: 'blockHash', height: last }) : null;
   return { transactions, lastblock: lastblock ?? '0'.repeat(64) };
 }
 

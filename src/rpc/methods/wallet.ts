@@ -127,7 +127,7 @@ async function importprivkey(node: NodeServices, params: JsonValue[]): Promise<J
     // DecodeCustomSecret with another chain's WIF prefix byte.
     amountFromValue(params[4]!, maxMoney(node));
   }
-  const tip = await ask(node.chain, { op: 'tip' });
+  const tip = await ask(node.chainStore, { op: 'tip' });
   if (height < 0 || height > tip.height) throw new RpcError(RPC_WALLET_ERROR, 'Rescan height is out of range.');
   let decoded = decodeWIF(secret);
   if (params.length > 4) {

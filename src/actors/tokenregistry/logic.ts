@@ -2,7 +2,7 @@ import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import { noSuchOp } from '../protocol.js';
-import type { TokensReplies, TokensRequest } from './protocol.js';
+import type { TokenRegistryReplies, TokenRegistryRequest } from './protocol.js';
 
 export type { TokenOutput, TokenRecord } from './protocol.js';
 
@@ -17,7 +17,7 @@ export interface TokenRegistryOptions {
  * chainstore/tokenindex.ts) answers them. Nothing is held or rebuilt here: a query is answered from
  * the chain's committed state, which includes every block whose submission has been answered.
  */
-export class TokenRegistryLogic implements ServiceLogic<TokensRequest, never> {
+export class TokenRegistryLogic implements ServiceLogic<TokenRegistryRequest, never> {
   readonly name = 'tokenRegistry';
   private tokens = 0;
 
@@ -27,16 +27,16 @@ export class TokenRegistryLogic implements ServiceLogic<TokensRequest, never> {
 
   async close(): Promise<void> {}
 
-  isWrite(_body: TokensRequest): boolean {
+  isWrite(_body: TokenRegistryRequest): boolean {
     // Answered through the chain store (an asynchronous ask).
     return true;
   }
 
-  read(body: TokensRequest): never {
+  read(body: TokenRegistryRequest): never {
     throw noSuchOp('tokenRegistry', body);
   }
 
-  async write(body: TokensRequest): Promise<WriteOutcome<never> & { result: TokensReplies[keyof TokensReplies] }> {
+  async write(body: TokenRegistryRequest): Promise<WriteOutcome<never> & { result: TokenRegistryReplies[keyof TokenRegistryReplies] }> {
     const chain = this.opts.chain;
     switch (body.op) {
       case 'status': {

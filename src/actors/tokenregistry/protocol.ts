@@ -7,7 +7,7 @@ import type { OutputPage, OutputRef, TokenOutput, TokenRecord } from '../chainst
 
 export type { TokenOutput, TokenRecord } from '../chainstore/protocol.js';
 
-export type TokensRequest =
+export type TokenRegistryRequest =
   /** The chain tip the registry answers at. */
   | { op: 'status' }
   | { op: 'info'; tokenid: string }
@@ -17,7 +17,7 @@ export type TokensRequest =
   /** A page of AddTokenCCInputs' walk: key order from the cursor `after`, outputs ≥ minValue. */
   | { op: 'outputsPage'; tokenid: string; addressHash: string; after?: OutputRef | undefined; limit: number; minValue?: bigint | undefined };
 
-export interface TokensReplies {
+export interface TokenRegistryReplies {
   status: { height: number; hash: string };
   info: TokenRecord | null;
   list: string[];
@@ -25,4 +25,4 @@ export interface TokensReplies {
   outputsPage: OutputPage<TokenOutput>;
 }
 
-export type TokensProtocol = Protocol<TokensRequest, TokensReplies, never>;
+export type TokenRegistryProtocol = Protocol<TokenRegistryRequest, TokenRegistryReplies, never>;
