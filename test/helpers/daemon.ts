@@ -45,6 +45,17 @@ export class RpcCallError extends Error {
   }
 }
 
+/** The error an RPC call fails with (the test fails if it succeeds). */
+export async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected an RPC error');
+}
+
 export class Daemon {
   readonly log: string[] = [];
   private proc: ChildProcess | undefined;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 import { prng } from '../helpers/prng.js';
 import { needVectors, listVectors, loadVector } from '../helpers/vectors.js';
 import { Amount } from '../../src/chain/encoding/coin-amount.js';
@@ -16,16 +16,6 @@ function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plain);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
-}
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
 }
 
 const BLOCK_KEYS = [

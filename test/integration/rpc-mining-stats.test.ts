@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 
 /** getblocksubsidy, getnetworksolps and getnetworkhashps over HTTP. */
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
-}
 
 type Header = { time: number; chainwork: string };
 

@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 
 /** setmocktime over HTTP: regtest only, and the miner's block times and the chain's time rules follow it. */
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
-}
 
 test('setmocktime moves the clock blocks are stamped and checked with; 0 goes back to the system time', { timeout: 120_000 }, async (t) => {
   const ds: Daemon[] = [];

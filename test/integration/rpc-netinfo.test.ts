@@ -1,19 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 import { p2pPort, until } from './p2p-testpeer.js';
 
 /** getnettotals, getaddednodeinfo and getdeprecationinfo over HTTP, on two connected daemons. */
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
-}
 
 type Totals = { totalbytesrecv: number; totalbytessent: number; timemillis: number };
 type Peer = { addr: string; inbound: boolean; bytessent: number; bytesrecv: number };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { Amount } from '../../src/chain/encoding/coin-amount.js';
@@ -75,16 +75,6 @@ function curl(d: Daemon, body: string): Promise<{ status: number; body: string }
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
 }
 
 type Obj = Record<string, unknown>;

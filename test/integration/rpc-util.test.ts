@@ -2,19 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 
 /** createmultisig, verifymessage, decodeccopret, txnotarizedconfirmed, z_validateaddress over HTTP. */
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcCallError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  assert.fail('expected an RPC error');
-}
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
 const hash160 = (b: Uint8Array) => createHash('ripemd160').update(sha256(b)).digest();
