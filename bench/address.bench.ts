@@ -21,7 +21,7 @@ import { TxOut } from '../src/chain/tx/output.js';
 import { addressKey } from '../src/chain/address/index-key.js';
 import { ChainDb } from '../src/actors/chainstore/chaindb.js';
 import { ChainIndexes } from '../src/actors/chainstore/chainstate.js';
-import type { NodeServices } from '../src/actors/services.js';
+import type { NodeServices } from '../src/actors/protocol.js';
 import { addressMethods } from '../src/rpc/methods/address.js';
 import type { RpcContext } from '../src/rpc/table.js';
 import { opsPerSecondAsync, roundsUntilSteady, type Row } from './lib.js';
@@ -69,7 +69,7 @@ function nodeOver(ix: ChainIndexes): NodeServices {
       throw new Error(body.op);
     },
   };
-  return { chain } as unknown as NodeServices;
+  return { chainStore: chain } as unknown as NodeServices;
 }
 
 async function lookupBench(): Promise<Row[]> {
