@@ -46,6 +46,11 @@ function blockMinerKey(block: Block): string {
 
 /** The notary tables by season (komodo_notary.cpp, notaries_staked.cpp) and the methods that print them. */
 export function notaryMethods(node: NodeServices): RpcMethod[] {
+  return [...notaryTableMethods(node), ...notaryConfigMethods(node)];
+}
+
+/** The notary tables and what the chain tells of its miners. */
+function notaryTableMethods(node: NodeServices): RpcMethod[] {
   const name = node.config.chain.name;
   return [
     {
@@ -145,6 +150,12 @@ export function notaryMethods(node: NodeServices): RpcMethod[] {
         return out;
       },
     },
+  ];
+}
+
+/** The iguana configuration and the notaries' payout outputs. */
+function notaryConfigMethods(node: NodeServices): RpcMethod[] {
+  return [
     {
       name: 'getiguanajson',
       category: 'control',

@@ -122,28 +122,12 @@ const MIN_NON_NOTARIZED_CONFIRMS = 101;
 
 /** The `util` category methods that need no wallet machinery (rpc/misc.cpp). */
 export function utilMethods(node: NodeServices): RpcMethod[] {
+  return [...scriptMethods(node), ...chainUtilMethods(node)];
+}
+
+/** Scripts and messages: multisig addresses, signed messages, CC OP_RETURN data. */
+function scriptMethods(node: NodeServices): RpcMethod[] {
   return [
-    {
-      name: 'setmocktime',
-      category: 'hidden',
-      minArgs: 1,
-      maxArgs: 1,
-      help:
-        'setmocktime timestamp\n' +
-        '\nSet the local time to given timestamp (-regtest only)\n' +
-        '\nArguments:\n' +
-        '1. timestamp  (integer, required) Unix seconds-since-epoch timestamp\n' +
-        '   Pass 0 to go back to using the system time.',
-      handler: (params) => {
-        if (!node.config.chain.regtest) throw new Error('setmocktime for regression testing (-regtest mode) only');
-        rpcTypeCheck(params, ['number']);
-        const t = getInt64(params[0]!);
-        if (!node.clock) throw new Error('setmocktime: this node has no settable clock');
-        // SetMockTime keeps an int64; a time past 2^53 seconds cannot be a block time anyway.
-        node.clock.setMockTime(Number(t));
-        return null;
-      },
-    },
     {
       name: 'createmultisig',
       category: 'util',
@@ -229,6 +213,33 @@ export function utilMethods(node: NodeServices): RpcMethod[] {
         '}\n',
       // ParseHex: the leading run of hex pairs, whitespace between them skipped.
       handler: (params) => decodeCCOpRet(parseHexLenient(getStr(params[0]!))),
+    },
+  ];
+}
+
+/** The clock (regtest), notarised confirmations and shielded address validation. */
+function chainUtilMethods(node: NodeServices): RpcMethod[] {
+  return [
+    {
+      name: 'setmocktime',
+      category: 'hidden',
+      minArgs: 1,
+      maxArgs: 1,
+      help:
+        'setmocktime timestamp\n' +
+        '\nSet the local time to given timestamp (-regtest only)\n' +
+        '\nArguments:\n' +
+        '1. timestamp  (integer, required) Unix seconds-since-epoch timestamp\n' +
+        '   Pass 0 to go back to using the system time.',
+      handler: (params) => {
+        if (!node.config.chain.regtest) throw new Error('setmocktime for regression testing (-regtest mode) only');
+        rpcTypeCheck(params, ['number']);
+        const t = getInt64(params[0]!);
+        if (!node.clock) throw new Error('setmocktime: this node has no settable clock');
+        // SetMockTime keeps an int64; a time past 2^53 seconds cannot be a block time anyway.
+        node.clock.setMockTime(Number(t));
+        return null;
+      },
     },
     {
       name: 'txnotarizedconfirmed',
