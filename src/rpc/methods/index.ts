@@ -3,6 +3,7 @@ import type { RpcMethod } from '../table.js';
 import { helpMethod } from '../table.js';
 import { controlMethods } from './control.js';
 import { blockchainMethods } from './blockchain.js';
+import { blockTreeMethods } from './blocktree.js';
 import { rawTransactionMethods } from './rawtransactions.js';
 import { miscMethods } from './misc.js';
 import { miningInfoMethods } from './mining-info.js';
@@ -22,5 +23,5 @@ import { notaryPayMethods } from './notarypay.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
 }
