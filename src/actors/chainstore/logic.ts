@@ -596,6 +596,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       }
       case 'chainTips':
         return this.chainTips();
+      case 'utxoStats': {
+        const tip = this.index.tip;
+        const st = this.indexes.utxoStats(tip.hash);
+        return { height: tip.height, bestblock: tip.hash, transactions: st.transactions, txouts: st.txouts, bytesSerialized: st.bytesSerialized, hashSerialized: toHexReversed(st.hashSerialized), totalAmount: st.totalAmount };
+      }
       default:
         throw noSuchOp('chainStore', body);
     }

@@ -264,6 +264,8 @@ export type ChainStoreRequest =
   | { op: 'networkHashPS'; lookup: number; height: number }
   /** nVersion of the tip and its ancestors, newest first (SoftForkMajorityDesc's window). */
   | { op: 'recentVersions'; count: number }
+  /** Statistics of the UTXO set at the tip (gettxoutsetinfo: one walk of the coins, as komodod's GetStats). */
+  | { op: 'utxoStats' }
   /** Every head of the block tree and the active tip, highest first (getchaintips). */
   | { op: 'chainTips' }
   // Writes.
@@ -313,6 +315,7 @@ export interface ChainStoreReplies {
   networkHashPS: number;
   recentVersions: number[];
   chainTips: ChainTip[];
+  utxoStats: { height: number; bestblock: string; transactions: number; txouts: number; bytesSerialized: number; hashSerialized: string; totalAmount: bigint };
   submitBlock: SubmitResult;
   invalidateBlock: null;
   reconsiderBlock: null;
