@@ -15,6 +15,8 @@ export interface BlockEntry {
   failed: boolean;
   size: number;
   txCount: number;
+  /** Transactions in the chain up to and including this block (komodod's nChainTx). */
+  chainTx: number;
   /** Where its bytes are in the block files. */
   pos: BlockPos;
 }
@@ -72,6 +74,7 @@ export class BlockIndex {
       failed: failed || (parent?.failed ?? false),
       size: pos.size,
       txCount,
+      chainTx: (parent ? parent.chainTx : 0) + txCount,
       pos,
     };
     this.entries.set(hash, entry);

@@ -646,6 +646,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       chainWork: e.chainWork,
       size: e.size,
       txCount: e.txCount,
+      chainTx: e.chainTx,
       mtp: this.mtp(e),
       prev: e.prev,
       next: next?.hash ?? null,

@@ -129,6 +129,8 @@ export interface EntryInfo {
   chainWork: bigint;
   size: number;
   txCount: number;
+  /** transactions in the chain up to and including this block (nChainTx) */
+  chainTx: number;
   mtp: number;
   prev: string | null;
   next: string | null;
