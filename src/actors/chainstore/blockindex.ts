@@ -15,6 +15,8 @@ export interface BlockEntry {
   failed: boolean;
   size: number;
   txCount: number;
+  /** Transactions in the chain up to and including this block (komodod's nChainTx). */
+  chainTx: number;
   /** Where its bytes are in the block files. */
   pos: BlockPos;
 }
@@ -29,6 +31,8 @@ export class BlockIndex {
   /** Arrival order, for the first-received tie rule. */
   private readonly order = new Map<string, number>();
   private seq = 0;
+  /** Entries no other entry builds on (komodod's getchaintips walks mapBlockIndex for them; kept here as blocks arrive). */
+  private readonly leaves = new Set<string>();
 
   get tip(): BlockEntry {
     return this.active[this.active.length - 1]!;
@@ -70,9 +74,12 @@ export class BlockIndex {
       failed: failed || (parent?.failed ?? false),
       size: pos.size,
       txCount,
+      chainTx: (parent ? parent.chainTx : 0) + txCount,
       pos,
     };
     this.entries.set(hash, entry);
+    if (parent) this.leaves.delete(prevHash);
+    this.leaves.add(hash);
     const order = seq ?? this.seq;
     this.order.set(hash, order);
     this.seq = Math.max(this.seq, order + 1);
@@ -115,6 +122,11 @@ export class BlockIndex {
       if (e.chainWork > tip.chainWork) out.push(e);
     }
     return out.sort((a, b) => (a.chainWork === b.chainWork ? this.order.get(a.hash)! - this.order.get(b.hash)! : a.chainWork > b.chainWork ? -1 : 1));
+  }
+
+  /** Every entry no other entry builds on, in arrival order. */
+  *leafEntries(): IterableIterator<BlockEntry> {
+    for (const h of this.leaves) yield this.entries.get(h)!;
   }
 
   /** The branch from just after `from` up to `to`, oldest first. */

@@ -9,6 +9,8 @@ import { addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
+import { createHash } from 'node:crypto';
+import { ccoinsSize, varIntBytes, type UnspentOut } from '../../chain/tx/coins-size.js';
 
 /**
  * The chain state's indexes in LMDB, each a named database of the chain's environment, with keys
@@ -175,6 +177,70 @@ export class ChainIndexes {
   *allIndexRows(): Generator<string> {
     for (const { key, value } of this.spent.getRange({})) yield `s ${key.toString('hex')} ${value.toString('hex')}`;
     for (const { key, value } of this.txs.getRange({})) yield `t ${key.toString('hex')} ${value.toString('hex')}`;
+  }
+
+  /**
+   * CCoinsViewDB::GetStats: one walk of the coins in key order, which is komodod's leveldb order
+   * ('c' | txid), grouped by transaction as its CCoins records are. hash_serialized is SHA256d of the
+   * best block hash, then per transaction each unspent output as VARINT(n + 1) | CTxOut, then
+   * VARINT(0): a hash over the whole set in order, which no running total can give, so komodod walks
+   * ("Note this call may take some time") and so does this.
+   */
+  utxoStats(bestBlock: string): { transactions: number; txouts: number; bytesSerialized: number; hashSerialized: Uint8Array; totalAmount: bigint } {
+    const h = createHash('sha256');
+    h.update(hashKey(bestBlock));
+    let transactions = 0;
+    let txouts = 0;
+    let bytesSerialized = 0;
+    let totalAmount = 0n;
+    const cur = Buffer.alloc(32);
+    let open = false;
+    let outs: UnspentOut[] = [];
+    let head = { coinbase: false, height: 0, txVersion: 0 };
+    // The hashed stream is gathered in a chunk and hashed a chunk at a time.
+    let chunk = Buffer.allocUnsafe(1 << 16);
+    let at = 0;
+    const put = (b: Uint8Array) => {
+      if (at + b.length > chunk.length) {
+        h.update(chunk.subarray(0, at));
+        at = 0;
+        if (b.length > chunk.length) chunk = Buffer.allocUnsafe(b.length * 2);
+      }
+      chunk.set(b, at);
+      at += b.length;
+    };
+    const end = varIntBytes(0);
+    const flush = () => {
+      if (!open) return;
+      transactions++;
+      bytesSerialized += 32 + ccoinsSize(outs, head.txVersion, head.coinbase, head.height);
+      put(end);
+    };
+    for (const { key, value } of this.coins.getRange({})) {
+      const n = key.readUInt32BE(32);
+      if (!open || cur.compare(key, 0, 32) !== 0) {
+        flush();
+        key.copy(cur, 0, 0, 32);
+        open = true;
+        outs = [];
+        head = { coinbase: value[0] === 1, height: value.readUInt32LE(1), txVersion: value.readInt32LE(5) };
+      }
+      const amount = value.readBigUInt64LE(9);
+      const script = value.subarray(17);
+      // a copy: the walk may hand out its value buffers again
+      outs.push({ n, value: amount, script: Uint8Array.prototype.slice.call(script) });
+      txouts++;
+      totalAmount += amount;
+      put(varIntBytes(n + 1));
+      // CTxOut: nValue (int64), then the script with its compact size
+      put(value.subarray(9, 17));
+      put(compactSizeBytes(script.length));
+      put(script);
+    }
+    flush();
+    h.update(chunk.subarray(0, at));
+    const hashSerialized = createHash('sha256').update(h.digest()).digest();
+    return { transactions, txouts, bytesSerialized, hashSerialized: new Uint8Array(hashSerialized), totalAmount };
   }
 
   // ---- writes (inside the chain store's write transaction) ------------------------------------
@@ -407,6 +473,21 @@ function encodeCoin(c: Coin): Buffer {
   v.writeBigUInt64LE(c.value, 9);
   v.set(c.script, 17);
   return v;
+}
+
+/** WriteCompactSize. */
+function compactSizeBytes(n: number): Buffer {
+  if (n < 0xfd) return Buffer.from([n]);
+  if (n <= 0xffff) {
+    const b = Buffer.allocUnsafe(3);
+    b[0] = 0xfd;
+    b.writeUInt16LE(n, 1);
+    return b;
+  }
+  const b = Buffer.allocUnsafe(5);
+  b[0] = 0xfe;
+  b.writeUInt32LE(n, 1);
+  return b;
 }
 
 function decodeCoin(v: Buffer): Coin {

@@ -21,6 +21,7 @@ import type {
   ChainStoreNotice,
   ChainStoreReplies,
   ChainStoreRequest,
+  ChainTip,
   ChainTx,
   ChainView,
   Coin,
@@ -593,6 +594,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         for (let h = this.index.height; h >= 0 && out.length < (body.count); h--) out.push(this.index.atHeight(h)!.header.version);
         return out;
       }
+      case 'chainTips':
+        return this.chainTips();
+      case 'utxoStats': {
+        const tip = this.index.tip;
+        const st = this.indexes.utxoStats(tip.hash);
+        return { height: tip.height, bestblock: tip.hash, transactions: st.transactions, txouts: st.txouts, bytesSerialized: st.bytesSerialized, hashSerialized: toHexReversed(st.hashSerialized), totalAmount: st.totalAmount };
+      }
       default:
         throw noSuchOp('chainStore', body);
     }
@@ -638,6 +646,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       chainWork: e.chainWork,
       size: e.size,
       txCount: e.txCount,
+      chainTx: e.chainTx,
       mtp: this.mtp(e),
       prev: e.prev,
       next: next?.hash ?? null,
@@ -844,6 +853,28 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       if (i >= 0) return { tx: this.store.txAt(e.hash, e.pos, i), blockHash: e.hash };
     }
     return null;
+  }
+
+  /**
+   * getchaintips: the heads of the block tree (kept as blocks arrive) and the active tip, highest
+   * first; komodod breaks height ties by CBlockIndex address, acnode by arrival order.
+   */
+  chainTips(): ChainTip[] {
+    const heads = new Set(this.index.leafEntries());
+    heads.add(this.index.tip);
+    const sorted = [...heads].sort((a, b) => b.height - a.height || this.index.orderOf(a.hash) - this.index.orderOf(b.hash));
+    return sorted.map((e) => {
+      const fork = this.index.fork(e);
+      let status: ChainTip['status'];
+      if (this.index.isActive(e)) status = 'active';
+      else if (e.failed) status = 'invalid';
+      // acnode indexes a block only with its bytes (nChainTx is never 0: no 'headers-only'); a block
+      // that was connected once has its value pools stored (BLOCK_VALID_SCRIPTS), any other was only
+      // accepted (BLOCK_VALID_TREE).
+      else if (this.indexes.poolsOf(e.hash)) status = 'valid-fork';
+      else status = 'valid-headers';
+      return { height: e.height, hash: e.hash, branchlen: e.height - fork.height, status };
+    });
   }
 
   /** The valid entry with most work (pindexBestHeader). */

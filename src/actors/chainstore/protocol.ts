@@ -129,6 +129,8 @@ export interface EntryInfo {
   chainWork: bigint;
   size: number;
   txCount: number;
+  /** transactions in the chain up to and including this block (nChainTx) */
+  chainTx: number;
   mtp: number;
   prev: string | null;
   next: string | null;
@@ -195,6 +197,15 @@ export interface SpentOutput extends SpentInfo {
   script: Uint8Array | null;
 }
 
+/** One head of the block tree (getchaintips), komodod's fields. */
+export interface ChainTip {
+  height: number;
+  hash: string;
+  /** blocks from the fork with the active chain up to this head (0 on the active chain) */
+  branchlen: number;
+  status: 'active' | 'invalid' | 'headers-only' | 'valid-fork' | 'valid-headers';
+}
+
 /** What submitting a block came to. */
 export type SubmitResult =
   | { status: 'connected' | 'stored'; hash: string; height: number }
@@ -255,6 +266,10 @@ export type ChainStoreRequest =
   | { op: 'networkHashPS'; lookup: number; height: number }
   /** nVersion of the tip and its ancestors, newest first (SoftForkMajorityDesc's window). */
   | { op: 'recentVersions'; count: number }
+  /** Statistics of the UTXO set at the tip (gettxoutsetinfo: one walk of the coins, as komodod's GetStats). */
+  | { op: 'utxoStats' }
+  /** Every head of the block tree and the active tip, highest first (getchaintips). */
+  | { op: 'chainTips' }
   // Writes.
   | { op: 'submitBlock'; raw: Uint8Array }
   | { op: 'invalidateBlock'; hash: string }
@@ -301,6 +316,8 @@ export interface ChainStoreReplies {
   staleTx: { tx: Transaction; blockHash: string } | null;
   networkHashPS: number;
   recentVersions: number[];
+  chainTips: ChainTip[];
+  utxoStats: { height: number; bestblock: string; transactions: number; txouts: number; bytesSerialized: number; hashSerialized: string; totalAmount: bigint };
   submitBlock: SubmitResult;
   invalidateBlock: null;
   reconsiderBlock: null;

@@ -3,6 +3,10 @@ import type { RpcMethod } from '../table.js';
 import { helpMethod } from '../table.js';
 import { controlMethods } from './control.js';
 import { blockchainMethods } from './blockchain.js';
+import { blockTreeMethods } from './blocktree.js';
+import { txOutProofMethods } from './txoutproof.js';
+import { txOutSetMethods } from './txoutset.js';
+import { chainTxStatsMethods } from './chaintxstats.js';
 import { rawTransactionMethods } from './rawtransactions.js';
 import { miscMethods } from './misc.js';
 import { miningInfoMethods } from './mining-info.js';
@@ -22,5 +26,5 @@ import { notaryPayMethods } from './notarypay.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
 }
