@@ -247,6 +247,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Running totals of the entries' sizes and usage estimates (getmempoolinfo answers from them). */
   private bytes = 0;
   private usage = 0;
+  /** komodod's nTransactionsUpdated: +1 per add (addUnchecked), per removal (remove) and per tip change (UpdateTip). */
+  private transactionsUpdated = 0;
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
@@ -329,7 +331,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       case 'entries':
         return this.orderedEntries();
       case 'info':
-        return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
+        return { size: this.entries.size, bytes: this.bytes, usage: this.usage, transactionsUpdated: this.transactionsUpdated } satisfies MempoolInfo;
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid, body.n)) ?? null;
       case 'spentAmong':
@@ -362,10 +364,12 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
         this.blockConnected(body.block, body.txids, body.height, notices);
+        this.transactionsUpdated++;
         return { result: null, notices };
       case 'blockDisconnected':
         await this.settled();
         await this.blockDisconnected(body.block, notices);
+        this.transactionsUpdated++;
         return { result: null, notices };
       case 'sync':
         // Nothing to apply: answered once every write sent before it (a chain notice) has applied.
@@ -760,6 +764,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     if (e.tx.lockTime !== 0 && e.tx.vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
     this.bytes += e.size;
     this.usage += entryUsage(e);
+    this.transactionsUpdated++;
   }
 
   /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
@@ -770,6 +775,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.unindexAddresses(e);
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
+    this.transactionsUpdated++;
     e.tx.vin.forEach((input, i) => {
       const k = e.spends[i]!;
       if (this.spentBy.get(k) !== e.txid) return;

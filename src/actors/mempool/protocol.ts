@@ -14,6 +14,8 @@ export interface MempoolInfo {
   size: number;
   bytes: number;
   usage: number;
+  /** nTransactionsUpdated: one per transaction added or removed and per tip change (getblocktemplate's longpollid). */
+  transactionsUpdated: number;
 }
 
 /** A transaction in the mempool. */

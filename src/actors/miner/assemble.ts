@@ -47,7 +47,7 @@ export function coinbaseFor(height: number, value: bigint, payTo: Uint8Array, pa
 }
 
 /** A block template: coinbase first, then as many transactions as fit, merkle root set; not yet solved. */
-export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; txCount: number } {
+export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; txCount: number; chosen: number[] } {
   const time = Math.max(t.mtp + 1, t.now);
   const limit = maxTemplateSize(t.params, t.height);
   const chosen: Transaction[] = [];
@@ -55,12 +55,14 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   let fees = 0n;
   const pending = new Set(t.txs.map((e) => e.tx.txid()));
   const included = new Set<string>();
-  for (const e of t.txs) {
+  const chosenIdx: number[] = [];
+  for (const [k, e] of t.txs.entries()) {
     if (size + e.size > limit) continue;
     // A child is taken only with its parents (the list is parents first).
     if (e.tx.vin.some((i) => pending.has(i.prevout.txid()) && !included.has(i.prevout.txid()))) continue;
     const txid = e.tx.txid();
     chosen.push(e.tx);
+    chosenIdx.push(k);
     included.add(txid);
     size += e.size;
     fees += e.fee;
@@ -74,7 +76,7 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   header.bits = t.bits;
   const block = new Block(header, [coinbase, ...chosen]);
   block.updateMerkleRoot();
-  return { block, fees, txCount: chosen.length };
+  return { block, fees, txCount: chosen.length, chosen: chosenIdx };
 }
 
 /**
