@@ -12,6 +12,7 @@ import { tokensBenchmarks } from './tokens.bench.js';
 import { assetsBenchmarks } from './assets.bench.js';
 import { storageBenchmarks } from './storage.bench.js';
 import { mempoolBenchmarks } from './mempool.bench.js';
+import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -26,6 +27,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['assets (issue 10)', assetsBenchmarks],
   ['chain storage (scale issue)', storageBenchmarks],
   ['mempool size (getmempoolinfo)', mempoolBenchmarks],
+  ['getblocktemplate (issue 30)', blockTemplateBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.

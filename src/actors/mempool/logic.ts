@@ -31,7 +31,7 @@ import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
-import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, TxAccepted, TxRemoved } from './protocol.js';
+import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, PriorityDelta, TxAccepted, TxRemoved } from './protocol.js';
 
 export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAccepted, TxRemoved } from './protocol.js';
 import type { BatchOutcome, ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -88,7 +88,7 @@ export interface MempoolOptions {
   addressIndex?: boolean;
 }
 
-const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync']);
+const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync', 'prioritise']);
 
 /** A transaction that passed every check before its input scripts. */
 interface Prepared {
@@ -249,6 +249,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private usage = 0;
   /** komodod's nTransactionsUpdated: +1 per add (addUnchecked), per removal (remove) and per tip change (UpdateTip). */
   private transactionsUpdated = 0;
+  /** mapDeltas: prioritisetransaction's priority and fee deltas by txid, until the txid is mined. */
+  private readonly deltas = new Map<string, PriorityDelta>();
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
@@ -330,6 +332,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         return [...this.entries.keys()];
       case 'entries':
         return this.orderedEntries();
+      case 'deltas':
+        return body.txids.map((t) => this.deltas.get(t) ?? null);
       case 'info':
         return { size: this.entries.size, bytes: this.bytes, usage: this.usage, transactionsUpdated: this.transactionsUpdated } satisfies MempoolInfo;
       case 'spentBy':
@@ -371,6 +375,12 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         await this.blockDisconnected(body.block, notices);
         this.transactionsUpdated++;
         return { result: null, notices };
+      case 'prioritise': {
+        // CTxMemPool::PrioritiseTransaction: deltas add up, for a txid in the pool or not (yet).
+        const d = this.deltas.get(body.txid) ?? { priority: 0, fee: 0n };
+        this.deltas.set(body.txid, { priority: d.priority + body.priority, fee: d.fee + body.fee });
+        return { result: null, notices };
+      }
       case 'sync':
         // Nothing to apply: answered once every write sent before it (a chain notice) has applied.
         await this.settled();
@@ -803,6 +813,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private blockConnected(block: Block, txids: string[], height: number, notices: MempoolNotice[]): void {
     block.txs.forEach((tx, i) => {
       const txid = txids[i]!;
+      // removeForBlock's ClearPrioritisation: every transaction of the block, pooled or not.
+      this.deltas.delete(txid);
       const mined = this.entries.get(txid);
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).

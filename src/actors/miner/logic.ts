@@ -9,7 +9,9 @@ import type { BlockTemplate, MinerNotice, MinerReplies, MinerRequest, MinerStatu
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
-import { blockCandidates, chainOutpoints } from './select.js';
+import { chainOutpoints } from './select.js';
+import { selectForBlock } from './priority.js';
+import type { PriorityDelta } from '../mempool/protocol.js';
 import { validationContext, type Coin } from '../../chain/validation/index.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import { legacySigOpCount } from '../../chain/validation/sigops.js';
@@ -178,19 +180,23 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
       const c = view.coins[k];
       if (c) coins.set(outpointKey(t, n), c);
     });
-    const sigopsAll: number[] = [];
-    const candidates = blockCandidates(entries, coins, tpl.height + 1, tpl.mtp, validationContext(params), sigopsAll);
+    const height = tpl.height + 1;
+    // prioritisetransaction's deltas, read for the transactions at hand.
+    const deltaList = await this.opts.mempool.ask({ op: 'deltas', txids: entries.map((e) => e.txid) });
+    const deltas = new Map<string, PriorityDelta>();
+    deltaList.forEach((d, k) => d && deltas.set(entries[k]!.txid, d));
+    const picked = selectForBlock(entries, coins, height, tpl.mtp, validationContext(params), deltas, params.maxBlockSize(height) - 1000);
     const { block, txCount, chosen } = assembleBlock({
       prevHash: tpl.hash,
-      height: tpl.height + 1,
+      height,
       bits: tpl.nextBits,
       mtp: tpl.mtp,
       params,
-      txs: candidates.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+      txs: picked.map(({ entry: e }) => ({ tx: e.tx, fee: e.fee, size: e.size })),
       payTo: this.opts.payTo,
       now: Math.floor(this.clockMs() / 1000),
     });
-    return { block, txCount, tpl, params, fees: chosen.map((k) => candidates[k]!.fee), sigops: chosen.map((k) => sigopsAll[k]!) };
+    return { block, txCount, tpl, params, fees: chosen.map((k) => picked[k]!.entry.fee), sigops: chosen.map((k) => picked[k]!.sigops) };
   }
 
   private readTip() {

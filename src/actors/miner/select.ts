@@ -10,14 +10,13 @@ import {
   type ValidationContext,
 } from '../../chain/validation/index.js';
 import { outpointKey } from '../../chain/tx/input.js';
-import { legacySigOpCount, p2shInputsSigOpCount } from '../../chain/validation/sigops.js';
 
 /**
  * The coins a block template's transaction sees (CreateNewBlock's CCoinsViewCache over the tip, which
  * UpdateCoins advances as transactions are taken): the chain's, less those spent by a transaction
  * taken before it, plus the outputs of those.
  */
-class TemplateCoinView implements CoinView {
+export class TemplateCoinView implements CoinView {
   readonly spent = new Set<string>();
   readonly taken = new Map<string, Transaction>();
 
@@ -58,8 +57,7 @@ export function chainOutpoints(entries: readonly { tx: Transaction; txid: string
  * CheckTxInputs passing (coinbase maturity, amounts). komodod skips a transaction that fails and mines
  * the rest (a child of a skipped one finds its input missing), so one mempool transaction made invalid
  * by a reorg never fails a whole `generate`. Input scripts are not run again here: the mempool checked
- * them at acceptance with the standard flags, a superset of the block's mandatory ones. When `sigops` is
- * given, each taken transaction's sigop count (legacy plus P2SH, as vTxSigOps) is pushed to it.
+ * them at acceptance with the standard flags, a superset of the block's mandatory ones.
  */
 export function blockCandidates<T extends { tx: Transaction; txid: string }>(
   entries: readonly T[],
@@ -67,7 +65,6 @@ export function blockCandidates<T extends { tx: Transaction; txid: string }>(
   height: number,
   mtp: number,
   ctx: ValidationContext,
-  sigops?: number[],
 ): T[] {
   const view = new TemplateCoinView(chainCoins, height);
   const out: T[] = [];
@@ -79,7 +76,6 @@ export function blockCandidates<T extends { tx: Transaction; txid: string }>(
       if (err instanceof ValidationError || err instanceof MissingInputsError) continue;
       throw err;
     }
-    sigops?.push(legacySigOpCount(e.tx) + p2shInputsSigOpCount(e.tx, view));
     view.take(e.tx, e.txid);
     out.push(e);
   }
