@@ -83,9 +83,10 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
  * Finds a nonce and Equihash solution whose header hash meets nBits. The nonce starts random with its
  * top and bottom 16 bits clear, as komodod's miner does, and counts up. On regtest komodod does not
  * check the solution, but the hash must still meet the target, so a real (48,5) solution is found
- * there too (a few ms a try). Returns false when `maxTries` nonces found nothing.
+ * there too (a few ms a try). Returns false when `maxTries` nonces found nothing. `onCheck` is called
+ * for every solution checked against the target.
  */
-export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000): boolean {
+export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000, onCheck?: () => void): boolean {
   const header = block.header;
   const start = new Uint8Array(randomBytes(32));
   start[0] = 0;
@@ -99,6 +100,8 @@ export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000
     solveEquihash(eq, header.equihashInput(), {
       onSolution: (solution) => {
         header.solution = solution;
+        // One solution checked against the target: komodod's solutionTargetChecks.
+        onCheck?.();
         found = checkProofOfWork(header.hash(), header.bits);
         return found;
       },

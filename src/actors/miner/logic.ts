@@ -38,6 +38,13 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   genProcLimit = -1;
   blocksMined = 0;
   lastBlock: { size: number; txs: number } = { size: 0, txs: 0 };
+  /**
+   * The solution-rate meter (komodod's solutionTargetChecks over miningTimer): solutions checked
+   * against the target, and the time spent solving. komodod times whole seconds of its always-running
+   * threads; acnode solves one block at a time, so it times each solve to the millisecond.
+   */
+  private solutionChecks = 0;
+  private solvingMs = 0;
   /** When the wait for the clock was last logged (at most once a minute, not once per block). */
   private waitLoggedAt = 0;
   private readonly clockMs: () => number;
@@ -56,7 +63,13 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   read(body: MinerRequest): MinerReplies[keyof MinerReplies] {
     switch (body.op) {
       case 'status':
-        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock } satisfies MinerStatus;
+        return {
+          generating: this.generating,
+          genProcLimit: this.genProcLimit,
+          blocksMined: this.blocksMined,
+          lastBlock: this.lastBlock,
+          localSolPS: this.solvingMs > 0 ? this.solutionChecks / (this.solvingMs / 1000) : 0,
+        } satisfies MinerStatus;
       default:
         throw noSuchOp('miner', body);
     }
@@ -139,7 +152,10 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
       const built = await this.build(tpl, params);
       if (!built) continue;
       const { block, txCount } = built;
-      if (!solveBlock(block, params)) continue;
+      const t0 = performance.now();
+      const solved = solveBlock(block, params, undefined, () => this.solutionChecks++);
+      this.solvingMs += performance.now() - t0;
+      if (!solved) continue;
       const result = await this.submit(block);
       if (result.status === 'connected') {
         this.blocksMined++;

@@ -11,6 +11,8 @@ export interface MinerStatus {
   blocksMined: number;
   /** The last block this node assembled and mined (nLastBlockSize / nLastBlockTx). */
   lastBlock: { size: number; txs: number };
+  /** GetLocalSolPS: solutions checked against the target per second of solving since the start. */
+  localSolPS: number;
 }
 
 /**
