@@ -33,7 +33,7 @@ interface Filled {
 }
 
 /** An in-process dev-chain node whose mempool holds `count` independent transactions. */
-async function nodeWithMempool(count: number): Promise<Filled> {
+export async function nodeWithMempool(count: number): Promise<Filled> {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-mempool-'));
   const config = loadConfig([`-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0', `-pubkey=${toHex(KEY.pub)}`]);
   const node = await startNode(config);

@@ -13,6 +13,7 @@ import { assetsBenchmarks } from './assets.bench.js';
 import { storageBenchmarks } from './storage.bench.js';
 import { mempoolBenchmarks } from './mempool.bench.js';
 import { txoutsetBenchmarks } from './txoutset.bench.js';
+import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -28,6 +29,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['chain storage (scale issue)', storageBenchmarks],
   ['mempool size (getmempoolinfo)', mempoolBenchmarks],
   ['UTXO set statistics (gettxoutsetinfo, issue 30)', txoutsetBenchmarks],
+  ['getblocktemplate (issue 30)', blockTemplateBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.

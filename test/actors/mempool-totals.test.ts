@@ -89,6 +89,7 @@ function check(m: MempoolLogic, step: string, size: number): void {
     size: entries.length,
     bytes: entries.reduce((s, e) => s + e.size, 0),
     usage: entries.reduce((s, e) => s + entryUsage(e), 0),
+    transactionsUpdated: running.transactionsUpdated,
   };
   assert.deepEqual(running, recount, `${step}: running totals equal a recount`);
   assert.equal(running.size, size, `${step}: ${size} entries`);
@@ -178,5 +179,6 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   const all = block(HEIGHT + 2, m.orderedEntries().map((x) => x.tx));
   await m.write({ op: 'blockConnected', block: all.block, txids: all.txids, height: HEIGHT + 2 });
   check(m, 'after mining everything', 0);
-  assert.deepEqual(m.read({ op: 'info' }), { size: 0, bytes: 0, usage: 0 });
+  const { transactionsUpdated: _updates, ...totals } = m.read({ op: 'info' }) as MempoolInfo;
+  assert.deepEqual(totals, { size: 0, bytes: 0, usage: 0 });
 });

@@ -30,7 +30,18 @@ test('getblocksubsidy and the network solution rate on the dev chain', { timeout
   });
   d = await startDaemon();
   assert.deepEqual(await d.rpc('getnetworksolps'), 0);
+  // getlocalsolps: nothing solved yet, no rate.
+  assert.equal(await d.rpc('getlocalsolps'), 0);
   await d.rpc('generate', 12);
+  // Twelve blocks solved: at least one solution each was checked, in a measured time; the meter
+  // stands still while nothing is mined, and getmininginfo reads the same meter. komodod ignores params.
+  const solps = await d.rpc<number>('getlocalsolps');
+  assert.ok(typeof solps === 'number' && solps > 0, `getlocalsolps ${solps}`);
+  assert.equal((await d.rpc<{ localsolps: number }>('getmininginfo')).localsolps, solps);
+  assert.equal(await d.rpc('getlocalsolps', 'ignored'), solps);
+  const solpsHelp = await d.rpc<string>('help', 'getlocalsolps');
+  assert.equal(solpsHelp.split('\n')[0], 'getlocalsolps');
+  assert.match(solpsHelp, /\nxxx\.xxxxx     \(numeric\) Solutions per second average\n/);
 
   // The subsidy is what the coinbase of the block at that height pays (no fees in these blocks).
   const coinbaseValue = async (h: number) => {

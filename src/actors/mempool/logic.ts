@@ -31,7 +31,7 @@ import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
-import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, TxAccepted, TxRemoved } from './protocol.js';
+import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, PriorityDelta, TxAccepted, TxRemoved } from './protocol.js';
 
 export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAccepted, TxRemoved } from './protocol.js';
 import type { BatchOutcome, ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -88,7 +88,7 @@ export interface MempoolOptions {
   addressIndex?: boolean;
 }
 
-const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync']);
+const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync', 'prioritise']);
 
 /** A transaction that passed every check before its input scripts. */
 interface Prepared {
@@ -247,6 +247,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Running totals of the entries' sizes and usage estimates (getmempoolinfo answers from them). */
   private bytes = 0;
   private usage = 0;
+  /** komodod's nTransactionsUpdated: +1 per add (addUnchecked), per removal (remove) and per tip change (UpdateTip). */
+  private transactionsUpdated = 0;
+  /** mapDeltas: prioritisetransaction's priority and fee deltas by txid, until the txid is mined. */
+  private readonly deltas = new Map<string, PriorityDelta>();
   /** How many accepts the last burst held (acceptMany). */
   private lastBurst = 0;
   /** Transactions whose signatures the script-check workers verified (bursts), for inspection. */
@@ -328,8 +332,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         return [...this.entries.keys()];
       case 'entries':
         return this.orderedEntries();
+      case 'deltas':
+        return body.txids.map((t) => this.deltas.get(t) ?? null);
       case 'info':
-        return { size: this.entries.size, bytes: this.bytes, usage: this.usage } satisfies MempoolInfo;
+        return { size: this.entries.size, bytes: this.bytes, usage: this.usage, transactionsUpdated: this.transactionsUpdated } satisfies MempoolInfo;
       case 'spentBy':
         return this.spentBy.get(outpointKey(body.txid, body.n)) ?? null;
       case 'spentAmong':
@@ -362,11 +368,19 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
         this.blockConnected(body.block, body.txids, body.height, notices);
+        this.transactionsUpdated++;
         return { result: null, notices };
       case 'blockDisconnected':
         await this.settled();
         await this.blockDisconnected(body.block, notices);
+        this.transactionsUpdated++;
         return { result: null, notices };
+      case 'prioritise': {
+        // CTxMemPool::PrioritiseTransaction: deltas add up, for a txid in the pool or not (yet).
+        const d = this.deltas.get(body.txid) ?? { priority: 0, fee: 0n };
+        this.deltas.set(body.txid, { priority: d.priority + body.priority, fee: d.fee + body.fee });
+        return { result: null, notices };
+      }
       case 'sync':
         // Nothing to apply: answered once every write sent before it (a chain notice) has applied.
         await this.settled();
@@ -760,6 +774,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     if (e.tx.lockTime !== 0 && e.tx.vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
     this.bytes += e.size;
     this.usage += entryUsage(e);
+    this.transactionsUpdated++;
   }
 
   /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
@@ -770,6 +785,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.unindexAddresses(e);
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
+    this.transactionsUpdated++;
     e.tx.vin.forEach((input, i) => {
       const k = e.spends[i]!;
       if (this.spentBy.get(k) !== e.txid) return;
@@ -797,6 +813,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private blockConnected(block: Block, txids: string[], height: number, notices: MempoolNotice[]): void {
     block.txs.forEach((tx, i) => {
       const txid = txids[i]!;
+      // removeForBlock's ClearPrioritisation: every transaction of the block, pooled or not.
+      this.deltas.delete(txid);
       const mined = this.entries.get(txid);
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).

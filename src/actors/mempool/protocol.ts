@@ -14,6 +14,8 @@ export interface MempoolInfo {
   size: number;
   bytes: number;
   usage: number;
+  /** nTransactionsUpdated: one per transaction added or removed and per tip change (getblocktemplate's longpollid). */
+  transactionsUpdated: number;
 }
 
 /** A transaction in the mempool. */
@@ -46,6 +48,12 @@ export interface MempoolAddressDelta {
   /** the spent outpoint (inputs only) */
   prevtxid?: string;
   prevout?: number;
+}
+
+/** A prioritisetransaction delta: what the miner's selection adds to a transaction's priority and fee. */
+export interface PriorityDelta {
+  priority: number;
+  fee: bigint;
 }
 
 /** One transaction to accept. */
@@ -83,7 +91,11 @@ export type MempoolRequest =
   | { op: 'addressDeltas'; addresses: string[] }
   /** The mempool's spent index (mapSpent): the spending txid and its input index, per outpoint. */
   | { op: 'spentMany'; outpoints: Outpoint[] }
+  /** The prioritisetransaction deltas (mapDeltas) of these txids, null where none. */
+  | { op: 'deltas'; txids: string[] }
   // Writes.
+  /** prioritisetransaction: adds to the txid's priority and fee deltas (kept until it is mined). */
+  | { op: 'prioritise'; txid: string; priority: number; fee: bigint }
   | ({ op: 'accept' } & AcceptItem)
   /** Accepted as one burst (the sendrawtransaction calls of one JSON-RPC batch). */
   | { op: 'acceptMany'; items: AcceptItem[] }
@@ -103,6 +115,8 @@ export interface MempoolReplies {
   sync: null;
   addressDeltas: MempoolAddressDelta[];
   spentMany: ({ txid: string; vin: number } | null)[];
+  deltas: (PriorityDelta | null)[];
+  prioritise: null;
   /** the txid */
   accept: string;
   acceptMany: AcceptOutcome[];

@@ -47,7 +47,7 @@ export function coinbaseFor(height: number, value: bigint, payTo: Uint8Array, pa
 }
 
 /** A block template: coinbase first, then as many transactions as fit, merkle root set; not yet solved. */
-export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; txCount: number } {
+export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; txCount: number; chosen: number[] } {
   const time = Math.max(t.mtp + 1, t.now);
   const limit = maxTemplateSize(t.params, t.height);
   const chosen: Transaction[] = [];
@@ -55,12 +55,14 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   let fees = 0n;
   const pending = new Set(t.txs.map((e) => e.tx.txid()));
   const included = new Set<string>();
-  for (const e of t.txs) {
+  const chosenIdx: number[] = [];
+  for (const [k, e] of t.txs.entries()) {
     if (size + e.size > limit) continue;
     // A child is taken only with its parents (the list is parents first).
     if (e.tx.vin.some((i) => pending.has(i.prevout.txid()) && !included.has(i.prevout.txid()))) continue;
     const txid = e.tx.txid();
     chosen.push(e.tx);
+    chosenIdx.push(k);
     included.add(txid);
     size += e.size;
     fees += e.fee;
@@ -74,16 +76,17 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   header.bits = t.bits;
   const block = new Block(header, [coinbase, ...chosen]);
   block.updateMerkleRoot();
-  return { block, fees, txCount: chosen.length };
+  return { block, fees, txCount: chosen.length, chosen: chosenIdx };
 }
 
 /**
  * Finds a nonce and Equihash solution whose header hash meets nBits. The nonce starts random with its
  * top and bottom 16 bits clear, as komodod's miner does, and counts up. On regtest komodod does not
  * check the solution, but the hash must still meet the target, so a real (48,5) solution is found
- * there too (a few ms a try). Returns false when `maxTries` nonces found nothing.
+ * there too (a few ms a try). Returns false when `maxTries` nonces found nothing. `onCheck` is called
+ * for every solution checked against the target.
  */
-export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000): boolean {
+export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000, onCheck?: () => void): boolean {
   const header = block.header;
   const start = new Uint8Array(randomBytes(32));
   start[0] = 0;
@@ -97,6 +100,8 @@ export function solveBlock(block: Block, params: ChainParams, maxTries = 100_000
     solveEquihash(eq, header.equihashInput(), {
       onSolution: (solution) => {
         header.solution = solution;
+        // One solution checked against the target: komodod's solutionTargetChecks.
+        onCheck?.();
         found = checkProofOfWork(header.hash(), header.bits);
         return found;
       },

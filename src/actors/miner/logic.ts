@@ -2,16 +2,19 @@ import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { ChainStoreProtocol } from '../chainstore/protocol.js';
+import type { ChainStoreProtocol, PrevContext } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
-import type { MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
+import type { BlockTemplate, MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
 import { assembleBlock, solveBlock } from './assemble.js';
-import { blockCandidates, chainOutpoints } from './select.js';
+import { chainOutpoints } from './select.js';
+import { selectForBlock } from './priority.js';
+import type { PriorityDelta } from '../mempool/protocol.js';
 import { validationContext, type Coin } from '../../chain/validation/index.js';
 import { outpointKey } from '../../chain/tx/input.js';
+import { legacySigOpCount } from '../../chain/validation/sigops.js';
 
 export interface MinerOptions {
   chain: Asker<ChainStoreProtocol>;
@@ -22,7 +25,7 @@ export interface MinerOptions {
   log?: (msg: string) => void;
 }
 
-const WRITE_OPS = new Set(['generate', 'setGenerate']);
+const WRITE_OPS = new Set(['generate', 'setGenerate', 'template']);
 
 /**
  * The miner: builds a block from the mempool on the chain store's tip, solves it and submits it.
@@ -35,6 +38,13 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   genProcLimit = -1;
   blocksMined = 0;
   lastBlock: { size: number; txs: number } = { size: 0, txs: 0 };
+  /**
+   * The solution-rate meter (komodod's solutionTargetChecks over miningTimer): solutions checked
+   * against the target, and the time spent solving. komodod times whole seconds of its always-running
+   * threads; acnode solves one block at a time, so it times each solve to the millisecond.
+   */
+  private solutionChecks = 0;
+  private solvingMs = 0;
   /** When the wait for the clock was last logged (at most once a minute, not once per block). */
   private waitLoggedAt = 0;
   private readonly clockMs: () => number;
@@ -53,7 +63,13 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   read(body: MinerRequest): MinerReplies[keyof MinerReplies] {
     switch (body.op) {
       case 'status':
-        return { generating: this.generating, genProcLimit: this.genProcLimit, blocksMined: this.blocksMined, lastBlock: this.lastBlock } satisfies MinerStatus;
+        return {
+          generating: this.generating,
+          genProcLimit: this.genProcLimit,
+          blocksMined: this.blocksMined,
+          lastBlock: this.lastBlock,
+          localSolPS: this.solvingMs > 0 ? this.solutionChecks / (this.solvingMs / 1000) : 0,
+        } satisfies MinerStatus;
       default:
         throw noSuchOp('miner', body);
     }
@@ -75,6 +91,26 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
         this.generating = body.on;
         if (typeof body.procs === 'number') this.genProcLimit = body.procs;
         return { result: null, notices: [{ type: 'generateChanged', on: this.generating }] };
+      case 'template': {
+        // A tip that moves while the template is built: build again on the new one.
+        for (;;) {
+          const built = await this.build();
+          if (!built) continue;
+          const { block, tpl, params, fees, sigops } = built;
+          const total = fees.reduce((a, b) => a + b, 0n);
+          return {
+            result: {
+              block: block.toRaw(),
+              height: tpl.height + 1,
+              prevHash: tpl.hash,
+              mtp: tpl.mtp,
+              subsidy: params.blockSubsidy(tpl.height + 1),
+              fees: [-total, ...fees],
+              sigops: [legacySigOpCount(block.txs[0]!), ...sigops],
+            } satisfies BlockTemplate,
+          };
+        }
+      }
       default:
         throw noSuchOp('miner', body);
     }
@@ -101,10 +137,8 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   async mineOne(): Promise<string | null> {
     let tipMoves = 0;
     for (;;) {
-      const tpl = await this.opts.chain.ask({ op: 'template' });
-      const params = await this.opts.chain.ask({ op: 'params' });
-      // Only a chain store run with stand-in rules has no parameters, and no block can be made without them.
-      if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
+      const tpl = await this.readTip();
+      const params = await this.readParams();
       // The block carries max(MTP+1, now). Mined faster than six blocks a second, MTP+1 runs ahead of
       // the clock (one second per six blocks); past the allowed drift the block would be refused as
       // time-too-new (komodod's generate fails there). Wait until the clock makes MTP+1 acceptable,
@@ -115,28 +149,13 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
         if (!(await this.sleep(waitMs))) return null;
         continue;
       }
-      const entries = await this.opts.mempool.ask({ op: 'entries' });
-      // The coins they spend, read with the tip in one step; a tip that moved meanwhile: start again.
-      const outpoints = chainOutpoints(entries);
-      const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
-      if (view.hash !== tpl.hash) continue;
-      const coins = new Map<string, Coin>();
-      outpoints.forEach(([t, n], k) => {
-        const c = view.coins[k];
-        if (c) coins.set(outpointKey(t, n), c);
-      });
-      const candidates = blockCandidates(entries, coins, tpl.height + 1, tpl.mtp, validationContext(params));
-      const { block, txCount } = assembleBlock({
-        prevHash: tpl.hash,
-        height: tpl.height + 1,
-        bits: tpl.nextBits,
-        mtp: tpl.mtp,
-        params,
-        txs: candidates.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
-        payTo: this.opts.payTo,
-        now: Math.floor(this.clockMs() / 1000),
-      });
-      if (!solveBlock(block, params)) continue;
+      const built = await this.build(tpl, params);
+      if (!built) continue;
+      const { block, txCount } = built;
+      const t0 = performance.now();
+      const solved = solveBlock(block, params, undefined, () => this.solutionChecks++);
+      this.solvingMs += performance.now() - t0;
+      if (!solved) continue;
       const result = await this.submit(block);
       if (result.status === 'connected') {
         this.blocksMined++;
@@ -155,6 +174,56 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
       this.opts.log?.(`mined block not connected (${result.status}${reason ? `: ${reason}` : ''}); retrying`);
       if (++tipMoves >= 5) throw new ServiceFailure(-1, 'mining failed: no block could be connected');
     }
+  }
+
+  /**
+   * CreateNewBlock: the mempool transactions a block on the tip can take, the coinbase paying the
+   * subsidy and their fees, the merkle root set; null when the tip moved while the coins were read.
+   */
+  private async build(
+    tipNow?: PrevContext,
+    paramsNow?: ChainParams,
+  ) {
+    const tpl = tipNow ?? (await this.readTip());
+    const params = paramsNow ?? (await this.readParams());
+    const entries = await this.opts.mempool.ask({ op: 'entries' });
+    // The coins they spend, read with the tip in one step; a tip that moved meanwhile: start again.
+    const outpoints = chainOutpoints(entries);
+    const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
+    if (view.hash !== tpl.hash) return null;
+    const coins = new Map<string, Coin>();
+    outpoints.forEach(([t, n], k) => {
+      const c = view.coins[k];
+      if (c) coins.set(outpointKey(t, n), c);
+    });
+    const height = tpl.height + 1;
+    // prioritisetransaction's deltas, read for the transactions at hand.
+    const deltaList = await this.opts.mempool.ask({ op: 'deltas', txids: entries.map((e) => e.txid) });
+    const deltas = new Map<string, PriorityDelta>();
+    deltaList.forEach((d, k) => d && deltas.set(entries[k]!.txid, d));
+    const picked = selectForBlock(entries, coins, height, tpl.mtp, validationContext(params), deltas, params.maxBlockSize(height) - 1000);
+    const { block, txCount, chosen } = assembleBlock({
+      prevHash: tpl.hash,
+      height,
+      bits: tpl.nextBits,
+      mtp: tpl.mtp,
+      params,
+      txs: picked.map(({ entry: e }) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+      payTo: this.opts.payTo,
+      now: Math.floor(this.clockMs() / 1000),
+    });
+    return { block, txCount, tpl, params, fees: chosen.map((k) => picked[k]!.entry.fee), sigops: chosen.map((k) => picked[k]!.sigops) };
+  }
+
+  private readTip() {
+    return this.opts.chain.ask({ op: 'template' });
+  }
+
+  private async readParams(): Promise<ChainParams> {
+    const params = await this.opts.chain.ask({ op: 'params' });
+    // Only a chain store run with stand-in rules has no parameters, and no block can be made without them.
+    if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
+    return params;
   }
 
   /**

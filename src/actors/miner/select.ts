@@ -16,7 +16,7 @@ import { outpointKey } from '../../chain/tx/input.js';
  * UpdateCoins advances as transactions are taken): the chain's, less those spent by a transaction
  * taken before it, plus the outputs of those.
  */
-class TemplateCoinView implements CoinView {
+export class TemplateCoinView implements CoinView {
   readonly spent = new Set<string>();
   readonly taken = new Map<string, Transaction>();
 

@@ -21,10 +21,12 @@ import { addressMethods } from './address.js';
 import { utilMethods } from './util.js';
 import { netInfoMethods } from './netinfo.js';
 import { miningStatsMethods } from './mining-stats.js';
+import { blockTemplateMethods } from './blocktemplate.js';
+import { prioritiseMethods } from './prioritise.js';
 import { notaryMethods } from './notary.js';
 import { notaryPayMethods } from './notarypay.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
 }

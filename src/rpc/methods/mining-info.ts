@@ -5,7 +5,7 @@ import { hexBytes, isHex } from '../../chain/encoding/hex.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR } from '../errors.js';
 import type { JsonOut } from '../json-value.js';
 import { getStr } from '../params.js';
-import type { RpcMethod } from '../table.js';
+import { helpExampleCli, helpExampleRpc, type RpcMethod } from '../table.js';
 import { chainTip, networkDifficulty } from './blockchain.js';
 import { HELP_getmininginfo, HELP_submitblock } from './help-texts.js';
 import { askRpc } from '../ask.js';
@@ -47,9 +47,8 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
           difficulty,
           errors: '',
           genproclimit: status.genProcLimit,
-          // GetLocalSolPS: acnode's miner solves on demand and keeps no solution-rate meter; it reports
-          // no measured rate.
-          localsolps: 0,
+          // GetLocalSolPS: the miner's solution-rate meter.
+          localsolps: status.localSolPS,
           networksolps: solps,
           networkhashps: solps,
           pooledtx: info.size,
@@ -61,6 +60,21 @@ export function miningInfoMethods(node: NodeServices): RpcMethod[] {
           numthreads: status.genProcLimit,
         } as JsonOut;
       },
+    },
+    {
+      name: 'getlocalsolps',
+      category: 'mining',
+      // komodod checks only fHelp: extra params are ignored.
+      help: (env) =>
+        'getlocalsolps\n' +
+        '\nReturns the average local solutions per second since this node was started.\n' +
+        'This is the same information shown on the metrics screen (if enabled).\n' +
+        '\nResult:\n' +
+        'xxx.xxxxx     (numeric) Solutions per second average\n' +
+        '\nExamples:\n' +
+        helpExampleCli(env, 'getlocalsolps', '') +
+        helpExampleRpc(env, 'getlocalsolps', ''),
+      handler: async () => (await askRpc(node.miner, { op: 'status' })).localSolPS,
     },
     {
       name: 'submitblock',
