@@ -15,7 +15,7 @@ import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
-import type { ImportEntry, UnspentView, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
+import type { ImportEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
@@ -104,6 +104,8 @@ const WRITE_OPS = new Set([
   'setPubkey',
   'backup',
   'walletInfo',
+  'lockCoins',
+  'setTxFee',
 ]);
 
 const key = coinKey;
@@ -158,6 +160,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    */
   private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
+  /**
+   * setLockedCoins (lockunspent): outpoints coin selection never takes, by coinKey. In memory only,
+   * as komodod's: a restart starts with none locked.
+   */
+  private readonly locked = new Set<string>();
+  /** payTxFee per kB (settxfee), 0 while unset (DEFAULT_TRANSACTION_FEE); in memory, as komodod's global. */
+  private payTxFee = 0n;
   private readonly initialDownload = new InitialDownload();
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
@@ -624,6 +633,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
         return this.sign(body.variants, body.coins, body.hashType, body.branchId);
+      case 'lockedCoins':
+        return this.lockedCoins();
       default:
         throw noSuchOp('wallet', body);
     }
@@ -682,6 +693,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return { result: null };
       case 'walletInfo':
         return { result: await this.walletInfo() };
+      case 'lockCoins':
+        if (!body.outpoints) {
+          // lockunspent with the flag alone: true unlocks every coin, false does nothing.
+          if (body.unlock) this.locked.clear();
+        } else for (const o of body.outpoints) body.unlock ? this.locked.delete(key(o.txid, o.n)) : this.locked.add(key(o.txid, o.n));
+        return { result: true };
+      case 'setTxFee':
+        this.payTxFee = body.perK;
+        return { result: true };
       default:
         if (WRITE_OPS.has(body.op)) throw noSuchOp('wallet', body);
         return this.writeNow(body);
@@ -788,10 +808,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return this.book.accountBalance(account, minConf, !untrusted);
   }
 
-  private async walletInfo(): Promise<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }> {
+  private async walletInfo(): Promise<WalletInfo> {
     const pool = await this.keys.poolInfo();
     const { unconfirmed, immature } = this.book.totals();
-    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool };
+    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool, payTxFee: this.payTxFee };
   }
 
   /**
@@ -806,8 +826,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     } else coins = [...this.book.visible()];
     const out: UnspentView[] = [];
     for (const c of coins) {
-      // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases left out.
-      if (!this.book.isMature(c)) continue;
+      // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases and locked coins left out.
+      if (!this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const conf = this.book.confirmations(c);
       if (conf < minDepth || conf > maxDepth) continue;
       out.push(this.view(c));
@@ -865,7 +885,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     };
     const out: Spendable[] = [];
     for (const c of this.book.visible()) {
-      if (c.value <= 0n || !this.book.isMature(c)) continue;
+      if (c.value <= 0n || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const depth = this.book.confirmations(c);
       const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.fromMe;
       if (depth === 0 && !fromMe) continue;
@@ -883,6 +903,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (s.type === 'pubkey') return 73;
     const k = s.type === 'pubkeyhash' ? this.keys.byKeyId(s.solutions[0]!) : undefined;
     return 73 + 1 + (k ? k.pubkey.length : 33);
+  }
+
+  /** ListLockedCoins: std::set<COutPoint> order (the txid's internal bytes, then the index). O(locked). */
+  private lockedCoins(): { txid: string; n: number }[] {
+    const out = [...this.locked].map((k) => {
+      const i = k.lastIndexOf(':');
+      return { txid: k.slice(0, i), n: Number(k.slice(i + 1)) };
+    });
+    return out.sort((a, b) => compareTxids(a.txid, b.txid) || a.n - b.n);
   }
 
   // ---- keys ----------------------------------------------------------------------------------
@@ -948,7 +977,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const params = this.opts.params();
     const { script } = await this.changeScript(false);
     try {
-      return fundTransaction(orig, coins, preset, script, params.maxTxSize(this.tipHeight + 1));
+      return fundTransaction(orig, coins, preset, script, params.maxTxSize(this.tipHeight + 1), undefined, this.payTxFee);
     } catch (e) {
       if (e instanceof WalletBuildError) throw new ServiceFailure(-32603, e.message);
       throw e;
@@ -974,7 +1003,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const change = await this.changeScript(true);
     let built;
     try {
-      built = buildTransaction({ base, recipients, coins, preset: [], changeScript: change.script, maxTxSize: params.maxTxSize(nextHeight) });
+      built = buildTransaction({ base, recipients, coins, preset: [], changeScript: change.script, maxTxSize: params.maxTxSize(nextHeight), payTxFee: this.payTxFee });
     } catch (e) {
       if (e instanceof WalletBuildError) {
         const total = recipients.reduce((s, r) => s + r.value, 0n);

@@ -110,6 +110,12 @@ export interface KeyDump {
   account: string | undefined;
 }
 
+/** An outpoint by its display-order txid. */
+export interface OutpointRef {
+  txid: string;
+  n: number;
+}
+
 /** getwalletinfo's figures. */
 export interface WalletInfo {
   balance: bigint;
@@ -117,6 +123,8 @@ export interface WalletInfo {
   immature: bigint;
   txcount: number;
   pool: { oldest: number; size: number };
+  /** payTxFee's per-kB rate (settxfee), 0 when unset. */
+  payTxFee: bigint;
 }
 
 // ---- requests and replies ------------------------------------------------------------------
@@ -142,6 +150,8 @@ export type WalletRequest =
   | { op: 'secret'; keyId: Uint8Array }
   | { op: 'allKeys' }
   | { op: 'info' }
+  /** listlockunspent: the locked outpoints in komodod's std::set order. */
+  | { op: 'lockedCoins' }
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
   | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
   /** The rebroadcast timer's turn (ResendWalletTransactions): answers the milliseconds until the next. */
@@ -166,7 +176,11 @@ export type WalletRequest =
   | { op: 'setPubkey'; pubkey: Uint8Array }
   /** backupwallet */
   | { op: 'backup'; path: string }
-  | { op: 'walletInfo' };
+  | { op: 'walletInfo' }
+  /** lockunspent: lock or unlock these outpoints; unlock with none given unlocks every one. */
+  | { op: 'lockCoins'; unlock: boolean; outpoints?: OutpointRef[] }
+  /** settxfee: payTxFee per kB from now on (0: back to the default rate). */
+  | { op: 'setTxFee'; perK: bigint };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -201,6 +215,9 @@ export interface WalletReplies {
   setPubkey: null;
   backup: null;
   walletInfo: WalletInfo;
+  lockedCoins: OutpointRef[];
+  lockCoins: true;
+  setTxFee: true;
 }
 
 // ---- notices -------------------------------------------------------------------------------
