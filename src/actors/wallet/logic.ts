@@ -22,6 +22,7 @@ import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { TxHeights } from './txheights.js';
 import { Secret } from '../../chain/crypto/secret.js';
+import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
@@ -106,6 +107,7 @@ const WRITE_OPS = new Set([
   'walletInfo',
   'lockCoins',
   'setTxFee',
+  'rawChangeAddress',
 ]);
 
 const key = coinKey;
@@ -635,6 +637,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.sign(body.variants, body.coins, body.hashType, body.branchId);
       case 'lockedCoins':
         return this.lockedCoins();
+      case 'unconfirmedBalance':
+        return this.book.totals().unconfirmed;
+      case 'signMessage': {
+        // The key stays here: only the signature leaves the wallet.
+        const k = this.keys.byIdHex(body.keyId);
+        return k ? signMessage(body.message, k.secret, k.compressed) : null;
+      }
       default:
         throw noSuchOp('wallet', body);
     }
@@ -702,6 +711,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'setTxFee':
         this.payTxFee = body.perK;
         return { result: true };
+      case 'rawChangeAddress': {
+        // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
+        const k = await this.keys.takePoolKey();
+        return { result: encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)) };
+      }
       default:
         if (WRITE_OPS.has(body.op)) throw noSuchOp('wallet', body);
         return this.writeNow(body);

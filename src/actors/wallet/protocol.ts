@@ -150,6 +150,10 @@ export type WalletRequest =
   | { op: 'secret'; keyId: Uint8Array }
   | { op: 'allKeys' }
   | { op: 'info' }
+  /** getunconfirmedbalance: GetUnconfirmedBalance, the mempool coins not from the wallet. */
+  | { op: 'unconfirmedBalance' }
+  /** signmessage: the compact signature of `message` by the key `keyId` (hex), null when the wallet has no such key. */
+  | { op: 'signMessage'; keyId: string; message: string }
   /** listlockunspent: the locked outpoints in komodod's std::set order. */
   | { op: 'lockedCoins' }
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
@@ -180,7 +184,9 @@ export type WalletRequest =
   /** lockunspent: lock or unlock these outpoints; unlock with none given unlocks every one. */
   | { op: 'lockCoins'; unlock: boolean; outpoints?: OutpointRef[] }
   /** settxfee: payTxFee per kB from now on (0: back to the default rate). */
-  | { op: 'setTxFee'; perK: bigint };
+  | { op: 'setTxFee'; perK: bigint }
+  /** getrawchangeaddress: a pool key kept (CReserveKey::KeepKey) with no address-book entry. */
+  | { op: 'rawChangeAddress' };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -215,6 +221,9 @@ export interface WalletReplies {
   setPubkey: null;
   backup: null;
   walletInfo: WalletInfo;
+  signMessage: Uint8Array | null;
+  unconfirmedBalance: bigint;
+  rawChangeAddress: string;
   lockedCoins: OutpointRef[];
   lockCoins: true;
   setTxFee: true;
