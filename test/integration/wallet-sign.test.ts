@@ -105,4 +105,35 @@ test('signmessage, getrawchangeaddress, getunconfirmedbalance as komodod answers
     await node.rpc('generate', 1);
     assert.equal(await node.rpc('getunconfirmedbalance'), 0);
   });
+
+  await t.test('keypoolrefill: TopUpKeyPool to newsize + 1, -keypool (100) by default', async () => {
+    const size = async () => (await node.rpc<{ keypoolsize: number }>('getwalletinfo')).keypoolsize;
+    assert.equal(await size(), 101);
+    assert.equal(await node.rpc('keypoolrefill', 150), null);
+    assert.equal(await size(), 151);
+    assert.equal(await node.rpc('keypoolrefill'), null);
+    assert.equal(await node.rpc('keypoolrefill', 0), null);
+    assert.equal(await size(), 151, 'never shrinks');
+    assert.deepEqual(await err('keypoolrefill', -1), { code: -8, message: 'Invalid parameter, expected valid size.' });
+    assert.deepEqual(await err('keypoolrefill', 'x'), { code: -1, message: 'JSON value is not an integer as expected' });
+    const usage = await err('keypoolrefill', 1, 2);
+    assert.equal(usage.code, -1);
+    assert.ok(usage.message.startsWith('keypoolrefill ( newsize )\n\nFills the keypool.\n\nArguments\n1. newsize     (numeric, optional, default=100) The new keypool size\n\nExamples:\n'));
+  });
+
+  await t.test('resendwallettransactions: the wallet transactions in the mempool, oldest first', async () => {
+    assert.deepEqual(await node.rpc('resendwallettransactions'), []);
+    const addr = await node.rpc<string>('getnewaddress');
+    const a = await node.rpc<string>('sendtoaddress', addr, 1);
+    const b = await node.rpc<string>('sendtoaddress', addr, 2);
+    const got = await node.rpc<string[]>('resendwallettransactions');
+    assert.deepEqual([...got].sort(), [a, b].sort());
+    await node.rpc('generate', 1);
+    assert.deepEqual(await node.rpc('resendwallettransactions'), []);
+    const usage = await err('resendwallettransactions', 1);
+    assert.deepEqual(usage, {
+      code: -1,
+      message: 'resendwallettransactions\nImmediately re-broadcast unconfirmed wallet transactions to all peers.\nIntended only for testing; the wallet code periodically re-broadcasts\nautomatically.\nReturns array of transaction ids that were re-broadcast.\n',
+    });
+  });
 });

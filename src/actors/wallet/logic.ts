@@ -108,6 +108,8 @@ const WRITE_OPS = new Set([
   'lockCoins',
   'setTxFee',
   'rawChangeAddress',
+  'keypoolRefill',
+  'resendNow',
 ]);
 
 const key = coinKey;
@@ -291,6 +293,17 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const before = this.resendClock.round(now);
     const next = Math.max(1, this.resendClock.dueIn(now)) * 1000;
     if (before === null) return { result: next };
+    const items = this.resendBefore(before, now);
+    if (items.length === 0) return { result: next };
+    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
+    return { result: next, notices: [{ type: 'relayTxs', items }] };
+  }
+
+  /**
+   * ResendWalletTransactionsBefore(before): the wallet's transactions in the mempool received by
+   * then, oldest first, as relay items. Costs the wallet's transactions in the mempool.
+   */
+  private resendBefore(before: number, now: number): { txid: string; raw: Uint8Array }[] {
     const inMempool: PendingTx[] = [];
     for (const txid of this.memKeys.keys()) {
       const w = this.txs.get(txid);
@@ -299,10 +312,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       const tx = this.parsed(txid);
       if (tx) inMempool.push({ txid, tx, timeReceived: w.timeReceived, seq: w.seq });
     }
-    const items = resendable(inMempool, before, now);
-    if (items.length === 0) return { result: next };
-    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
-    return { result: next, notices: [{ type: 'relayTxs', items: items.map((w) => ({ txid: w.txid, raw: w.tx.toRaw() })) }] };
+    return resendable(inMempool, before, now).map((w) => ({ txid: w.txid, raw: w.tx.toRaw() }));
   }
 
   /**
@@ -711,6 +721,14 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'setTxFee':
         this.payTxFee = body.perK;
         return { result: true };
+      case 'keypoolRefill':
+        await this.keys.topUp(body.size);
+        return { result: (await this.keys.poolInfo()).size };
+      case 'resendNow': {
+        // The RPC relays at once, in or out of initial download, with no schedule (komodod's GetTime()).
+        const items = this.resendBefore(this.now(), this.now());
+        return { result: items.map((i) => i.txid), notices: items.length > 0 ? [{ type: 'relayTxs', items }] : [] };
+      }
       case 'rawChangeAddress': {
         // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
         const k = await this.keys.takePoolKey();

@@ -186,7 +186,11 @@ export type WalletRequest =
   /** settxfee: payTxFee per kB from now on (0: back to the default rate). */
   | { op: 'setTxFee'; perK: bigint }
   /** getrawchangeaddress: a pool key kept (CReserveKey::KeepKey) with no address-book entry. */
-  | { op: 'rawChangeAddress' };
+  | { op: 'rawChangeAddress' }
+  /** keypoolrefill: TopUpKeyPool(size), 0 for -keypool; answers the pool's size after. */
+  | { op: 'keypoolRefill'; size: number }
+  /** resendwallettransactions: ResendWalletTransactionsBefore(now), relayed; answers their txids. */
+  | { op: 'resendNow' };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -224,6 +228,8 @@ export interface WalletReplies {
   signMessage: Uint8Array | null;
   unconfirmedBalance: bigint;
   rawChangeAddress: string;
+  keypoolRefill: number;
+  resendNow: string[];
   lockedCoins: OutpointRef[];
   lockCoins: true;
   setTxFee: true;
