@@ -106,6 +106,40 @@ test('signmessage, getrawchangeaddress, getunconfirmedbalance as komodod answers
     assert.equal(await node.rpc('getunconfirmedbalance'), 0);
   });
 
+  await t.test('getreceivedbyaddress: P2PKH outputs of non-coinbase wallet transactions at minconf', async () => {
+    const addr = await node.rpc<string>('getnewaddress');
+    const got = (minconf?: unknown) => node.rpc<number>('getreceivedbyaddress', addr, ...(minconf === undefined ? [] : [minconf]));
+    assert.equal(await got(), 0);
+    await node.rpc('sendtoaddress', addr, 1);
+    assert.equal(await got(), 0);
+    assert.equal(await got(0), 1);
+    await node.rpc('generate', 1);
+    assert.equal(await got(), 1);
+    assert.equal(await got(2), 0);
+    await node.rpc('sendtoaddress', addr, 0.25);
+    await node.rpc('generate', 1);
+    assert.equal(await got(2), 1);
+    assert.equal(await got(), 1.25);
+    // Spending the coins does not change what was received.
+    await node.rpc('sendtoaddress', await node.rpc<string>('getnewaddress'), (await node.rpc<number>('getbalance')) - 1);
+    await node.rpc('generate', 1);
+    assert.equal(await got(), 1.25);
+    // The node's address only received coinbases (and P2PK change): not tallied.
+    const nodeAddr = encodeAddress(PUBKEY_ADDRESS, hash160(Buffer.from(await node.nodePubkey(), 'hex')));
+    assert.ok((await node.rpc<number>('getbalance')) > 0);
+    assert.equal(await node.rpc('getreceivedbyaddress', nodeAddr, 0), 0);
+    // Not the wallet's, or P2SH: 0, before minconf is read; the wallet's with a bad minconf fails.
+    const foreign = encodeAddress(PUBKEY_ADDRESS, new Uint8Array(20).fill(9));
+    assert.equal(await node.rpc('getreceivedbyaddress', foreign, 'x'), 0);
+    const ms = await node.rpc<{ address: string }>('createmultisig', 1, [addr]);
+    assert.equal(await node.rpc('getreceivedbyaddress', ms.address, 0), 0);
+    assert.deepEqual(await err('getreceivedbyaddress', addr, 'x'), { code: -1, message: 'JSON value is not an integer as expected' });
+    assert.deepEqual(await err('getreceivedbyaddress', 'Rbad'), { code: -5, message: 'Invalid Komodo address' });
+    const usage = await err('getreceivedbyaddress');
+    assert.equal(usage.code, -1);
+    assert.ok(usage.message.startsWith('getreceivedbyaddress "ACDEV_address" ( minconf )\n\nReturns the total amount received by the given ACDEV address in transactions with at least minconf confirmations.\n'));
+  });
+
   await t.test('keypoolrefill: TopUpKeyPool to newsize + 1, -keypool (100) by default', async () => {
     const size = async () => (await node.rpc<{ keypoolsize: number }>('getwalletinfo')).keypoolsize;
     assert.equal(await size(), 101);

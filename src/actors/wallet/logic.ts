@@ -165,6 +165,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
   /**
+   * P2PKH key id (hex) → the outputs of recorded non-coinbase transactions paying it (getreceivedbyaddress
+   * tallies these: the address's outputs, never the whole wallet), filed as transactions are recorded.
+   */
+  private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
+  /**
    * setLockedCoins (lockunspent): outpoints coin selection never takes, by coinKey. In memory only,
    * as komodod's: a restart starts with none locked.
    */
@@ -464,6 +469,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.byHeight.add(w);
     this.computeOuts(w, tx);
     this.addSpends(w, tx);
+    if (!w.coinbase) {
+      for (const o of tx.vout) {
+        const id = p2pkhKeyId(o.script);
+        if (!id) continue;
+        const idHex = toHex(id);
+        let list = this.receivedBy.get(idHex);
+        if (!list) this.receivedBy.set(idHex, (list = []));
+        list.push({ w, value: o.value });
+      }
+    }
     return w;
   }
 
@@ -647,6 +662,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.sign(body.variants, body.coins, body.hashType, body.branchId);
       case 'lockedCoins':
         return this.lockedCoins();
+      case 'receivedByKey':
+        return this.receivedByKey(body.keyId, body.minConf);
       case 'unconfirmedBalance':
         return this.book.totals().unconfirmed;
       case 'signMessage': {
@@ -935,6 +952,22 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (s.type === 'pubkey') return 73;
     const k = s.type === 'pubkeyhash' ? this.keys.byKeyId(s.solutions[0]!) : undefined;
     return 73 + 1 + (k ? k.pubkey.length : 33);
+  }
+
+  /**
+   * getreceivedbyaddress's tally: the P2PKH outputs paying `keyId` in non-coinbase wallet transactions
+   * at least `minConf` deep (GetDepthInMainChain: the block's depth, 0 in the mempool, -1 in neither),
+   * or null when the wallet does not hold the key (komodod answers 0 for a script not IsMine).
+   * O(the address's outputs). komodo_dpowconfs is the depth itself on a chain never notarised.
+   */
+  private receivedByKey(keyId: string, minConf: number): bigint | null {
+    if (!this.keys.byIdHex(keyId)) return null;
+    let sum = 0n;
+    for (const { w, value } of this.receivedBy.get(keyId) ?? []) {
+      const depth = w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1;
+      if (depth >= minConf) sum += value;
+    }
+    return sum;
   }
 
   /** ListLockedCoins: std::set<COutPoint> order (the txid's internal bytes, then the index). O(locked). */

@@ -150,6 +150,8 @@ export type WalletRequest =
   | { op: 'secret'; keyId: Uint8Array }
   | { op: 'allKeys' }
   | { op: 'info' }
+  /** getreceivedbyaddress: the P2PKH outputs paying key `keyId` (hex) at least minConf deep; null when not the wallet's. */
+  | { op: 'receivedByKey'; keyId: string; minConf: number }
   /** getunconfirmedbalance: GetUnconfirmedBalance, the mempool coins not from the wallet. */
   | { op: 'unconfirmedBalance' }
   /** signmessage: the compact signature of `message` by the key `keyId` (hex), null when the wallet has no such key. */
@@ -227,6 +229,7 @@ export interface WalletReplies {
   walletInfo: WalletInfo;
   signMessage: Uint8Array | null;
   unconfirmedBalance: bigint;
+  receivedByKey: bigint | null;
   rawChangeAddress: string;
   keypoolRefill: number;
   resendNow: string[];

@@ -15,6 +15,7 @@ import { walletMethods } from './wallet.js';
 import { walletCoinMethods } from './wallet-coins.js';
 import { walletSignMethods } from './wallet-sign.js';
 import { walletPoolMethods } from './wallet-pool.js';
+import { walletReceivedMethods } from './wallet-received.js';
 import { rawWalletMethods } from './rawwallet.js';
 import { addressMethods } from './address.js';
 import { utilMethods } from './util.js';
@@ -25,5 +26,5 @@ import { notaryPayMethods } from './notarypay.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
 }
