@@ -47,7 +47,7 @@ function world(): World {
   const node = {
     config: { pubkey: toHex(PK), devChain: false },
     minerPubkey: PK,
-    tokens: {
+    tokenRegistry: {
       ask: async (b: Body) => {
         assert.equal(b.op, 'outputsPage');
         assert.equal(b.tokenid, toHexReversed(TOKENID));
@@ -56,12 +56,19 @@ function world(): World {
         return tokens.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint);
       },
     },
-    chain: {
+    chainStore: {
       ask: async (b: Body) => {
         assert.equal(b.op, 'addressUnspentPage');
         assert.equal(b.address, NORMAL_ADDRESS);
         asks.pages++;
         return coins.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint);
+      },
+    },
+    // No coin locked with lockunspent (AddNormalinputs reads the wallet's locks once).
+    wallet: {
+      ask: async (b: Body) => {
+        assert.equal(b.op, 'lockedCoins');
+        return [];
       },
     },
     mempool: {
