@@ -64,6 +64,13 @@ function world(): World {
         return coins.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint);
       },
     },
+    // No coin locked with lockunspent (AddNormalinputs reads the wallet's locks once).
+    wallet: {
+      ask: async (b: Body) => {
+        assert.equal(b.op, 'lockedCoins');
+        return [];
+      },
+    },
     mempool: {
       ask: async (b: Body) => {
         assert.equal(b.op, 'spentAmong');

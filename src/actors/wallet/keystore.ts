@@ -190,11 +190,12 @@ export class KeyStore {
   }
 
   /**
-   * TopUpKeyPool: new keys until the pool holds max(-keypool, 0) + 1, each with the next index after
+   * TopUpKeyPool: new keys until the pool holds max(-keypool, 0) + 1 (or kpSize + 1), each with the next index after
    * the highest one in the pool (written in one append).
    */
-  async topUp(): Promise<void> {
-    const want = poolTarget(this.keypool) - this.pool.size;
+  async topUp(kpSize = 0): Promise<void> {
+    // keypoolrefill's newsize replaces -keypool when above 0 (TopUpKeyPool(kpSize)).
+    const want = poolTarget(kpSize > 0 ? kpSize : this.keypool) - this.pool.size;
     if (want <= 0) return;
     const time = Math.floor(Date.now() / 1000);
     const made: { secret: Uint8Array; pubkey: Uint8Array; doc: KeyDoc }[] = [];

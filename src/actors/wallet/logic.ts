@@ -15,13 +15,14 @@ import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
-import type { ImportEntry, UnspentView, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
+import type { ImportEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { TxHeights } from './txheights.js';
 import { Secret } from '../../chain/crypto/secret.js';
+import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
@@ -104,6 +105,11 @@ const WRITE_OPS = new Set([
   'setPubkey',
   'backup',
   'walletInfo',
+  'lockCoins',
+  'setTxFee',
+  'rawChangeAddress',
+  'keypoolRefill',
+  'resendNow',
 ]);
 
 const key = coinKey;
@@ -158,6 +164,18 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    */
   private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
+  /**
+   * P2PKH key id (hex) → the outputs of recorded non-coinbase transactions paying it (getreceivedbyaddress
+   * tallies these: the address's outputs, never the whole wallet), filed as transactions are recorded.
+   */
+  private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
+  /**
+   * setLockedCoins (lockunspent): outpoints coin selection never takes, by coinKey. In memory only,
+   * as komodod's: a restart starts with none locked.
+   */
+  private readonly locked = new Set<string>();
+  /** payTxFee per kB (settxfee), 0 while unset (DEFAULT_TRANSACTION_FEE); in memory, as komodod's global. */
+  private payTxFee = 0n;
   private readonly initialDownload = new InitialDownload();
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
@@ -280,6 +298,17 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const before = this.resendClock.round(now);
     const next = Math.max(1, this.resendClock.dueIn(now)) * 1000;
     if (before === null) return { result: next };
+    const items = this.resendBefore(before, now);
+    if (items.length === 0) return { result: next };
+    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
+    return { result: next, notices: [{ type: 'relayTxs', items }] };
+  }
+
+  /**
+   * ResendWalletTransactionsBefore(before): the wallet's transactions in the mempool received by
+   * then, oldest first, as relay items. Costs the wallet's transactions in the mempool.
+   */
+  private resendBefore(before: number, now: number): { txid: string; raw: Uint8Array }[] {
     const inMempool: PendingTx[] = [];
     for (const txid of this.memKeys.keys()) {
       const w = this.txs.get(txid);
@@ -288,10 +317,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       const tx = this.parsed(txid);
       if (tx) inMempool.push({ txid, tx, timeReceived: w.timeReceived, seq: w.seq });
     }
-    const items = resendable(inMempool, before, now);
-    if (items.length === 0) return { result: next };
-    this.log(`ResendWalletTransactions: rebroadcast ${items.length} unconfirmed transactions`);
-    return { result: next, notices: [{ type: 'relayTxs', items: items.map((w) => ({ txid: w.txid, raw: w.tx.toRaw() })) }] };
+    return resendable(inMempool, before, now).map((w) => ({ txid: w.txid, raw: w.tx.toRaw() }));
   }
 
   /**
@@ -443,6 +469,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.byHeight.add(w);
     this.computeOuts(w, tx);
     this.addSpends(w, tx);
+    if (!w.coinbase) {
+      for (const o of tx.vout) {
+        const id = p2pkhKeyId(o.script);
+        if (!id) continue;
+        const idHex = toHex(id);
+        let list = this.receivedBy.get(idHex);
+        if (!list) this.receivedBy.set(idHex, (list = []));
+        list.push({ w, value: o.value });
+      }
+    }
     return w;
   }
 
@@ -624,6 +660,17 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
         return this.sign(body.variants, body.coins, body.hashType, body.branchId);
+      case 'lockedCoins':
+        return this.lockedCoins();
+      case 'receivedByKey':
+        return this.receivedByKey(body.keyId, body.minConf);
+      case 'unconfirmedBalance':
+        return this.book.totals().unconfirmed;
+      case 'signMessage': {
+        // The key stays here: only the signature leaves the wallet.
+        const k = this.keys.byIdHex(body.keyId);
+        return k ? signMessage(body.message, k.secret, k.compressed) : null;
+      }
       default:
         throw noSuchOp('wallet', body);
     }
@@ -682,6 +729,28 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return { result: null };
       case 'walletInfo':
         return { result: await this.walletInfo() };
+      case 'lockCoins':
+        if (!body.outpoints) {
+          // lockunspent with the flag alone: true unlocks every coin, false does nothing.
+          if (body.unlock) this.locked.clear();
+        } else for (const o of body.outpoints) body.unlock ? this.locked.delete(key(o.txid, o.n)) : this.locked.add(key(o.txid, o.n));
+        return { result: true };
+      case 'setTxFee':
+        this.payTxFee = body.perK;
+        return { result: true };
+      case 'keypoolRefill':
+        await this.keys.topUp(body.size);
+        return { result: (await this.keys.poolInfo()).size };
+      case 'resendNow': {
+        // The RPC relays at once, in or out of initial download, with no schedule (komodod's GetTime()).
+        const items = this.resendBefore(this.now(), this.now());
+        return { result: items.map((i) => i.txid), notices: items.length > 0 ? [{ type: 'relayTxs', items }] : [] };
+      }
+      case 'rawChangeAddress': {
+        // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
+        const k = await this.keys.takePoolKey();
+        return { result: encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)) };
+      }
       default:
         if (WRITE_OPS.has(body.op)) throw noSuchOp('wallet', body);
         return this.writeNow(body);
@@ -788,10 +857,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return this.book.accountBalance(account, minConf, !untrusted);
   }
 
-  private async walletInfo(): Promise<{ balance: bigint; unconfirmed: bigint; immature: bigint; txcount: number; pool: { oldest: number; size: number } }> {
+  private async walletInfo(): Promise<WalletInfo> {
     const pool = await this.keys.poolInfo();
     const { unconfirmed, immature } = this.book.totals();
-    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool };
+    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool, payTxFee: this.payTxFee };
   }
 
   /**
@@ -806,8 +875,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     } else coins = [...this.book.visible()];
     const out: UnspentView[] = [];
     for (const c of coins) {
-      // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases left out.
-      if (!this.book.isMature(c)) continue;
+      // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases and locked coins left out.
+      if (!this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const conf = this.book.confirmations(c);
       if (conf < minDepth || conf > maxDepth) continue;
       out.push(this.view(c));
@@ -865,7 +934,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     };
     const out: Spendable[] = [];
     for (const c of this.book.visible()) {
-      if (c.value <= 0n || !this.book.isMature(c)) continue;
+      if (c.value <= 0n || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const depth = this.book.confirmations(c);
       const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.fromMe;
       if (depth === 0 && !fromMe) continue;
@@ -883,6 +952,31 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (s.type === 'pubkey') return 73;
     const k = s.type === 'pubkeyhash' ? this.keys.byKeyId(s.solutions[0]!) : undefined;
     return 73 + 1 + (k ? k.pubkey.length : 33);
+  }
+
+  /**
+   * getreceivedbyaddress's tally: the P2PKH outputs paying `keyId` in non-coinbase wallet transactions
+   * at least `minConf` deep (GetDepthInMainChain: the block's depth, 0 in the mempool, -1 in neither),
+   * or null when the wallet does not hold the key (komodod answers 0 for a script not IsMine).
+   * O(the address's outputs). komodo_dpowconfs is the depth itself on a chain never notarised.
+   */
+  private receivedByKey(keyId: string, minConf: number): bigint | null {
+    if (!this.keys.byIdHex(keyId)) return null;
+    let sum = 0n;
+    for (const { w, value } of this.receivedBy.get(keyId) ?? []) {
+      const depth = w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1;
+      if (depth >= minConf) sum += value;
+    }
+    return sum;
+  }
+
+  /** ListLockedCoins: std::set<COutPoint> order (the txid's internal bytes, then the index). O(locked). */
+  private lockedCoins(): { txid: string; n: number }[] {
+    const out = [...this.locked].map((k) => {
+      const i = k.lastIndexOf(':');
+      return { txid: k.slice(0, i), n: Number(k.slice(i + 1)) };
+    });
+    return out.sort((a, b) => compareTxids(a.txid, b.txid) || a.n - b.n);
   }
 
   // ---- keys ----------------------------------------------------------------------------------
@@ -948,7 +1042,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const params = this.opts.params();
     const { script } = await this.changeScript(false);
     try {
-      return fundTransaction(orig, coins, preset, script, params.maxTxSize(this.tipHeight + 1));
+      return fundTransaction(orig, coins, preset, script, params.maxTxSize(this.tipHeight + 1), undefined, this.payTxFee);
     } catch (e) {
       if (e instanceof WalletBuildError) throw new ServiceFailure(-32603, e.message);
       throw e;
@@ -974,7 +1068,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const change = await this.changeScript(true);
     let built;
     try {
-      built = buildTransaction({ base, recipients, coins, preset: [], changeScript: change.script, maxTxSize: params.maxTxSize(nextHeight) });
+      built = buildTransaction({ base, recipients, coins, preset: [], changeScript: change.script, maxTxSize: params.maxTxSize(nextHeight), payTxFee: this.payTxFee });
     } catch (e) {
       if (e instanceof WalletBuildError) {
         const total = recipients.reduce((s, r) => s + r.value, 0n);

@@ -110,6 +110,12 @@ export interface KeyDump {
   account: string | undefined;
 }
 
+/** An outpoint by its display-order txid. */
+export interface OutpointRef {
+  txid: string;
+  n: number;
+}
+
 /** getwalletinfo's figures. */
 export interface WalletInfo {
   balance: bigint;
@@ -117,6 +123,8 @@ export interface WalletInfo {
   immature: bigint;
   txcount: number;
   pool: { oldest: number; size: number };
+  /** payTxFee's per-kB rate (settxfee), 0 when unset. */
+  payTxFee: bigint;
 }
 
 // ---- requests and replies ------------------------------------------------------------------
@@ -142,6 +150,14 @@ export type WalletRequest =
   | { op: 'secret'; keyId: Uint8Array }
   | { op: 'allKeys' }
   | { op: 'info' }
+  /** getreceivedbyaddress: the P2PKH outputs paying key `keyId` (hex) at least minConf deep; null when not the wallet's. */
+  | { op: 'receivedByKey'; keyId: string; minConf: number }
+  /** getunconfirmedbalance: GetUnconfirmedBalance, the mempool coins not from the wallet. */
+  | { op: 'unconfirmedBalance' }
+  /** signmessage: the compact signature of `message` by the key `keyId` (hex), null when the wallet has no such key. */
+  | { op: 'signMessage'; keyId: string; message: string }
+  /** listlockunspent: the locked outpoints in komodod's std::set order. */
+  | { op: 'lockedCoins' }
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
   | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
   /** The rebroadcast timer's turn (ResendWalletTransactions): answers the milliseconds until the next. */
@@ -166,7 +182,17 @@ export type WalletRequest =
   | { op: 'setPubkey'; pubkey: Uint8Array }
   /** backupwallet */
   | { op: 'backup'; path: string }
-  | { op: 'walletInfo' };
+  | { op: 'walletInfo' }
+  /** lockunspent: lock or unlock these outpoints; unlock with none given unlocks every one. */
+  | { op: 'lockCoins'; unlock: boolean; outpoints?: OutpointRef[] }
+  /** settxfee: payTxFee per kB from now on (0: back to the default rate). */
+  | { op: 'setTxFee'; perK: bigint }
+  /** getrawchangeaddress: a pool key kept (CReserveKey::KeepKey) with no address-book entry. */
+  | { op: 'rawChangeAddress' }
+  /** keypoolrefill: TopUpKeyPool(size), 0 for -keypool; answers the pool's size after. */
+  | { op: 'keypoolRefill'; size: number }
+  /** resendwallettransactions: ResendWalletTransactionsBefore(now), relayed; answers their txids. */
+  | { op: 'resendNow' };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -201,6 +227,15 @@ export interface WalletReplies {
   setPubkey: null;
   backup: null;
   walletInfo: WalletInfo;
+  signMessage: Uint8Array | null;
+  unconfirmedBalance: bigint;
+  receivedByKey: bigint | null;
+  rawChangeAddress: string;
+  keypoolRefill: number;
+  resendNow: string[];
+  lockedCoins: OutpointRef[];
+  lockCoins: true;
+  setTxFee: true;
 }
 
 // ---- notices -------------------------------------------------------------------------------

@@ -39,9 +39,15 @@ export interface Spendable {
 
 export class WalletBuildError extends Error {}
 
-/** GetMinimumFee with no -paytxfee and no estimate, then CreateTransaction's 5000-sat floor. */
-export function walletFee(size: number): bigint {
-  let fee = feeForSize(MIN_TX_FEE_PER_KB, size);
+/**
+ * GetMinimumFee with no fee estimate, then CreateTransaction's 5000-sat floor. `payTxFeePerK` is
+ * payTxFee (settxfee; 0 when unset): with fPayAtLeastCustomFee (on by default) a fee under the
+ * per-kB rate is raised to that rate; unset, minTxFee's 1000 sat/kB applies.
+ */
+export function walletFee(size: number, payTxFeePerK = 0n): bigint {
+  let fee = feeForSize(payTxFeePerK, size);
+  if (fee > 0n && fee < payTxFeePerK) fee = payTxFeePerK;
+  if (fee === 0n) fee = feeForSize(MIN_TX_FEE_PER_KB, size);
   const relay = feeForSize(DEFAULT_MIN_RELAY_TX_FEE, size);
   if (fee < relay) fee = relay;
   if (fee > MAX_TX_FEE) fee = MAX_TX_FEE;
@@ -156,6 +162,8 @@ export interface BuildRequest {
   preset: readonly Spendable[] | null;
   changeScript: Uint8Array;
   maxTxSize: number;
+  /** payTxFee per kB (settxfee), 0 when unset. */
+  payTxFee?: bigint;
   rand?: () => number;
 }
 
@@ -234,7 +242,7 @@ export function buildTransaction(req: BuildRequest): BuildResult {
     const size = tx.toRaw().length;
     for (const input of tx.vin) input.scriptSig = new Uint8Array(0);
     if (size >= req.maxTxSize) throw new WalletBuildError('Transaction too large');
-    const needed = walletFee(size);
+    const needed = walletFee(size, req.payTxFee ?? 0n);
     if (needed < feeForSize(DEFAULT_MIN_RELAY_TX_FEE, size)) throw new WalletBuildError('Transaction too large for fee policy');
     if (fee >= needed) return { tx, inputs: sel.coins, fee, changePos };
     fee = needed;
@@ -258,13 +266,21 @@ function dustThresholdOf(out: TxOut): bigint {
  * FundTransaction: the original transaction with the new inputs appended (empty scriptSig,
  * sequence 0xfffffffe) and the change output inserted at changepos; existing inputs untouched.
  */
-export function fundTransaction(orig: Transaction, coins: readonly Spendable[], preset: readonly Spendable[] | null, changeScript: Uint8Array, maxTxSize: number, rand?: () => number): { tx: Transaction; fee: bigint; changePos: number } {
+export function fundTransaction(
+  orig: Transaction,
+  coins: readonly Spendable[],
+  preset: readonly Spendable[] | null,
+  changeScript: Uint8Array,
+  maxTxSize: number,
+  rand?: () => number,
+  payTxFee = 0n,
+): { tx: Transaction; fee: bigint; changePos: number } {
   const recipients = orig.vout.map((o) => ({ script: o.script, value: o.value, subtractFee: false }));
   // komodod's AvailableCoins keeps only the coin control's selected coins once any is selected
   // (wallet.cpp:3283, without Bitcoin's fAllowOtherInputs test): a transaction that already has
   // inputs is funded by those inputs alone.
   const pool = orig.vin.length > 0 ? [] : coins;
-  const built = buildTransaction({ base: orig, recipients, coins: pool, preset, changeScript, maxTxSize, ...(rand ? { rand } : {}) });
+  const built = buildTransaction({ base: orig, recipients, coins: pool, preset, changeScript, maxTxSize, payTxFee, ...(rand ? { rand } : {}) });
   const tx = orig.clone();
   if (built.changePos !== -1) tx.vout.splice(built.changePos, 0, built.tx.vout[built.changePos]!);
   const have = new Set(tx.vin.map((i) => i.prevout.key()));

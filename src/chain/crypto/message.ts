@@ -29,3 +29,16 @@ export function recoverCompact(digest: Uint8Array, sig: Uint8Array): Uint8Array 
     return null;
   }
 }
+
+/**
+ * CKey::SignCompact over messageHash(message): a deterministic (RFC 6979) low-S signature as 65
+ * bytes, header 27 + recid (+4 when the key's public form is compressed), then r||s — what
+ * recoverCompact reads back.
+ */
+export function signMessage(message: string, key: Uint8Array, compressed: boolean): Uint8Array {
+  const rec = secp256k1.sign(messageHash(message), key, { prehash: false, lowS: true, format: 'recovered' });
+  const out = new Uint8Array(65);
+  out[0] = 27 + rec[0]! + (compressed ? 4 : 0);
+  out.set(rec.subarray(1), 1);
+  return out;
+}

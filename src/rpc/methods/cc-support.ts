@@ -171,7 +171,8 @@ export class CCSupport {
    * mempool, until `maxinputs` of them or `total` is reached. (komodod's AddNormalinputs uses the
    * wallet's coins; acnode takes them from the same -pubkey address.) With `mature`, immature
    * coinbases are skipped as the wallet's AvailableCoins does; without it (AddNormalinputsRemote,
-   * the address index) they are not looked at.
+   * the address index) they are not looked at. Coins locked with lockunspent are skipped, as
+   * AvailableCoins skips them.
    */
   async normalCandidates(pk: Uint8Array, total: bigint, maxinputs: number, mature?: { nextHeight: number; maturity: number }): Promise<SpendableCoin[]> {
     const address = addressKey(1, hash160(pk));
@@ -180,10 +181,13 @@ export class CCSupport {
       (after, limit) => this.node.chainStore.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
       maxinputs,
     );
+    // AvailableCoins skips the wallet's locked coins (lockunspent): read once, O(locked coins).
+    const locked = new Set((await this.node.wallet.ask({ op: 'lockedCoins' })).map((o) => `${o.txid}:${o.n}`));
     const out: SpendableCoin[] = [];
     let sum = 0n;
     for await (const u of candidates) {
       if (parsePayToCryptoCondition(u.script)) continue;
+      if (locked.size > 0 && locked.has(`${u.txid}:${u.index}`)) continue;
       if (mature && u.coinbase && mature.nextHeight - u.height < mature.maturity) continue;
       out.push({ txid: txidBytes(u.txid), vout: u.index, value: u.value, script: u.script });
       sum += u.value;

@@ -317,7 +317,7 @@ async function getwalletinfo(node: NodeServices): Promise<JsonOut> {
     txcount: info.txcount,
     keypoololdest: info.pool.oldest,
     keypoolsize: info.pool.size,
-    paytxfee: valueFromAmount(0n),
+    paytxfee: valueFromAmount(info.payTxFee),
   };
 }
 
