@@ -134,6 +134,8 @@ export class Connections extends P2PPart {
 
   private openConnection(node: string, oneshot: boolean): void {
     if (this.core.closing) return;
+    // OpenNetworkConnection: a node already connected under that name is not dialled again (FindNode(pszDest)).
+    if (this.findPeer(node)) return;
     const { host, port } = splitHostPort(node, this.opts.params.p2pPort);
     if (!(port > 0 && port < 65536)) {
       this.log(`p2p: cannot connect to ${node}: invalid port`);
