@@ -2,25 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
+import { base58check } from '../helpers/base58.js';
 
 /** notaries, getiguanajson and getnotarysendmany over HTTP: komodod's tables by season and era. */
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+/** The address of a hex pubkey under a version byte (komodod's EncodeDestination of its key id). */
 function address(version: number, pubkeyHex: string): string {
-  const payload = Buffer.concat([Buffer.of(version), createHash('ripemd160').update(sha256(Buffer.from(pubkeyHex, 'hex'))).digest()]);
-  const b = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
-  let n = BigInt('0x' + b.toString('hex'));
-  let s = '';
-  while (n > 0n) {
-    s = B58[Number(n % 58n)] + s;
-    n /= 58n;
-  }
-  for (const x of b) {
-    if (x !== 0) break;
-    s = '1' + s;
-  }
-  return s;
+  return base58check(Buffer.concat([Buffer.of(version), createHash('ripemd160').update(sha256(Buffer.from(pubkeyHex, 'hex'))).digest()]));
 }
 
 /** From komodod's sources: season 1's and season 9's first notaries, the first LABS era's first notary. */

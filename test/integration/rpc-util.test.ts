@@ -3,27 +3,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
+import { base58check } from '../helpers/base58.js';
 
 /** createmultisig, verifymessage, decodeccopret, txnotarizedconfirmed, z_validateaddress over HTTP. */
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
 const hash160 = (b: Uint8Array) => createHash('ripemd160').update(sha256(b)).digest();
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-function base58check(payload: Uint8Array): string {
-  const b = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]);
-  let n = BigInt('0x' + b.toString('hex'));
-  let s = '';
-  while (n > 0n) {
-    s = B58[Number(n % 58n)] + s;
-    n /= 58n;
-  }
-  for (const x of b) {
-    if (x !== 0) break;
-    s = '1' + s;
-  }
-  return s;
-}
-
 /** The message hash komodod signs: sha256d(ser("Komodo Signed Message:\n") || ser(message)), built here on its own. */
 function komodoMessageHash(message: string): Uint8Array {
   const ser = (s: string) => {
