@@ -64,6 +64,10 @@ export interface NodeConfig {
   readonly txexpirydelta: number;
   /** -keypool: the key pool's target size (komodod: max(-keypool, 0), default 100). */
   readonly keypool: number;
+  /** -experimentalfeatures (komodod's fExperimentalMode, on by default). */
+  readonly experimentalfeatures: boolean;
+  /** -developerencryptwallet as given, null when not (encryptwallet's default then follows the chain: ac_public). */
+  readonly developerencryptwallet: boolean | null;
 
   readonly reindex: boolean;
   /** Always true: acnode keeps the transaction index (-txindex=0 is refused). */
@@ -141,6 +145,8 @@ const FLAG_KINDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['datacarriersize', 'int'],
   ['txexpirydelta', 'int'],
   ['keypool', 'int'],
+  ['experimentalfeatures', 'bool'],
+  ['developerencryptwallet', 'bool'],
   ['reindex', 'bool'],
   ['txindex', 'bool'],
   ['addressindex', 'bool'],
@@ -380,6 +386,11 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
   if (rpcallowip.length === 0 && rpcbind.length > 0)
     warnings.push('option -rpcbind was ignored because -rpcallowip was not specified, refusing to allow everyone to connect');
 
+  // komodod's init: experimental options without the global flag fail the start (mapArgs.count: any value).
+  const experimentalfeatures = bool('experimentalfeatures', true);
+  if (!experimentalfeatures && flags.get('developerencryptwallet') !== undefined)
+    throw new ConfigError('Wallet encryption requires -experimentalfeatures.', 'developerencryptwallet');
+
   const rpcuser = str('rpcuser');
   const rpcpassword = str('rpcpassword');
 
@@ -408,6 +419,8 @@ export function loadConfig(argv: readonly string[], opts: ConfigOptions = {}): N
     txexpirydelta: int('txexpirydelta', 200, 0, 500_000_000),
     // TopUpKeyPool: max(GetArg("-keypool", 100), 0), so a negative size is an empty target.
     keypool: Math.max(int('keypool', 100, -0x80000000, 1_000_000), 0),
+    experimentalfeatures,
+    developerencryptwallet: flags.get('developerencryptwallet') === undefined ? null : bool('developerencryptwallet', false),
     reindex: bool('reindex', false),
     txindex: true,
     addressindex: bool('addressindex', chain.indexesByDefault),

@@ -81,7 +81,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     throw new ConfigError(e instanceof Error ? e.message : String(e), 'sigbackend');
   }
   log(`secp256k1 backend: ${sig.report}`);
-  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool });
+  const keys = await KeyStore.open(config.datadir, { keypool: config.keypool, log });
   const parts = await nodeParts(config, keys, sig, log);
   const { verifyPool, minerPubkey } = parts;
 
@@ -173,7 +173,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const first = config.rpcEndpoints[0];
   rpc = await createRpcServer({
     methods: opts.inspector ? opts.inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
-    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort },
+    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => keys.crypted },
     auth,
     ...(config.rpcallowip.length ? { allowIps: [...config.rpcallowip] } : {}),
     ...(config.rpcbind.length ? { bind: [...config.rpcbind] } : {}),

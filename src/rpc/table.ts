@@ -8,6 +8,13 @@ export interface HelpEnv {
   chainName: string;
   /** the RPC port the node was started with (the configured one, as komodod prints it) */
   rpcPort: number;
+  /** pwalletMain->IsCrypted(): HelpRequiringPassphrase() and the encryption methods' help follow it (absent: never) */
+  walletCrypted?: () => boolean;
+}
+
+/** komodod's HelpRequiringPassphrase(): a line in the help of the methods that need the keys, once the wallet is encrypted. */
+export function helpRequiringPassphrase(env: HelpEnv): string {
+  return env.walletCrypted?.() ? '\nRequires wallet passphrase to be set with walletpassphrase call.' : '';
 }
 
 /** What a handler receives besides its params. */
@@ -40,6 +47,11 @@ export interface RpcMethod {
    * would answer it alone (sendrawtransaction: the mempool verifies them as a burst).
    */
   startTogetherInBatch?: boolean;
+  /**
+   * false: help neither lists nor shows the method now (komodod's encryption methods answer fHelp
+   * without the help text in one wallet state: walletpassphrase while unencrypted, encryptwallet after).
+   */
+  inHelp?: (env: HelpEnv) => boolean;
 }
 
 /** std::string operator< on the UTF-8 bytes, as komodod sorts category+name. */
@@ -136,6 +148,7 @@ export class RpcTable {
     for (const m of sorted) {
       if (m.name.includes('label')) continue;
       if ((command !== '' || m.category === 'hidden') && m.name !== command) continue;
+      if (m.inHelp && !m.inHelp(this.env)) continue;
       if (done.has(m.handler)) continue;
       done.add(m.handler);
       let text = this.helpText(m);

@@ -39,7 +39,7 @@ test("the key pool is komodod's: -keypool + 1 at creation, the oldest handed out
     const again = await KeyStore.open(dir);
     assert.equal(toHex((await again.poolKey()).pubkey), next);
     assert.equal(toHex((await again.nodeKey()).pubkey), toHex(node.pubkey));
-    assert.equal(again.unusedAccountKey('acct')?.hex, toHex(publicKeyFromPrivate(taken.secret, true)));
+    assert.equal(again.unusedAccountKey('acct')?.hex, toHex(publicKeyFromPrivate(taken.secret!, true)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

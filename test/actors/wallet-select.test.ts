@@ -183,7 +183,7 @@ test('KeyStore: the first version file format loads; wallet files are 0600', asy
     writeFileSync(join(dir, 'wallet.db'), JSON.stringify({ _id: pub, pubkey: pub, secret: toHex(secret), compressed: true, time: 1700000000, origin: 'node' }) + '\n', { mode: 0o600 });
     const ks = await KeyStore.open(dir);
     assert.equal(toHex((await ks.nodeKey()).pubkey), pub);
-    assert.equal(toHex(ks.byKeyId(hash160(publicKeyFromPrivate(secret, true)))!.secret), toHex(secret));
+    assert.equal(toHex(ks.byKeyId(hash160(publicKeyFromPrivate(secret, true)))!.secret!), toHex(secret));
     const pool = await ks.poolKey();
     assert.equal(pool.origin, 'pool');
     assert.equal(toHex((await ks.poolKey()).pubkey), toHex(pool.pubkey), 'the pool key stays until taken');

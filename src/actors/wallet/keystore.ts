@@ -5,13 +5,19 @@ import { compactStore, openStore, type Store } from '../storage/datastore.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate, secp256k1Backend } from '../../chain/crypto/secp256k1.js';
 import { toHex } from '../../chain/encoding/hex.js';
+import { ServiceFailure } from '../../machines/messages.js';
+import { isMasterKeyRecord, type MasterKeyRecord } from './crypter.js';
+import { KeyVault } from './vault.js';
+import { WALLET_KEYPOOL_RAN_OUT } from './protocol.js';
 
 interface KeyDoc {
   _id: string;
   /** Compressed public key, hex. */
   pubkey: string;
-  /** Private key, hex. The file is 0600 in a 0700 directory. */
-  secret: string;
+  /** Private key, hex, in an unencrypted wallet. The file is 0600 in a 0700 directory. */
+  secret?: string;
+  /** The private key sealed under the master key (crypter.ts), hex, in an encrypted wallet. */
+  csecret?: string;
   compressed: boolean;
   /** Unix time the key was made or imported. */
   time: number;
@@ -26,7 +32,8 @@ interface KeyDoc {
 export interface WalletKey {
   /** The public key as the wallet serialises it (compressed or not, as `compressed` says). */
   pubkey: Uint8Array;
-  secret: Uint8Array;
+  /** The private key of an unencrypted wallet; absent in an encrypted one (KeyStore.secretOf opens it while unlocked). */
+  secret?: Uint8Array;
   compressed: boolean;
   time?: number;
   origin?: string;
@@ -46,11 +53,21 @@ export interface HeldKey extends WalletKey {
   pool?: number;
   /** Some wallet transaction pays this key's P2PKH script (GetAccountAddress's bKeyUsed). */
   used?: boolean;
+  /** The private key sealed under the master key, in an encrypted wallet. */
+  sealed?: Uint8Array;
 }
 
 export interface KeyStoreOptions {
   /** -keypool: the pool is topped up to this many keys plus one (TopUpKeyPool). */
   keypool?: number;
+  log?: (msg: string) => void;
+}
+
+/** The _id of the master key record (CMasterKey) in wallet.db, present once the wallet is encrypted. */
+const MASTER_ID = 'masterkey';
+interface MasterDoc {
+  _id: string;
+  masterKey: MasterKeyRecord;
 }
 
 /** The number of keys TopUpKeyPool fills the pool to: max(-keypool, 0) + 1 (wallet.cpp). */
@@ -76,6 +93,9 @@ export class KeyStore {
   private readonly listeners: ((k: HeldKey) => void)[] = [];
   private readonly relabelListeners: ((k: HeldKey) => void)[] = [];
   private readonly keypool: number;
+  /** The encryption state: the master key record, and the master key while unlocked. */
+  private readonly vault = new KeyVault();
+  private readonly log: (msg: string) => void;
 
   private constructor(
     private readonly db: Store<KeyDoc>,
@@ -83,6 +103,7 @@ export class KeyStore {
     opts: KeyStoreOptions,
   ) {
     this.keypool = opts.keypool ?? 100;
+    this.log = opts.log ?? (() => {});
   }
 
   /**
@@ -93,13 +114,24 @@ export class KeyStore {
   static async open(dir: string, opts: KeyStoreOptions = {}): Promise<KeyStore> {
     const ks = new KeyStore(await openStore<KeyDoc>(dir, 'wallet', { secret: true }), join(dir, 'wallet.db'), opts);
     const docs = await ks.db.find({});
+    const masterDoc = docs.find((d) => d._id === MASTER_ID) as unknown as MasterDoc | undefined;
+    if (masterDoc && isMasterKeyRecord(masterDoc.masterKey)) ks.vault.load(masterDoc.masterKey);
+    const crypted = ks.vault.crypted;
     const pooled: HeldKey[] = [];
+    /** Keys of an encrypted wallet still holding their plaintext: an encryption cut short after its master key was stored. */
+    const unfinished: string[] = [];
     for (const d of docs) {
-      if (typeof d.secret !== 'string') continue;
-      const secret = new Uint8Array(Buffer.from(d.secret, 'hex'));
-      const k = ks.remember(secret, storedPubkey(d, secret), d.compressed, d.time, d.origin, d.account, d.pool);
+      // An encrypted wallet reads the sealed key; an unencrypted one the plain key (a sealed one is from an encryption never finished).
+      const sealed = crypted && typeof d.csecret === 'string' ? new Uint8Array(Buffer.from(d.csecret, 'hex')) : undefined;
+      const secret = !sealed && typeof d.secret === 'string' ? new Uint8Array(Buffer.from(d.secret, 'hex')) : undefined;
+      if (!sealed && !secret) continue;
+      if (sealed && typeof d.secret === 'string') unfinished.push(d._id);
+      const pubkey = storedPubkey(d, secret);
+      if (!pubkey) continue;
+      const k = ks.remember(secret, pubkey, d.compressed, d.time, d.origin, d.account, d.pool, sealed);
       if (k.origin === 'pool') pooled.push(k);
     }
+    if (crypted && unfinished.length > 0) await ks.finishEncryption(unfinished);
     // Keys pooled before pool indexes were stored come first, oldest first.
     pooled.sort((a, b) => (a.pool ?? 0) - (b.pool ?? 0) || a.time - b.time || a.ord - b.ord);
     for (const k of pooled) ks.pool.add(k);
@@ -108,9 +140,9 @@ export class KeyStore {
     return ks;
   }
 
-  private remember(secret: Uint8Array, pubkey: Uint8Array, compressed: boolean, time: number, origin: string, account: string | undefined, pool: number | undefined): HeldKey {
+  private remember(secret: Uint8Array | undefined, pubkey: Uint8Array, compressed: boolean, time: number, origin: string, account: string | undefined, pool: number | undefined, sealed?: Uint8Array): HeldKey {
     const hex = toHex(compressed ? pubkey : (publicKeyCompressed(pubkey) ?? pubkey));
-    const k: HeldKey = { pubkey, secret, compressed, time, origin, hex, idHex: toHex(hash160(pubkey)), ord: this.nextOrd++, ...(account !== undefined ? { account } : {}), ...(pool !== undefined ? { pool } : {}) };
+    const k: HeldKey = { pubkey, compressed, time, origin, hex, idHex: toHex(hash160(pubkey)), ord: this.nextOrd++, ...(secret ? { secret } : {}), ...(sealed ? { sealed } : {}), ...(account !== undefined ? { account } : {}), ...(pool !== undefined ? { pool } : {}) };
     this.keys.set(hex, k);
     this.byId.set(k.idHex, k);
     if (origin === 'node' && !this.node) this.node = k;
@@ -194,27 +226,51 @@ export class KeyStore {
    * the highest one in the pool (written in one append).
    */
   async topUp(kpSize = 0): Promise<void> {
+    // A locked wallet makes no keys (TopUpKeyPool: `if (IsLocked()) return false;`).
+    if (this.vault.locked) return;
     // keypoolrefill's newsize replaces -keypool when above 0 (TopUpKeyPool(kpSize)).
     const want = poolTarget(kpSize > 0 ? kpSize : this.keypool) - this.pool.size;
     if (want <= 0) return;
+    await this.makePoolKeys(want);
+  }
+
+  /** New pool keys with the next indexes, written in one append (sealed in an encrypted wallet). */
+  private async makePoolKeys(count: number): Promise<void> {
     const time = Math.floor(Date.now() / 1000);
-    const made: { secret: Uint8Array; pubkey: Uint8Array; doc: KeyDoc }[] = [];
-    for (let i = 0; i < want; i++) {
+    const made: { secret: Uint8Array; pubkey: Uint8Array; sealed?: Uint8Array; doc: KeyDoc }[] = [];
+    for (let i = 0; i < count; i++) {
       const secret = this.freshSecret();
       const pubkey = publicKeyFromPrivate(secret, true);
       const hex = toHex(pubkey);
       if (this.keys.has(hex)) continue;
       const pool = this.nextPoolIndex++;
-      made.push({ secret, pubkey, doc: { _id: hex, pubkey: hex, secret: toHex(secret), compressed: true, time, origin: 'pool', pool } });
+      const stored = this.storedSecret(pubkey, secret);
+      made.push({ secret, pubkey, ...stored.mem, doc: { _id: hex, pubkey: hex, ...stored.doc, compressed: true, time, origin: 'pool', pool } });
     }
     await this.db.insert(made.map((m) => m.doc));
-    for (const m of made) this.pool.add(this.remember(m.secret, m.pubkey, true, time, 'pool', undefined, m.doc.pool));
+    for (const m of made) {
+      this.pool.add(this.remember(m.sealed ? undefined : m.secret, m.pubkey, true, time, 'pool', undefined, m.doc.pool, m.sealed));
+      // A sealed key's plain bytes are not kept (the vault opens the box when the key is used).
+      if (m.sealed) m.secret.fill(0);
+    }
   }
 
-  /** The pool key ReserveKeyFromKeyPool would hand out (the pool topped up first); it stays in the pool. */
+  /** How a new key's secret is kept: plain in an unencrypted wallet, sealed under the master key in an encrypted one. */
+  private storedSecret(pubkeyCompressed: Uint8Array, secret: Uint8Array): { doc: { secret: string } | { csecret: string }; mem: { sealed?: Uint8Array } } {
+    if (!this.vault.crypted) return { doc: { secret: toHex(secret) }, mem: {} };
+    const sealed = this.vault.sealKey(pubkeyCompressed, secret);
+    return { doc: { csecret: toHex(sealed) }, mem: { sealed } };
+  }
+
+  /**
+   * The pool key ReserveKeyFromKeyPool would hand out (the pool topped up first); it stays in the pool.
+   * A locked wallet whose pool is empty has none to give: komodod's -12 (GetKeyFromPool fails).
+   */
   async poolKey(): Promise<WalletKey> {
     await this.topUp();
-    return this.pool.values().next().value!;
+    const k = this.pool.values().next().value;
+    if (!k) throw new ServiceFailure(-12, WALLET_KEYPOOL_RAN_OUT);
+    return k;
   }
 
   /** Takes the pool key for use (GetKeyFromPool + KeepKey): it leaves the pool. */
@@ -237,7 +293,8 @@ export class KeyStore {
   async poolInfo(): Promise<{ oldest: number; size: number }> {
     await this.topUp();
     const first = this.pool.values().next().value;
-    return { oldest: first ? first.time : 0, size: this.pool.size };
+    // GetOldestKeyPoolTime: the current time when the pool is empty (a locked wallet cannot refill it).
+    return { oldest: first ? first.time : Math.floor(Date.now() / 1000), size: this.pool.size };
   }
 
   /** Copies the datastore file (backupwallet). */
@@ -274,12 +331,112 @@ export class KeyStore {
     const hex = toHex(pub);
     const existing = this.keys.get(hex);
     if (existing) return existing;
-    await this.db.insert({ _id: hex, pubkey: hex, secret: toHex(secret), compressed, time, origin, ...(account !== undefined ? { account } : {}) });
-    return this.remember(secret, compressed ? pub : publicKeyFromPrivate(secret, false), compressed, time, origin, account, undefined);
+    const stored = this.storedSecret(pub, secret);
+    await this.db.insert({ _id: hex, pubkey: hex, ...stored.doc, compressed, time, origin, ...(account !== undefined ? { account } : {}) });
+    // A copy: encryption wipes the store's plain keys, never the caller's buffer.
+    return this.remember(stored.mem.sealed ? undefined : new Uint8Array(secret), compressed ? pub : publicKeyFromPrivate(secret, false), compressed, time, origin, account, undefined, stored.mem.sealed);
   }
 
   has(secret: Uint8Array): boolean {
     return this.keys.has(toHex(publicKeyFromPrivate(secret, true)));
+  }
+
+  // ---- encryption (komodod's CCryptoKeyStore / CWallet::EncryptWallet) -------------------------
+
+  /** IsCrypted: the keys are stored sealed under a master key. */
+  get crypted(): boolean {
+    return this.vault.crypted;
+  }
+
+  /** IsLocked: encrypted and the master key not in memory (an unencrypted wallet is never locked). */
+  get locked(): boolean {
+    return this.vault.locked;
+  }
+
+  /** A key's private key: the plain one of an unencrypted wallet, the opened one while unlocked, else undefined. */
+  secretOf(k: WalletKey): Uint8Array | undefined {
+    if (k.secret) return k.secret;
+    const held = k as HeldKey;
+    return held.sealed ? this.vault.openKey(held.hex, Buffer.from(held.hex, 'hex'), held.sealed) : undefined;
+  }
+
+  /** CWallet::Unlock: true when the passphrase is the wallet's. */
+  unlock(passphrase: Uint8Array): Promise<boolean> {
+    return this.vault.unlock(passphrase);
+  }
+
+  /** CCryptoKeyStore::Lock: the master key and every opened private key wiped from memory. */
+  lock(): void {
+    this.vault.lock();
+  }
+
+  /**
+   * ChangeWalletPassphrase: the master key re-sealed under the new passphrase (one record rewritten,
+   * the keys' boxes untouched). False when the old passphrase is wrong.
+   */
+  async changePassphrase(oldPassphrase: Uint8Array, newPassphrase: Uint8Array): Promise<boolean> {
+    // komodod locks first and unlocks again only on success, when it was unlocked before: a wrong old
+    // passphrase leaves the wallet locked.
+    const wasLocked = this.vault.locked;
+    this.vault.lock();
+    const record = await this.vault.rewrap(oldPassphrase, newPassphrase, !wasLocked);
+    if (!record) return false;
+    await this.db.update({ _id: MASTER_ID }, { _id: MASTER_ID, masterKey: record } as unknown as KeyDoc, { upsert: true });
+    this.vault.replace(record);
+    // The old record's line stays in the file until nedb rewrites it: rewrite it now.
+    await compactStore(this.db as unknown as Store<{ _id?: string }>);
+    return true;
+  }
+
+  /**
+   * EncryptWallet: a random master key sealed under the passphrase; every private key sealed under the
+   * master key; the old pool keys leave the pool and -keypool new sealed keys replace them (NewKeyPool);
+   * the file rewritten so no plaintext key is left in it (komodod's CDB::Rewrite); then locked.
+   *
+   * Crash-safe in two phases, as nedb has no multi-record transaction: (1) each record gains its sealed
+   * key beside the plain one, then the master key record is written — a crash before that record leaves
+   * an unencrypted wallet (the sealed copies are ignored at load); (2) the plain keys are removed — a
+   * crash during that is finished at the next load (finishEncryption), as every key is sealed by then.
+   */
+  async encrypt(passphrase: Uint8Array): Promise<void> {
+    const record = await this.vault.create(passphrase);
+    const keys = [...this.keys.values()];
+    try {
+      for (const k of keys) {
+        const secret = k.secret!;
+        k.sealed = this.vault.sealKey(Buffer.from(k.hex, 'hex'), secret);
+        await this.db.update({ _id: k.hex }, { $set: { csecret: toHex(k.sealed) } });
+      }
+      await this.db.update({ _id: MASTER_ID }, { _id: MASTER_ID, masterKey: record } as unknown as KeyDoc, { upsert: true });
+    } catch (e) {
+      for (const k of keys) delete k.sealed;
+      this.vault.abandon();
+      throw e;
+    }
+    // Phase 2: the plain keys go, on disk and in memory.
+    for (const k of keys) {
+      const wasPool = this.pool.has(k);
+      await this.db.update({ _id: k.hex }, wasPool ? { $unset: { secret: true, pool: true }, $set: { origin: 'new' } } : { $unset: { secret: true } });
+      if (wasPool) {
+        k.origin = 'new';
+        delete k.pool;
+      }
+      k.secret!.fill(0);
+      delete k.secret;
+    }
+    // NewKeyPool: the pool starts again at index 1 with -keypool keys (not the +1 TopUpKeyPool keeps).
+    this.pool.clear();
+    this.nextPoolIndex = 1;
+    await this.makePoolKeys(Math.max(this.keypool, 0));
+    await compactStore(this.db as unknown as Store<{ _id?: string }>);
+    this.vault.lock();
+  }
+
+  /** Removes the plain keys an encryption cut short left beside their sealed ones (phase 2 of encrypt). */
+  private async finishEncryption(ids: string[]): Promise<void> {
+    for (const id of ids) await this.db.update({ _id: id }, { $unset: { secret: true } });
+    await compactStore(this.db as unknown as Store<{ _id?: string }>);
+    this.log(`wallet: finished an encryption that was cut short (${ids.length} plain keys removed from wallet.db)`);
   }
 
   private freshSecret(): Uint8Array {
@@ -292,16 +449,17 @@ export class KeyStore {
 
 /**
  * The public key of a stored key as it serialises (compressed or not): read from the stored compressed
- * key, decompressed for an uncompressed one; derived from the secret only when the stored one is missing.
+ * key, decompressed for an uncompressed one; derived from the secret only when the stored one is missing
+ * (null for a sealed key without one: it cannot be derived while locked).
  */
-function storedPubkey(d: KeyDoc, secret: Uint8Array): Uint8Array {
+function storedPubkey(d: KeyDoc, secret: Uint8Array | undefined): Uint8Array | null {
   if (typeof d.pubkey === 'string' && /^(02|03)[0-9a-f]{64}$/.test(d.pubkey)) {
     const pub = new Uint8Array(Buffer.from(d.pubkey, 'hex'));
     if (d.compressed) return pub;
     const full = secp256k1Backend().pointUncompressed(pub);
     if (full) return full;
   }
-  return publicKeyFromPrivate(secret, d.compressed);
+  return secret ? publicKeyFromPrivate(secret, d.compressed) : null;
 }
 
 /** The compressed form of an uncompressed (04) key. */

@@ -25,6 +25,7 @@ import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
+import { WalletCrypt } from './walletcrypt.js';
 import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
 
 export type { WalletCoin } from './coins.js';
@@ -110,6 +111,10 @@ const WRITE_OPS = new Set([
   'rawChangeAddress',
   'keypoolRefill',
   'resendNow',
+  'encryptWallet',
+  'walletPassphrase',
+  'walletPassphraseChange',
+  'walletLock',
 ]);
 
 const key = coinKey;
@@ -183,6 +188,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
   externalPubkey: Uint8Array | undefined;
+  /** Encryption: the unlock timer and the unlocked check of the key-using operations. */
+  private readonly crypt: WalletCrypt;
 
   constructor(private readonly opts: WalletOptions) {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
@@ -190,6 +197,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.externalPubkey = opts.externalPubkey;
     this.book = new CoinBook(() => this.opts.params().coinbaseMaturity);
     this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
+    this.crypt = new WalletCrypt(opts.keys, this.now, this.log);
   }
 
   get keys(): KeyStore {
@@ -351,7 +359,9 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.crypt.close();
+  }
 
   /** A key's CC 1-of-1 conditions, one per module eval code, indexed by fingerprint. */
   private indexKey(k: HeldKey): void {
@@ -651,15 +661,21 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'keyById':
         return this.keyInfo(body.keyId);
       case 'secret': {
+        this.crypt.requireUnlocked();
         const k = this.keys.byKeyId(body.keyId);
-        return k ? { secret: new Secret(k.secret), compressed: k.compressed } : null;
+        const secret = k && this.keys.secretOf(k);
+        return k && secret ? { secret: new Secret(secret), compressed: k.compressed } : null;
       }
       case 'allKeys':
-        return this.keys.all().map((k) => ({ secret: new Secret(k.secret), compressed: k.compressed, pubkey: k.pubkey, time: k.time ?? 0, origin: k.origin ?? '', account: k.account }));
+        this.crypt.requireUnlocked();
+        return this.keys.all().map((k) => ({ secret: new Secret(this.keys.secretOf(k)!), compressed: k.compressed, pubkey: k.pubkey, time: k.time ?? 0, origin: k.origin ?? '', account: k.account }));
       case 'info':
         return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
+        this.crypt.requireUnlocked();
         return this.sign(body.variants, body.coins, body.hashType, body.branchId);
+      case 'cryptState':
+        return this.crypt.state();
       case 'lockedCoins':
         return this.lockedCoins();
       case 'receivedByKey':
@@ -668,8 +684,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.book.totals().unconfirmed;
       case 'signMessage': {
         // The key stays here: only the signature leaves the wallet.
+        this.crypt.requireUnlocked();
         const k = this.keys.byIdHex(body.keyId);
-        return k ? signMessage(body.message, k.secret, k.compressed) : null;
+        const secret = k && this.keys.secretOf(k);
+        return k && secret ? signMessage(body.message, secret, k.compressed) : null;
       }
       default:
         throw noSuchOp('wallet', body);
@@ -712,13 +730,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'accountAddress':
         return { result: await this.accountAddress(body.account) };
       case 'importKey':
-        return { result: await this.importKeys([{ ...body, relabel: true }], body.rescan !== false) };
+        return { result: await this.crypt.whileUnlocked(() => this.importKeys([{ ...body, relabel: true }], body.rescan !== false)) };
       case 'importKeys':
-        return { result: await this.importKeys(body.entries, body.rescan !== false) };
+        return { result: await this.crypt.whileUnlocked(() => this.importKeys(body.entries, body.rescan !== false)) };
       case 'fund':
         return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.send(body.recipients, body.mapValue ?? {}) };
+        return { result: await this.crypt.whileUnlocked(() => this.send(body.recipients, body.mapValue ?? {})) };
       case 'rescan':
         return { result: await this.rescan() };
       case 'setPubkey':
@@ -739,6 +757,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         this.payTxFee = body.perK;
         return { result: true };
       case 'keypoolRefill':
+        this.crypt.requireUnlocked();
         await this.keys.topUp(body.size);
         return { result: (await this.keys.poolInfo()).size };
       case 'resendNow': {
@@ -751,6 +770,18 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         const k = await this.keys.takePoolKey();
         return { result: encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)) };
       }
+      case 'encryptWallet':
+        await this.crypt.encrypt(body.passphrase);
+        return { result: null };
+      case 'walletPassphrase':
+        await this.crypt.unlock(body.passphrase, body.timeout);
+        return { result: null };
+      case 'walletPassphraseChange':
+        await this.crypt.change(body.oldPassphrase, body.newPassphrase);
+        return { result: null };
+      case 'walletLock':
+        this.crypt.lock();
+        return { result: null };
       default:
         if (WRITE_OPS.has(body.op)) throw noSuchOp('wallet', body);
         return this.writeNow(body);
@@ -860,7 +891,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private async walletInfo(): Promise<WalletInfo> {
     const pool = await this.keys.poolInfo();
     const { unconfirmed, immature } = this.book.totals();
-    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool, payTxFee: this.payTxFee };
+    const crypt = this.crypt.state();
+    return { balance: this.book.balance(0), unconfirmed, immature, txcount: this.txs.size, pool, payTxFee: this.payTxFee, ...(crypt.crypted ? { unlockedUntil: crypt.unlockedUntil } : {}) };
   }
 
   /**
@@ -1008,7 +1040,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   private signingKey = (keyId: Uint8Array): { key: Uint8Array; compressed: boolean } | undefined => {
     const k = this.keys.byKeyId(keyId);
-    return k ? { key: k.secret, compressed: k.compressed } : undefined;
+    const secret = k && this.keys.secretOf(k);
+    return k && secret ? { key: secret, compressed: k.compressed } : undefined;
   };
 
   private sign(variants: Transaction[], coins: (PrevOut | null)[], hashType: number, branchId: number): { tx: Transaction; errors: InputError[] } {

@@ -125,7 +125,24 @@ export interface WalletInfo {
   pool: { oldest: number; size: number };
   /** payTxFee's per-kB rate (settxfee), 0 when unset. */
   payTxFee: bigint;
+  /** nWalletUnlockTime, present when the wallet is encrypted (getwalletinfo and getinfo print it then). */
+  unlockedUntil?: number;
 }
+
+/** The encryption state getwalletinfo, getinfo and the encryption methods read. */
+export interface CryptState {
+  /** IsCrypted. */
+  crypted: boolean;
+  /** IsLocked. */
+  locked: boolean;
+  /** nWalletUnlockTime: when the unlock ends (seconds since the epoch), 0 once locked by walletlock or the timer. */
+  unlockedUntil: number;
+}
+
+/** komodod's wallet-state errors, as the wallet fails its operations and the RPC methods check them. */
+export const WALLET_UNLOCK_NEEDED = 'Error: Please enter the wallet passphrase with walletpassphrase first.';
+export const WALLET_PASSPHRASE_INCORRECT = 'Error: The wallet passphrase entered was incorrect.';
+export const WALLET_KEYPOOL_RAN_OUT = 'Error: Keypool ran out, please call keypoolrefill first';
 
 // ---- requests and replies ------------------------------------------------------------------
 
@@ -192,7 +209,13 @@ export type WalletRequest =
   /** keypoolrefill: TopUpKeyPool(size), 0 for -keypool; answers the pool's size after. */
   | { op: 'keypoolRefill'; size: number }
   /** resendwallettransactions: ResendWalletTransactionsBefore(now), relayed; answers their txids. */
-  | { op: 'resendNow' };
+  | { op: 'resendNow' }
+  // Encryption (walletcrypt.ts): passphrases travel as Secret, which every renderer shows as [secret].
+  | { op: 'cryptState' }
+  | { op: 'encryptWallet'; passphrase: Secret }
+  | { op: 'walletPassphrase'; passphrase: Secret; timeout: number }
+  | { op: 'walletPassphraseChange'; oldPassphrase: Secret; newPassphrase: Secret }
+  | { op: 'walletLock' };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -236,6 +259,11 @@ export interface WalletReplies {
   lockedCoins: OutpointRef[];
   lockCoins: true;
   setTxFee: true;
+  cryptState: CryptState;
+  encryptWallet: null;
+  walletPassphrase: null;
+  walletPassphraseChange: null;
+  walletLock: null;
 }
 
 // ---- notices -------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ import { EVAL_TOKENS, cpubkeyLength, decodeTokenCreateOpRet, nftDataOf, tokensCC
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
+import { RpcError, RPC_WALLET_UNLOCK_NEEDED } from '../errors.js';
+import { WALLET_UNLOCK_NEEDED } from '../../actors/wallet/protocol.js';
 
 /** The first page of an index walk for input selection (see unspentNotInMempool). */
 const FIRST_PAGE = 256;
@@ -224,9 +226,17 @@ export class CCSupport {
     return { nextHeight: tip.height + 1, activation: params.activation, expiryDelta: this.node.config.txexpirydelta, maturity: params.coinbaseMaturity };
   }
 
-  /** The wallet's secret for `pk` (the node key store), or null. */
+  /**
+   * The wallet's secret for `pk` (the node key store), or null; a copy, as a relock wipes the wallet's.
+   * A locked wallet fails with -13: komodod's FinalizeCCTx would sign nothing and answer the unsigned
+   * transaction as a success (a transaction no node accepts), acnode asks for the passphrase instead.
+   */
   privateKeyOf(pk: Uint8Array): Uint8Array | null {
-    return this.node.keys.get(toHex(pk))?.secret ?? null;
+    const k = this.node.keys.get(toHex(pk));
+    if (!k) return null;
+    if (this.node.keys.locked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, WALLET_UNLOCK_NEEDED);
+    const secret = this.node.keys.secretOf(k);
+    return secret ? new Uint8Array(secret) : null;
   }
 
   /**

@@ -22,8 +22,8 @@ const ZERO_HASH = '0'.repeat(64);
  * getinfo's wallet fields, in komodod's two groups: walletversion and balance (after the notary fields),
  * then keypoololdest, keypoolsize, [unlocked_until] and paytxfee (after difficulty). They come from the
  * wallet actor (src/actors/wallet): GetBalance is the mature outputs of confirmed transactions plus
- * those of unconfirmed ones the wallet itself sent (IsTrusted), the key pool its pool keys. The wallet
- * is never encrypted, so unlocked_until never appears; paytxfee is payTxFee's rate (settxfee, 0 when unset).
+ * those of unconfirmed ones the wallet itself sent (IsTrusted), the key pool its pool keys;
+ * unlocked_until appears once the wallet is encrypted; paytxfee is payTxFee's rate (settxfee, 0 when unset).
  */
 async function walletFields(node: NodeServices): Promise<{ balance: JsonObj; keypool: JsonObj }> {
   // GetOldestKeyPoolTime tops the pool up first (TopUpKeyPool), as getwalletinfo does.
@@ -35,6 +35,7 @@ async function walletFields(node: NodeServices): Promise<{ balance: JsonObj; key
     keypool: {
       keypoololdest: info.pool.size === 0 ? Math.floor(Date.now() / 1000) : info.pool.oldest,
       keypoolsize: info.pool.size,
+      ...(info.unlockedUntil !== undefined ? { unlocked_until: info.unlockedUntil } : {}),
       paytxfee: new Amount(info.payTxFee),
     },
   };

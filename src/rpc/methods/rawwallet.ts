@@ -18,6 +18,7 @@ import { getArr, getInt, getInt64, getObj, getStr, parseHashO, parseHexO, parseH
 import { amountFromValue, valueFromAmount } from '../amount.js';
 import type { RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
+import { ensureWalletIsUnlocked } from './wallet-crypt.js';
 import { decodeHexTx } from './rawtransactions.js';
 import { createrawtransactionHelp, fundrawtransactionHelp, signrawtransactionHelp } from './wallet-help.js';
 
@@ -172,7 +173,7 @@ async function signRawTransaction(node: NodeServices, params: JsonValue[]): Prom
       if (!decoded) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid private key');
       temp.addKey(decoded.key, decoded.compressed);
     }
-  }
+  } else await ensureWalletIsUnlocked(node);
   if (params.length > 1 && params[1] !== null) {
     for (const p of getArr(params[1]!)) {
       if (!(p instanceof JsonObject)) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'expected object with {"txid\'","vout","scriptPubKey"}');

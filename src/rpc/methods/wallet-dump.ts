@@ -9,6 +9,7 @@ import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
+import { ensureWalletIsUnlocked } from './wallet-crypt.js';
 import * as H from './wallet-help.js';
 
 /** Wallet backups and dumps (rpcwallet.cpp backupwallet, rpcdump.cpp dumpwallet/importwallet): files inside -exportdir, komodod's dump format. */
@@ -116,6 +117,7 @@ async function backupwallet(node: NodeServices, params: JsonValue[]): Promise<Js
 }
 
 async function dumpwallet(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ensureWalletIsUnlocked(node);
   const path = exportPath(node, params[0]!, 'Cannot export wallet until the komodod -exportdir option has been set');
   if (existsSync(path)) throw new RpcError(RPC_INVALID_PARAMETER, `Cannot overwrite existing file ${path}`);
   const keys = await ask(node.wallet, { op: 'allKeys' });
@@ -141,6 +143,7 @@ async function dumpwallet(node: NodeServices, params: JsonValue[]): Promise<Json
 }
 
 async function importwallet(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ensureWalletIsUnlocked(node);
   const path = getStr(params[0]!);
   let text: string;
   try {

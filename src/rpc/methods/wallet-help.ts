@@ -1,8 +1,8 @@
-import { helpExampleCli, helpExampleRpc, type HelpEnv } from '../table.js';
+import { helpExampleCli, helpExampleRpc, helpRequiringPassphrase, type HelpEnv } from '../table.js';
 
 /* komodod's help texts of the wallet methods, byte for byte (src/wallet/rpcwallet.cpp, rpcdump.cpp,
  * src/rpc/rawtransaction.cpp, src/rpc/misc.cpp at 0adeeab), generated from the C++ string literals: CURRENCY_UNIT
- * is "KMD", chainName.ToString() the -ac_name, HelpRequiringPassphrase() empty (the wallet is never encrypted). */
+ * is "KMD", chainName.ToString() the -ac_name, HelpRequiringPassphrase() is helpRequiringPassphrase(env). */
 
 export const createrawtransactionHelp = (env: HelpEnv): string =>
     "createrawtransaction [{\"txid\":\"id\",\"vout\":n},...] {\"address\":amount,...} ( locktime ) ( expiryheight )\n\nCreate a transaction spending the given inputs and creating new outputs.\nOutputs can be addresses or standart scripts (in hex) or data.\nReturns hex-encoded raw transaction.\nNote that the transaction's inputs are not signed, and\nit is not stored in the wallet or transmitted to the network.\n\nArguments:\n1. \"inputs\"                (array, required) A json array of json objects\n     [\n       {\n         \"txid\":\"id\",    (string, required) The transaction id\n         \"vout\":n,         (numeric, required) The output number\n         \"sequence\":n      (numeric, optional) The sequence number\n       } \n       ,...\n     ]\n2. \"outputs\"               (object, required) a json object with outputs\n    {\n      \"address\": x.xxx,    (numeric or string, required) The key is the komodo address or script (in hex), the numeric value (can be string) is the " +
@@ -33,7 +33,7 @@ export const fundrawtransactionHelp = (env: HelpEnv): string =>
 
 export const signrawtransactionHelp = (env: HelpEnv): string =>
     "signrawtransaction \"hexstring\" ( [{\"txid\":\"id\",\"vout\":n,\"scriptPubKey\":\"hex\",\"redeemScript\":\"hex\"},...] [\"privatekey1\",...] sighashtype )\n\nSign inputs for raw transaction (serialized, hex-encoded).\nThe second optional argument (may be null) is an array of previous transaction outputs that\nthis transaction depends on but may not yet be in the block chain.\nThe third optional argument (may be null) is an array of base58-encoded private\nkeys that, if given, will be the only keys used to sign the transaction.\n" +
-    '' +
+    helpRequiringPassphrase(env) +
     "\n\nArguments:\n1. \"hexstring\"     (string, required) The transaction hex string\n2. \"prevtxs\"       (string, optional) An json array of previous dependent transaction outputs\n     [               (json array of json objects, or 'null' if none provided)\n       {\n         \"txid\":\"id\",             (string, required) The transaction id\n         \"vout\":n,                  (numeric, required) The output number\n         \"scriptPubKey\": \"hex\",   (string, required) script key\n         \"redeemScript\": \"hex\",   (string, required for P2SH) redeem script\n         \"amount\": value            (numeric, required) The amount spent\n       }\n       ,...\n    ]\n3. \"privatekeys\"     (string, optional) A json array of base58-encoded private keys for signing\n    [                  (json array of strings, or 'null' if none provided)\n      \"privatekey\"   (string) private key in base58-encoding\n      ,...\n    ]\n4. \"sighashtype\"     (string, optional, default=ALL) The signature hash type. Must be one of\n       \"ALL\"\n       \"NONE\"\n       \"SINGLE\"\n       \"ALL|ANYONECANPAY\"\n       \"NONE|ANYONECANPAY\"\n       \"SINGLE|ANYONECANPAY\"\n5.  \"branchid\"       (string, optional) The hex representation of the consensus branch id to sign with. This can be used to force signing with consensus rules that are ahead of the node's current height.\n\nResult:\n{\n  \"hex\" : \"value\",           (string) The hex-encoded raw transaction with signature(s)\n  \"complete\" : true|false,   (boolean) If the transaction has a complete set of signatures\n  \"errors\" : [                 (json array of objects) Script verification errors (if there are any)\n    {\n      \"txid\" : \"hash\",           (string) The hash of the referenced, previous transaction\n      \"vout\" : n,                (numeric) The index of the output to spent and used as input\n      \"scriptSig\" : \"hex\",       (string) The hex-encoded signature script\n      \"sequence\" : n,            (numeric) Script sequence number\n      \"error\" : \"text\"           (string) Verification or signing error related to the input\n    }\n    ,...\n  ]\n}\n\nExamples:\n" +
     helpExampleCli(env, "signrawtransaction", "\"myhex\"") +
     helpExampleRpc(env, "signrawtransaction", "\"myhex\"");
@@ -117,7 +117,7 @@ export const sendtoaddressHelp = (env: HelpEnv): string =>
     "sendtoaddress \"" +
     env.chainName +
     "_address\" amount ( \"comment\" \"comment-to\" subtractfeefromamount )\n\nSend an amount to a given address. The amount is a real and is rounded to the nearest 0.00000001\n" +
-    '' +
+    helpRequiringPassphrase(env) +
     "\nArguments:\n1. \"" +
     env.chainName +
     "_address\"  (string, required) The " +
@@ -134,7 +134,7 @@ export const sendtoaddressHelp = (env: HelpEnv): string =>
 
 export const sendmanyHelp = (env: HelpEnv): string =>
     "sendmany \"fromaccount\" {\"address\":amount,...} ( minconf \"comment\" [\"address\",...] )\n\nSend multiple times. Amounts are decimal numbers with at most 8 digits of precision." +
-    '' +
+    helpRequiringPassphrase(env) +
     "\n\nArguments:\n1. \"fromaccount\"         (string, required) MUST be set to the empty string \"\" to represent the default account. Passing any other string will result in an error.\n2. \"amounts\"             (string, required) A json object with addresses and amounts\n    {\n      \"address\":amount   (numeric) The " +
     env.chainName +
     " address is the key, the numeric amount in " +

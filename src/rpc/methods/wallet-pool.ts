@@ -2,7 +2,7 @@ import type { NodeServices } from '../../actors/protocol.js';
 import { RpcError, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getInt } from '../params.js';
-import { helpExampleCli, helpExampleRpc, type HelpEnv, type RpcMethod } from '../table.js';
+import { helpExampleCli, helpExampleRpc, helpRequiringPassphrase, type HelpEnv, type RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
 
 /** keypoolrefill and resendwallettransactions (rpcwallet.cpp). */
@@ -36,10 +36,10 @@ async function keypoolrefill(node: NodeServices, params: JsonValue[]): Promise<J
   return null;
 }
 
-// HelpRequiringPassphrase() is empty: the wallet is never encrypted.
 export const keypoolrefillHelp = (env: HelpEnv): string =>
   'keypoolrefill ( newsize )\n' +
   '\nFills the keypool.' +
+  helpRequiringPassphrase(env) +
   '\n' +
   '\nArguments\n' +
   '1. newsize     (numeric, optional, default=100) The new keypool size\n' +

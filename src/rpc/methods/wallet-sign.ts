@@ -5,8 +5,9 @@ import { RpcError, RPC_TYPE_ERROR, RPC_WALLET_ERROR } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import { valueFromAmount } from '../amount.js';
-import { helpExampleCli, helpExampleRpc, type HelpEnv, type RpcMethod } from '../table.js';
+import { helpExampleCli, helpExampleRpc, helpRequiringPassphrase, type HelpEnv, type RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
+import { ensureWalletIsUnlocked } from './wallet-crypt.js';
 
 /**
  * signmessage, getrawchangeaddress and getunconfirmedbalance (rpcwallet.cpp). signmessage asks the
@@ -27,6 +28,7 @@ export function walletSignMethods(node: NodeServices): RpcMethod[] {
 }
 
 async function signmessage(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ensureWalletIsUnlocked(node);
   const address = getStr(params[0]!);
   const message = getStr(params[1]!);
   const dest = decodeAddress(address);
@@ -37,10 +39,10 @@ async function signmessage(node: NodeServices, params: JsonValue[]): Promise<Jso
   return Buffer.from(sig).toString('base64');
 }
 
-// HelpRequiringPassphrase() is empty: the wallet is never encrypted.
 export const signmessageHelp = (env: HelpEnv): string =>
   'signmessage "t-addr" "message"\n' +
   '\nSign a message with the private key of a t-addr' +
+  helpRequiringPassphrase(env) +
   '\n' +
   '\nArguments:\n' +
   '1. "t-addr"  (string, required) The transparent address to use for the private key.\n' +

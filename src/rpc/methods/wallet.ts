@@ -19,6 +19,7 @@ import { getArr, getBool, getInt, getObj, getStr, rpcTypeCheck } from '../params
 import { amountFromValue, valueFromAmount } from '../amount.js';
 import type { RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
+import { ensureWalletIsUnlocked } from './wallet-crypt.js';
 import * as H from './wallet-help.js';
 import { historyMethods } from './wallet-history.js';
 import { backupMethods } from './wallet-dump.js';
@@ -118,6 +119,7 @@ async function validateaddress(node: NodeServices, params: JsonValue[]): Promise
 }
 
 async function importprivkey(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ensureWalletIsUnlocked(node);
   const secret = getStr(params[0]!);
   const label = params.length > 1 ? getStr(params[1]!) : '';
   const rescan = params.length > 2 ? getBool(params[2]!) : true;
@@ -140,6 +142,7 @@ async function importprivkey(node: NodeServices, params: JsonValue[]): Promise<J
 }
 
 async function dumpprivkey(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
+  await ensureWalletIsUnlocked(node);
   const address = getStr(params[0]!);
   const dest = decodeAddress(address);
   if (!dest) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid transparent address');
@@ -244,6 +247,7 @@ async function sendtoaddress(node: NodeServices, params: JsonValue[]): Promise<J
   if (params.length > 2 && params[2] !== null && getStr(params[2]!) !== '') mapValue.comment = getStr(params[2]!);
   if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.to = getStr(params[3]!);
   const subtractFee = params.length > 4 ? getBool(params[4]!) : false;
+  await ensureWalletIsUnlocked(node);
   if (amount > (await balance(node))) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
   return ask(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
 }
@@ -271,6 +275,7 @@ async function sendmany(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     const subtractFee = subtract.some((a) => getStr(a) === name);
     recipients.push({ script, value: amount, subtractFee });
   });
+  await ensureWalletIsUnlocked(node);
   const funds = await balance(node, minDepth, account === '' || account === '*' ? undefined : account, true);
   if (total > funds) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
   try {
@@ -317,6 +322,8 @@ async function getwalletinfo(node: NodeServices): Promise<JsonOut> {
     txcount: info.txcount,
     keypoololdest: info.pool.oldest,
     keypoolsize: info.pool.size,
+    // Present once the wallet is encrypted (IsCrypted), as komodod prints it.
+    ...(info.unlockedUntil !== undefined ? { unlocked_until: info.unlockedUntil } : {}),
     paytxfee: valueFromAmount(info.payTxFee),
   };
 }
