@@ -8,6 +8,10 @@ import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
 import { encodeWIF } from '../../src/chain/address/index.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
+import { Secret } from '../../src/chain/crypto/secret.js';
+import { sanitize } from '../../src/node/inspect.js';
+import { redactParams } from '../../src/node/inspect-redact.js';
+import { inspect } from 'node:util';
 import { keyAad, open, seal, unwrapMasterKey, validKdfParams, wrapMasterKey, KDF_PARAMS } from '../../src/actors/wallet/crypter.js';
 
 /** The wallet's encryption at rest: the crypter's AEAD and KDF, then the key store encrypted, locked, unlocked, re-keyed. */
@@ -165,4 +169,21 @@ test('an encryption cut short: before the master key record the wallet stays une
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('passphrases crossing to the wallet actor never render: the -inspect sanitiser, JSON, and the recorded call params', () => {
+  const pass = 'my very secret passphrase';
+  const events = [
+    { op: 'encryptWallet', passphrase: new Secret(utf8(pass)) },
+    { op: 'walletPassphrase', passphrase: new Secret(utf8(pass)), timeout: 60 },
+    { op: 'walletPassphraseChange', oldPassphrase: new Secret(utf8(pass)), newPassphrase: new Secret(utf8(pass + '2')) },
+  ];
+  for (const e of events) {
+    for (const text of [JSON.stringify(sanitize({ type: 'request', reqId: 1, body: e })), JSON.stringify(e), String(Object.values(e)), inspect(e)]) {
+      assert.ok(!text.includes(pass) && !text.includes(Buffer.from(pass).toString('hex')), text);
+    }
+  }
+  assert.deepEqual(redactParams('walletpassphrase', [pass, 60]), ['[redacted]', 60]);
+  assert.deepEqual(redactParams('walletpassphrasechange', [pass, pass]), ['[redacted]', '[redacted]']);
+  assert.deepEqual(redactParams('encryptwallet', [pass]), ['[redacted]']);
 });

@@ -216,6 +216,25 @@ export class Daemon {
     return code;
   }
 
+  /** Waits for the daemon to exit by itself (after encryptwallet, say); SIGKILL and a failure after the timeout. */
+  async exitedBy(timeoutMs = 30_000): Promise<number | null> {
+    if (!this.proc) return null;
+    this.proc.ref();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.kill('SIGKILL');
+        reject(new Error(`acnoded still running ${timeoutMs} ms later`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, late]);
+    } finally {
+      clearTimeout(timer);
+      live.delete(this);
+    }
+  }
+
   async crash(): Promise<void> {
     this.kill('SIGKILL');
     await this.exited;
