@@ -8,23 +8,29 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 const env = { chainName: 'ACDEV', rpcPort: 12345 };
 
 /** The method table as the node builds it; handlers are never called here, so the services are not needed. */
-function table(): RpcTable {
+function table(walletCrypted = false): RpcTable {
   const params = devChainParams();
   const node = { config: { chain: { name: 'ACDEV', regtest: true }, rpcport: 0 }, baseParams: params } as unknown as NodeServices;
-  return new RpcTable(env, nodeMethods(node));
+  return new RpcTable({ ...env, walletCrypted: () => walletCrypted }, nodeMethods(node));
 }
 
 test('help lists every served method but the hidden ones, each under its own usage line', () => {
-  const t = table();
-  const list = t.help('');
-  const lines = new Set(list.split('\n'));
-  for (const name of t.names()) {
-    const m = t.get(name)!;
-    const first = t.helpText(m).split('\n')[0]!;
-    // Each text is the method's own: its usage line starts with its name.
-    assert.ok(first === name || first.startsWith(name + ' '), `${name}: help starts with "${first}"`);
-    if (m.category === 'hidden' || name.includes('label')) continue;
-    assert.ok(lines.has(first), `${name} is listed by help`);
+  // The encryption methods are listed in one wallet state each (komodod's fHelp answers): both states are read.
+  for (const crypted of [false, true]) {
+    const t = table(crypted);
+    const list = t.help('');
+    const lines = new Set(list.split('\n'));
+    for (const name of t.names()) {
+      const m = t.get(name)!;
+      const first = t.helpText(m).split('\n')[0]!;
+      // Each text is the method's own: its usage line starts with its name.
+      assert.ok(first === name || first.startsWith(name + ' '), `${name}: help starts with "${first}"`);
+      if (m.category === 'hidden' || name.includes('label')) continue;
+      const listed = !m.inHelp || m.inHelp(t.env);
+      assert.equal(lines.has(first), listed, `${name} is listed by help: ${listed} (wallet encrypted: ${crypted})`);
+    }
+    assert.equal(lines.has('encryptwallet "passphrase"'), !crypted);
+    assert.equal(lines.has('walletlock'), crypted);
   }
 });
 

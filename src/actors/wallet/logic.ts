@@ -664,11 +664,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         this.crypt.requireUnlocked();
         const k = this.keys.byKeyId(body.keyId);
         const secret = k && this.keys.secretOf(k);
-        return k && secret ? { secret: new Secret(secret), compressed: k.compressed } : null;
+        // A copy: the reply is read after this turn, when a relock may have wiped the wallet's own.
+        return k && secret ? { secret: new Secret(new Uint8Array(secret)), compressed: k.compressed } : null;
       }
       case 'allKeys':
         this.crypt.requireUnlocked();
-        return this.keys.all().map((k) => ({ secret: new Secret(this.keys.secretOf(k)!), compressed: k.compressed, pubkey: k.pubkey, time: k.time ?? 0, origin: k.origin ?? '', account: k.account }));
+        // dumpwallet writes the keys GetKey can read (a box that does not open is left out, as komodod's loop).
+        return this.keys.all().flatMap((k) => {
+          const secret = this.keys.secretOf(k);
+          return secret ? [{ secret: new Secret(new Uint8Array(secret)), compressed: k.compressed, pubkey: k.pubkey, time: k.time ?? 0, origin: k.origin ?? '', account: k.account }] : [];
+        });
       case 'info':
         return { keys: this.keys.size, txCount: this.txs.size, externalPubkey: this.externalPubkey ?? null };
       case 'sign':
