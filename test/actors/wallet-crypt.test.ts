@@ -8,6 +8,7 @@ import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
 import { encodeWIF } from '../../src/chain/address/index.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
+import { WalletCrypt } from '../../src/actors/wallet/walletcrypt.js';
 import { Secret } from '../../src/chain/crypto/secret.js';
 import { sanitize } from '../../src/node/inspect.js';
 import { redactParams } from '../../src/node/inspect-redact.js';
@@ -186,4 +187,42 @@ test('passphrases crossing to the wallet actor never render: the -inspect saniti
   assert.deepEqual(redactParams('walletpassphrase', [pass, 60]), ['[redacted]', 60]);
   assert.deepEqual(redactParams('walletpassphrasechange', [pass, pass]), ['[redacted]', '[redacted]']);
   assert.deepEqual(redactParams('encryptwallet', [pass]), ['[redacted]']);
+});
+
+test('the unlock timer: walletlock and the timeout relock; an operation that started unlocked finishes before the relock', async () => {
+  const dir = tmp();
+  try {
+    const ks = await KeyStore.open(dir, { keypool: 1 });
+    const node = await ks.nodeKey();
+    const crypt = new WalletCrypt(ks, () => Math.floor(Date.now() / 1000), () => {});
+    await assert.rejects(crypt.unlock(new Secret(utf8('x')), 10), { code: -15, message: 'Error: running with an unencrypted wallet, but walletpassphrase was called.' });
+    await crypt.encrypt(new Secret(utf8('pw')));
+    assert.deepEqual(crypt.state(), { crypted: true, locked: true, unlockedUntil: 0 });
+    assert.throws(() => crypt.requireUnlocked(), { code: -13 });
+    await assert.rejects(crypt.unlock(new Secret(utf8('bad')), 10), { code: -14 });
+    await crypt.unlock(new Secret(utf8('pw')), 100);
+    const st = crypt.state();
+    assert.equal(st.locked, false);
+    assert.ok(st.unlockedUntil >= Math.floor(Date.now() / 1000) + 99);
+    crypt.lock();
+    assert.deepEqual(crypt.state(), { crypted: true, locked: true, unlockedUntil: 0 });
+    // Under a running operation the relock waits for its end; with nothing running the timer locks.
+    await crypt.unlock(new Secret(utf8('pw')), 1);
+    let during: string | undefined;
+    const op = crypt.whileUnlocked(async () => {
+      await new Promise((r) => setTimeout(r, 1300));
+      during = toHex(ks.secretOf(node) ?? new Uint8Array(0));
+      return crypt.state().locked;
+    });
+    assert.equal(await op, false, 'still unlocked inside the operation, past the deadline');
+    assert.equal(during!.length, 64);
+    assert.equal(crypt.state().locked, true, 'relocked as the operation ended');
+    assert.equal(crypt.state().unlockedUntil, 0);
+    await crypt.unlock(new Secret(utf8('pw')), 0);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(ks.locked, true, 'the timer fired with nothing running');
+    crypt.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -794,7 +794,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   summary(): Record<string, unknown> {
-    return { keys: this.keys.size, coins: this.coins.size, mempoolCoins: this.memCoins.size, txs: this.txs.size, height: this.tipHeight };
+    return { keys: this.keys.size, coins: this.coins.size, mempoolCoins: this.memCoins.size, txs: this.txs.size, height: this.tipHeight, ...(this.keys.crypted ? { locked: this.keys.locked } : {}) };
   }
 
   // ---- notices -------------------------------------------------------------------------------

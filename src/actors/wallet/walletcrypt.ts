@@ -61,6 +61,8 @@ export class WalletCrypt {
     } catch (e) {
       this.log(`wallet: encryption failed: ${e instanceof Error ? e.message : String(e)}`);
       throw new ServiceFailure(-16, 'Error: Failed to encrypt the wallet.');
+    } finally {
+      wipe(passphrase);
     }
     this.log(`wallet: encrypted (scrypt N=${KDF_PARAMS.N} r=${KDF_PARAMS.r} p=${KDF_PARAMS.p}, AES-256-GCM)`);
   }
@@ -71,10 +73,17 @@ export class WalletCrypt {
    */
   async unlock(passphrase: Secret, timeout: number): Promise<void> {
     this.wrongState('walletpassphrase');
-    if (!(await this.keys.unlock(passphrase.bytes))) throw new ServiceFailure(-14, PASSPHRASE_INCORRECT);
-    await this.keys.topUp();
+    let ok: boolean;
+    try {
+      ok = await this.keys.unlock(passphrase.bytes);
+    } finally {
+      wipe(passphrase);
+    }
+    if (!ok) throw new ServiceFailure(-14, PASSPHRASE_INCORRECT);
+    // The relock is set before anything else can fail.
     this.unlockUntil = this.now() + timeout;
     this.arm(Date.now() + Math.max(0, timeout) * 1000);
+    await this.keys.topUp();
   }
 
   /**
@@ -84,7 +93,14 @@ export class WalletCrypt {
    */
   async change(oldPassphrase: Secret, newPassphrase: Secret): Promise<void> {
     this.wrongState('walletpassphrasechange');
-    if (!(await this.keys.changePassphrase(oldPassphrase.bytes, newPassphrase.bytes))) throw new ServiceFailure(-14, PASSPHRASE_INCORRECT);
+    let ok: boolean;
+    try {
+      ok = await this.keys.changePassphrase(oldPassphrase.bytes, newPassphrase.bytes);
+    } finally {
+      wipe(oldPassphrase);
+      wipe(newPassphrase);
+    }
+    if (!ok) throw new ServiceFailure(-14, PASSPHRASE_INCORRECT);
   }
 
   /** walletlock. */
@@ -134,4 +150,9 @@ export class WalletCrypt {
     this.timer = undefined;
     this.deadlineMs = null;
   }
+}
+
+/** A passphrase's bytes overwritten once used (the RPC's JSON string itself cannot be wiped: komodod notes the same of params[0]). */
+function wipe(s: Secret): void {
+  s.bytes.fill(0);
 }

@@ -10,6 +10,6 @@ import { explorerRoutes } from './routes.js';
  */
 export function attachExplorer(hub: InspectHub, services: NodeServices, stream: boolean): void {
   const config = services.config;
-  const table = explorerTable({ chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort }, nodeMethods(services));
+  const table = explorerTable({ chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => services.keys.crypted }, nodeMethods(services));
   hub.setPage(explorerRoutes({ table, stream }));
 }
