@@ -205,3 +205,23 @@ test('wallet encryption: disabled by default; encryptwallet, the locked wallet, 
     for (const s of [PASS, NEW_PASS, wifBefore, encodeWIF(imported, true), imported.toString('hex')]) assert.ok(!log.includes(s), 'a secret in the log');
   });
 });
+
+test('an -ac_public chain has wallet encryption on by default (komodo_acpublic), -developerencryptwallet=0 turns it off', async (t) => {
+  const datadir = mkdtempSync(join(tmpdir(), 'acnode-crypt-pub-'));
+  const chain = ['-ac_name=CRYPTPUB', '-ac_supply=1000', '-ac_public=1', '-gen=0'];
+  const daemons: Daemon[] = [];
+  t.after(async () => {
+    for (const d of daemons) await d.stop();
+    removeDir(datadir);
+  });
+  const off = await new Daemon(datadir, [...chain, '-developerencryptwallet=0']).start();
+  daemons.push(off);
+  assert.deepEqual(await rpcError(off.rpc('encryptwallet', PASS)), { code: -16, message: 'Error: wallet encryption is disabled.' });
+  await off.stop();
+  const d = await new Daemon(datadir, chain).start();
+  daemons.push(d);
+  const usage = await rpcError(d.rpc('encryptwallet'));
+  assert.ok(usage.message.startsWith('encryptwallet "passphrase"\n\nEncrypts the wallet'), 'no "disabled" warning');
+  assert.match(await d.rpc<string>('encryptwallet', PASS), /^wallet encrypted; Komodo server stopping/);
+  assert.equal(await d.exitedBy(60_000), 0);
+});
