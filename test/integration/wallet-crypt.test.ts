@@ -138,6 +138,9 @@ test('wallet encryption: disabled by default; encryptwallet, the locked wallet, 
       ['tokencreate', 'T', '1'],
     ];
     for (const [m, ...p] of calls) assert.deepEqual(await rpcError(d.rpc(m, ...p)), locked, m);
+    // fundrawtransaction signs nothing (komodod has no EnsureWalletIsUnlocked there): it works locked.
+    const funded = await d.rpc<{ hex: string; changepos: number }>('fundrawtransaction', raw);
+    assert.match(funded.hex, /^[0-9a-f]+$/);
     // With its own keys, signrawtransaction needs no wallet key.
     const own = await d.rpc<{ complete: boolean }>('signrawtransaction', raw, [], [encodeWIF(imported, true)]);
     assert.equal(own.complete, true);
