@@ -142,12 +142,14 @@ test('an encryption cut short: before the master key record the wallet stays une
     const secrets = ks.all().map((k) => toHex(k.secret!));
     await ks.encrypt(utf8('pw'));
     const lines = readFileSync(join(dir, 'wallet.db'), 'utf8').split('\n').filter((l) => l !== '');
-    const keyLines = lines.filter((l) => JSON.parse(l).csecret);
+    const idOf = (s: string) => toHex(publicKeyFromPrivate(Buffer.from(s, 'hex'), true));
+    // A key held before the encryption (not one of the new pool keys), in whatever order the file lists them.
+    const keyLine = lines.find((l) => JSON.parse(l).csecret && secrets.some((s) => idOf(s) === JSON.parse(l)._id))!;
     const master = lines.find((l) => JSON.parse(l).masterKey)!;
-    // Phase 2 cut short: the first key still holds its plain key beside the sealed one.
-    const first = JSON.parse(keyLines[0]!);
-    const firstSecret = secrets.find((s) => toHex(publicKeyFromPrivate(Buffer.from(s, 'hex'), true)) === first._id)!;
-    const torn = lines.map((l) => (l === keyLines[0] ? JSON.stringify({ ...first, secret: firstSecret }) : l));
+    // Phase 2 cut short: that key still holds its plain key beside the sealed one.
+    const first = JSON.parse(keyLine);
+    const firstSecret = secrets.find((s) => idOf(s) === first._id)!;
+    const torn = lines.map((l) => (l === keyLine ? JSON.stringify({ ...first, secret: firstSecret }) : l));
     writeFileSync(join(dir, 'wallet.db'), torn.join('\n') + '\n', { mode: 0o600 });
     const logs: string[] = [];
     const resumed = await KeyStore.open(dir, { keypool: 1, log: (m) => logs.push(m) });
@@ -160,7 +162,7 @@ test('an encryption cut short: before the master key record the wallet stays une
     // Phase 1 cut short: sealed copies but no master key record: an unencrypted wallet with its plain keys.
     const phase1 = lines.filter((l) => l !== master).map((l) => {
       const d = JSON.parse(l);
-      const s = secrets.find((x) => toHex(publicKeyFromPrivate(Buffer.from(x, 'hex'), true)) === d._id);
+      const s = secrets.find((x) => idOf(x) === d._id);
       return JSON.stringify(s ? { ...d, secret: s } : d);
     });
     writeFileSync(join(dir, 'wallet.db'), phase1.join('\n') + '\n', { mode: 0o600 });
