@@ -40,6 +40,8 @@ export interface RpcMethod {
    * would answer it alone (sendrawtransaction: the mempool verifies them as a burst).
    */
   startTogetherInBatch?: boolean;
+  /** komodod's function returns a result instead of throwing its help when asked (fHelp): `help` prints nothing for it. */
+  answersHelp?: boolean;
 }
 
 /** std::string operator< on the UTF-8 bytes, as komodod sorts category+name. */
@@ -138,6 +140,7 @@ export class RpcTable {
       if ((command !== '' || m.category === 'hidden') && m.name !== command) continue;
       if (done.has(m.handler)) continue;
       done.add(m.handler);
+      if (m.answersHelp) continue;
       let text = this.helpText(m);
       if (command === '') {
         const nl = text.indexOf('\n');

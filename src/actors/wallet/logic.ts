@@ -15,12 +15,13 @@ import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
-import type { ImportEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
+import type { ImportEntry, MoveEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { TxHeights } from './txheights.js';
+import { Accounts, type MoveDoc } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
@@ -67,6 +68,8 @@ interface TxDoc {
   /** The order the wallet learned it (nOrderPos). */
   seq?: number;
   mapValue?: Record<string, string>;
+  /** strFromAccount (sendfrom/sendmany), kept as komodod keeps it in mapValue["fromaccount"] on disk. */
+  fromAccount?: string;
 }
 
 export interface WalletOptions {
@@ -110,6 +113,8 @@ const WRITE_OPS = new Set([
   'rawChangeAddress',
   'keypoolRefill',
   'resendNow',
+  'setAccount',
+  'move',
 ]);
 
 const key = coinKey;
@@ -177,6 +182,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /** payTxFee per kB (settxfee), 0 while unset (DEFAULT_TRANSACTION_FEE); in memory, as komodod's global. */
   private payTxFee = 0n;
   private readonly initialDownload = new InitialDownload();
+  /** The accounts family's indexes (address book, account balances, ListReceived, groupings, moves). */
+  readonly accounts: Accounts;
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
   private nextSeq = 0;
@@ -190,6 +197,18 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.externalPubkey = opts.externalPubkey;
     this.book = new CoinBook(() => this.opts.params().coinbaseMaturity);
     this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
+    this.accounts = new Accounts(opts.keys, {
+      keyOf: (script) => this.keyOfScript(script),
+      debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
+      spentScript: (txid, n) => (this.isOurOutput(txid, n) ? this.parsed(txid)?.vout[n]?.script : undefined),
+      state: (txid) => {
+        const w = this.txs.get(txid);
+        return !w ? -1 : w.height > 0 ? w.height : this.memKeys.has(txid) ? 0 : -1;
+      },
+      parse: (txid) => this.parsed(txid),
+      tipHeight: () => this.tipHeight,
+      maturity: () => this.opts.params().coinbaseMaturity,
+    });
   }
 
   get keys(): KeyStore {
@@ -222,12 +241,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.keys.watch((k) => this.indexKey(k));
     // A key relabelled (importprivkey's label, a pool key handed out to an account) takes its coins along.
     this.keys.onRelabel((k) => this.book.relabel(k));
+    this.nextSeq = await this.accounts.open(await openStore<MoveDoc>(this.opts.dir, 'walletacct', { secret: true }));
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
       try {
         const tx = Transaction.fromRaw(fromHex(d.raw));
-        this.remember(d._id, tx, d.time, d.seq ?? 0, d.mapValue);
+        this.remember(d._id, tx, d.time, d.seq ?? 0, d.mapValue, d.fromAccount);
         this.nextSeq = Math.max(this.nextSeq, (d.seq ?? 0) + 1);
       } catch {
         this.log(`wallet: skipping an unreadable stored transaction ${d._id}`);
@@ -411,6 +431,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private markDirty(): void {
     this.version++;
     this.book.refreshFromMe((txid) => this.fromMeOf(txid));
+    this.accounts.retrackAll();
   }
 
   /**
@@ -421,6 +442,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   async rescan(): Promise<number> {
     const scan = await this.opts.chain.ask({ op: 'coinsByScript', scripts: this.allScripts(), ccSubScripts: this.allCCSubScripts() }, 10 * 60_000);
     this.book.clear();
+    // The transactions in the mempool before: their account figures follow where the replay leaves them.
+    const wasInMempool = [...this.memKeys.keys()];
     this.memKeys.clear();
     this.ccCoins.clear();
     this.book.tipHeight = scan.height;
@@ -444,11 +467,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (missing.size > 0) this.markDirty();
     const entries = await this.opts.mempool.ask({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
+    for (const txid of wasInMempool) this.accounts.sync(txid);
     return this.coins.size;
   }
 
   /** Holds a transaction's record in memory (its wallet outputs computed now, its debit when read). */
-  private remember(txid: string, tx: Transaction, time: number, seq: number, mapValue?: Record<string, string>): WalletTx {
+  private remember(txid: string, tx: Transaction, time: number, seq: number, mapValue?: Record<string, string>, fromAccount?: string): WalletTx {
     const w: WalletTx = {
       txid,
       timeReceived: time,
@@ -479,6 +503,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         list.push({ w, value: o.value });
       }
     }
+    this.accounts.track(txid, tx, w.coinbase, fromAccount);
     return w;
   }
 
@@ -493,6 +518,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private place(txid: string, height: number): void {
     const w = this.txs.get(txid);
     if (w) this.byHeight.place(w, height);
+    this.accounts.sync(txid);
   }
 
   /**
@@ -666,6 +692,18 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.receivedByKey(body.keyId, body.minConf);
       case 'unconfirmedBalance':
         return this.book.totals().unconfirmed;
+      case 'accountBalance':
+        return this.accounts.balance(body.account, body.minConf);
+      case 'listAccounts':
+        return this.accounts.list(body.minConf, body.watchOnly);
+      case 'listReceived':
+        return this.accounts.received(body.minConf, body.includeEmpty, body.watchOnly, body.byAccount);
+      case 'receivedByAccount':
+        return this.accounts.receivedByAccount(body.account, body.minConf);
+      case 'addressesByAccount':
+        return this.accounts.addresses(body.account).map((k) => encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)));
+      case 'addressGroupings':
+        return this.accounts.groupings((idHex) => this.addressBalance(idHex));
       case 'signMessage': {
         // The key stays here: only the signature leaves the wallet.
         const k = this.keys.byIdHex(body.keyId);
@@ -718,7 +756,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'fund':
         return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.send(body.recipients, body.mapValue ?? {}) };
+        return { result: await this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '') };
+      case 'setAccount':
+        return { result: await this.setAccount(body.keyId, body.account) };
+      case 'move': {
+        // Two order positions, as IncOrderPosNext twice (debit, then credit).
+        const seq = this.nextSeq;
+        this.nextSeq += 2;
+        await this.accounts.move(seq, body.from, body.to, body.amount, this.now(), body.comment);
+        return { result: true };
+      }
       case 'rescan':
         return { result: await this.rescan() };
       case 'setPubkey':
@@ -814,6 +861,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, owner, fromMe);
     });
     this.memKeys.set(txid, keys);
+    this.accounts.sync(txid);
     return true;
   }
 
@@ -821,6 +869,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const keys = this.memKeys.get(txid);
     if (!keys) return;
     this.memKeys.delete(txid);
+    this.accounts.sync(txid);
     for (const k of keys.coins) if (this.memCoins.get(k)?.txid === txid) this.book.deleteMempool(k);
     for (const k of keys.spent) if (this.memSpent.get(k) === txid) this.book.deleteSpent(k);
   }
@@ -886,7 +935,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   private readonly ledger: Ledger = {
     isMine: (script) => this.isMine(script),
-    accountOfKeyId: (idHex) => this.keys.byIdHex(idHex)?.account,
+    // The address book's name: the node's default key is listed under "" (so never change).
+    accountOfKeyId: (idHex) => {
+      const k = this.keys.byIdHex(idHex);
+      return k ? this.accounts.bookName(k) : undefined;
+    },
   };
 
   /** gettransaction's view of one wallet transaction (with its hex when asked), or null. */
@@ -897,6 +950,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const tx = Transaction.fromRaw(fromHex(d.raw));
     const meta = { txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2, conflicts: this.conflicts(txid, tx) };
     const out = txDetail(meta, tx, this.debitOf(w, tx).debit, this.ledger);
+    const from = this.accounts.fromAccount(txid);
+    if (from !== '') out.fromAccount = from;
     if (withHex) out.hex = d.raw;
     return out;
   }
@@ -905,16 +960,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * listtransactions: the newest transactions first (by the order the wallet learned them), walked
    * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*".
    */
-  private listTxs(count: number, from: number, account: string): TxDetail[] {
-    const out: TxDetail[] = [];
+  private listTxs(count: number, from: number, account: string): (TxDetail | MoveEntry)[] {
+    const out: (TxDetail | MoveEntry)[] = [];
     let entries = 0;
-    for (let i = this.ordered.length - 1; i >= 0 && entries < count + from; i--) {
+    // Accounting entries (move) share the order positions with the transactions (OrderedTxItems).
+    for (let i = Math.max(this.ordered.length, this.nextSeq) - 1; i >= 0 && entries < count + from; i--) {
       const w = this.ordered[i];
+      const move = w ? undefined : this.accounts.moveAt(i);
+      if (move && (account === '*' || move.account === account)) out.push(move), entries++;
       if (!w) continue;
       const d = this.detail(w.txid, false)!;
       out.push(d);
       if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
-      else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === '').length : 0);
+      else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === (d.fromAccount ?? '')).length : 0);
     }
     return out;
   }
@@ -977,6 +1035,30 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       return { txid: k.slice(0, i), n: Number(k.slice(i + 1)) };
     });
     return out.sort((a, b) => compareTxids(a.txid, b.txid) || a.n - b.n);
+  }
+
+  /** GetAddressBalances for one key: its unspent outputs in trusted, mature wallet transactions. O(the key's coins). */
+  private addressBalance(idHex: string): bigint {
+    let sum = 0n;
+    for (const c of this.book.visibleOfKey(idHex)) if (c.counted === 'mature' || c.counted === 'memTrusted') sum += c.value;
+    return sum;
+  }
+
+  /**
+   * setaccount: SetAddressBook(dest, account). When the address is listed and is its old account's
+   * current address (GetAccountAddress), komodod first gives the old account a new one (bForceNew);
+   * an old account with no unused key gets one too, as GetAccountAddress(old) makes it then.
+   */
+  private async setAccount(keyId: string, account: string): Promise<boolean> {
+    const k = this.keys.byIdHex(keyId);
+    if (!k) return false;
+    const old = this.accounts.bookName(k);
+    if (old !== undefined) {
+      const current = this.keys.unusedAccountKey(old);
+      if (!current || current === k) await this.keys.takePoolKey(old);
+    }
+    await this.keys.setAccount(k.hex, account);
+    return true;
   }
 
   // ---- keys ----------------------------------------------------------------------------------
@@ -1053,7 +1135,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * SendMoney: CreateTransaction (locktime = the tip's median time past, inputs at 0xfffffffe),
    * signed with SIGHASH_ALL, then CommitTransaction through the mempool. Errors as komodod's -4/-6.
    */
-  private async send(recipients: Recipient[], mapValue: Record<string, string>): Promise<string> {
+  private async send(recipients: Recipient[], mapValue: Record<string, string>, fromAccount = ''): Promise<string> {
     const tip = await this.opts.chain.ask({ op: 'tip' });
     const params = this.opts.params();
     const nextHeight = tip.height + 1;
@@ -1099,6 +1181,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (w && Object.keys(mapValue).length > 0) {
       w.mapValue = mapValue;
       await this.txStore.update({ _id: txid }, { $set: { mapValue } });
+    }
+    if (w && fromAccount !== '') {
+      this.accounts.setFromAccount(txid, fromAccount);
+      await this.txStore.update({ _id: txid }, { $set: { fromAccount } });
     }
     return txid;
   }

@@ -1,0 +1,546 @@
+import type { Transaction } from '../../chain/tx/transaction.js';
+import { extractDestinations } from '../../chain/script/standard.js';
+import { fromHex, toHex } from '../../chain/encoding/hex.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import type { Store } from '../storage/datastore.js';
+import type { HeldKey, KeyStore } from './keystore.js';
+import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
+
+/**
+ * komodod's accounts family (rpcwallet.cpp, wallet.cpp): the address book by account, GetAccountBalance
+ * (credits minus debits of an account, with the accounting entries of `move`), ListReceived's tallies
+ * by address and account, and GetAddressGroupings. Every figure is kept as wallet transactions enter,
+ * move between the chain, the mempool and neither, or change account; a call costs its answer (and
+ * O(minconf + maturity) heights per account or address), never a walk over the wallet's transactions.
+ */
+
+/** What the accounts ask the wallet. */
+export interface AccountsLedger {
+  /** IsMine for a key script (P2PKH, P2PK): the wallet key it pays, or undefined. */
+  keyOf(script: Uint8Array): HeldKey | undefined;
+  /** GetDebit of a recorded transaction (its `tx` parsed). */
+  debit(txid: string, tx: Transaction): bigint;
+  /** The script of a wallet output a transaction spends (IsMine(txin)), or undefined when not the wallet's. */
+  spentScript(txid: string, n: number): Uint8Array | undefined;
+  /** GetDepthInMainChain's class: the block height (> 0), 0 in the mempool, -1 in neither. */
+  state(txid: string): number;
+  parse(txid: string): Transaction | null;
+  tipHeight(): number;
+  maturity(): number;
+}
+
+/**
+ * The one place that says whether a wallet destination is spendable or watch-only (isminetype):
+ * every held key is spendable today; the watch-only branch answers 'watch' for imported scripts here.
+ */
+export function mineKind(_k: HeldKey): 'spendable' | 'watch' {
+  return 'spendable';
+}
+
+/** The key id (hex) a script's destination is (ExtractDestination: P2PKH and P2PK both give a key id), or null. */
+function keyDestination(script: Uint8Array): string | null {
+  const d = extractDestinations(script, { ccEnabled: false });
+  if (!d || d.type === 'multisig') return null;
+  const h = d.destinations[0]!;
+  return h.kind === 'key' ? toHex(h.hash) : null;
+}
+
+/** One wallet transaction's part in the accounts (GetAmounts, ListReceived, GetAddressGroupings). */
+interface TxRec {
+  txid: string;
+  coinbase: boolean;
+  /** strFromAccount: sendfrom/sendmany's account ("" for every other send). */
+  fromAccount: string;
+  /** Σ listSent + nFee: what the sending account is debited. */
+  debited: bigint;
+  /** listReceived: the wallet keys paid and the values (GetAmounts' change quirk applied). */
+  received: { key: HeldKey; value: bigint }[];
+  /** ListReceived: every output whose destination is a wallet key (no change rule), non-coinbase only. */
+  tally: { key: HeldKey; value: bigint }[];
+  /** The key ids of the wallet outputs this transaction spends, and of its wallet outputs. */
+  inputs: string[];
+  outs: string[];
+  /** Where it is counted now (see AccountsLedger.state), and under which accounts. */
+  st: number | null;
+  recvAccounts: string[];
+}
+
+/** Sums by block height (the heights kept sorted): Σ over heights up to X in O(heights above X). */
+class HeightSums {
+  total = 0n;
+  count = 0;
+  private readonly at = new Map<number, { v: bigint; n: number }>();
+  private hs: number[] = [];
+  private sorted = true;
+
+  add(h: number, v: bigint, n: number): void {
+    let e = this.at.get(h);
+    if (!e) {
+      this.at.set(h, (e = { v: 0n, n: 0 }));
+      const last = this.hs[this.hs.length - 1];
+      if (last !== undefined && last > h) this.sorted = false;
+      this.hs.push(h);
+    }
+    e.v += v;
+    e.n += n;
+    this.total += v;
+    this.count += n;
+    if (e.n === 0) {
+      this.at.delete(h);
+      if (this.hs[this.hs.length - 1] === h) this.hs.pop();
+      else this.sorted = false;
+    }
+  }
+
+  /** The sum over heights ≤ x, and the highest such height holding any (0 when none). */
+  upTo(x: number): { sum: bigint; top: number } {
+    if (!this.sorted) {
+      this.hs = [...this.at.keys()].sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    let sum = this.total;
+    let i = this.hs.length - 1;
+    for (; i >= 0 && this.hs[i]! > x; i--) sum -= this.at.get(this.hs[i]!)!.v;
+    return { sum, top: i >= 0 ? this.hs[i]! : 0 };
+  }
+}
+
+/** An account's running figures (GetAccountBalance's parts). */
+class AccountSums {
+  /** Received by non-coinbase transactions in blocks, by height; by mature-able coinbases, by height. */
+  readonly recv = new HeightSums();
+  readonly cb = new HeightSums();
+  /** Received by transactions in the mempool. */
+  mem = 0n;
+  /** Debited by its sends (strFromAccount) in the chain or the mempool. */
+  sent = 0n;
+  /** The accounting entries' total (GetAccountCreditDebit). */
+  moves = 0n;
+}
+
+/** An address's ListReceived tally. */
+class KeyTally {
+  readonly at = new HeightSums();
+  mem = { v: 0n, n: 0 };
+  none = { v: 0n, n: 0 };
+  /** The transactions holding its outputs, with how many outputs each (one txids entry per output). */
+  readonly txs = new Map<TxRec, number>();
+}
+
+interface MoveDoc {
+  _id: string;
+  /** nOrderPos of the debit half; the credit half is the next one. */
+  seq: number;
+  from: string;
+  to: string;
+  /** satoshis, decimal */
+  amount: string;
+  time: number;
+  comment: string;
+}
+
+/** std::string operator< (bytes). */
+const byteCmp = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+export class Accounts {
+  private readonly recs = new Map<string, TxRec>();
+  private readonly sums = new Map<string, AccountSums>();
+  private readonly tallies = new Map<string, KeyTally>();
+  /** Key id → the transactions whose received entries or outputs name it (relabelled together). */
+  private readonly recsOfKey = new Map<string, Set<TxRec>>();
+  /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
+  private readonly book = new Map<string, Set<HeldKey>>();
+  private readonly bookOf = new Map<HeldKey, string>();
+  /** The accounting entries by nOrderPos (each move is two). */
+  private readonly moves = new Map<number, MoveEntry>();
+  /** GetAddressGroupings, as a union-find over key ids; rebuilt when a grouped change key enters the book. */
+  private readonly parent = new Map<string, string>();
+  private groupsDirty = false;
+  private store!: Store<MoveDoc>;
+
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly ledger: AccountsLedger,
+  ) {}
+
+  /** Loads the accounting entries; answers the order position after the last one. */
+  async open(store: Store<MoveDoc>): Promise<number> {
+    this.store = store;
+    let next = 0;
+    const docs = (await store.find({})).sort((a, b) => a.seq - b.seq);
+    for (const d of docs) {
+      this.addMove(d);
+      next = Math.max(next, d.seq + 2);
+    }
+    this.keys.watch((k) => this.bookKey(k));
+    this.keys.onRelabel((k) => this.relabel(k));
+    return next;
+  }
+
+  /** The account a key is listed under in the address book, or undefined when it is not listed. */
+  bookName(k: HeldKey): string | undefined {
+    // init.cpp's first run: SetAddressBook(vchDefaultKey, "", "receive") for the node's default key.
+    return k.account ?? (k.origin === 'node' ? '' : undefined);
+  }
+
+  private bookKey(k: HeldKey): void {
+    const name = this.bookName(k);
+    const before = this.bookOf.get(k);
+    if (before === name) return;
+    if (before !== undefined) {
+      const set = this.book.get(before)!;
+      set.delete(k);
+      if (set.size === 0) this.book.delete(before);
+    }
+    if (name === undefined) this.bookOf.delete(k);
+    else {
+      this.bookOf.set(k, name);
+      let set = this.book.get(name);
+      if (!set) this.book.set(name, (set = new Set()));
+      set.add(k);
+    }
+  }
+
+  // ---- transactions ------------------------------------------------------------------------
+
+  /** A transaction recorded (or its amounts to be recomputed): figured from `tx` and counted where it stands. */
+  track(txid: string, tx: Transaction, coinbase: boolean, fromAccount?: string): void {
+    const old = this.recs.get(txid);
+    if (old) this.count(old, null);
+    const rec = this.amounts(txid, tx, coinbase, fromAccount ?? old?.fromAccount ?? '');
+    this.recs.set(txid, rec);
+    this.index(rec, true);
+    if (old) this.index(old, false);
+    this.group(rec);
+    this.count(rec, this.ledger.state(txid));
+  }
+
+  /** The transaction's place changed (a block, the mempool, neither): its figures move with it. */
+  sync(txid: string): void {
+    const rec = this.recs.get(txid);
+    if (rec) this.count(rec, this.ledger.state(txid));
+  }
+
+  /** MarkDirty: the wallet's keys changed what is its own; every transaction is figured again. */
+  retrackAll(): void {
+    for (const txid of [...this.recs.keys()]) {
+      const tx = this.ledger.parse(txid);
+      if (tx) this.track(txid, tx, tx.isCoinbase());
+    }
+    this.groupsDirty = true;
+  }
+
+  /** sendfrom / sendmany: the account a transaction is sent from (strFromAccount). */
+  setFromAccount(txid: string, account: string): void {
+    const rec = this.recs.get(txid);
+    if (!rec || rec.fromAccount === account) return;
+    const st = rec.st;
+    this.count(rec, null);
+    rec.fromAccount = account;
+    this.count(rec, st);
+  }
+
+  fromAccount(txid: string): string {
+    return this.recs.get(txid)?.fromAccount ?? '';
+  }
+
+  /** CWalletTx::GetAmounts (the transparent part) with what ListReceived and GetAddressGroupings read. */
+  private amounts(txid: string, tx: Transaction, coinbase: boolean, fromAccount: string): TxRec {
+    const debit = coinbase ? 0n : this.ledger.debit(txid, tx);
+    let valueOut = 0n;
+    for (const o of tx.vout) valueOut += o.value;
+    let debited = debit > 0n ? debit - valueOut : 0n;
+    const received: TxRec['received'] = [];
+    const tally: TxRec['tally'] = [];
+    const outs: string[] = [];
+    let oneshot = 0;
+    tx.vout.forEach((o) => {
+      const k = this.ledger.keyOf(o.script);
+      if (k) {
+        outs.push(k.idHex);
+        if (!coinbase) tally.push({ key: k, value: o.value });
+      }
+      if (debit > 0n) {
+        // komodod's quirk: IsChange outputs (mine, not in the address book) after the second one are left out.
+        if (k && this.bookName(k) === undefined && oneshot++ > 1) return;
+        debited += o.value;
+      }
+      if (k) received.push({ key: k, value: o.value });
+    });
+    const inputs: string[] = [];
+    if (!coinbase && debit > 0n) {
+      for (const i of tx.vin) {
+        const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
+        const id = s ? keyDestination(s) : null;
+        if (id) inputs.push(id);
+      }
+    }
+    return { txid, coinbase, fromAccount, debited, received, tally, inputs, outs, st: null, recvAccounts: [] };
+  }
+
+  private index(rec: TxRec, add: boolean): void {
+    for (const { key } of [...rec.received, ...rec.tally]) {
+      let set = this.recsOfKey.get(key.idHex);
+      if (add) {
+        if (!set) this.recsOfKey.set(key.idHex, (set = new Set()));
+        set.add(rec);
+      } else if (set) {
+        set.delete(rec);
+        if (set.size === 0) this.recsOfKey.delete(key.idHex);
+      }
+    }
+  }
+
+  private acc(name: string): AccountSums {
+    let a = this.sums.get(name);
+    if (!a) this.sums.set(name, (a = new AccountSums()));
+    return a;
+  }
+
+  /** Moves a transaction's figures to the place `st` (null: uncounted). */
+  private count(rec: TxRec, st: number | null): void {
+    if (rec.st === st) return;
+    if (rec.st !== null) this.apply(rec, rec.st, -1);
+    rec.st = st;
+    if (st !== null) {
+      rec.recvAccounts = rec.received.map((r) => r.key.account ?? '');
+      this.apply(rec, st, 1);
+    }
+  }
+
+  private apply(rec: TxRec, st: number, sign: 1 | -1): void {
+    const s = BigInt(sign);
+    // GetAccountBalance skips depth < 0; a coinbase counts only from its block (and once mature, read later).
+    if (st >= 0 && !(rec.coinbase && st === 0)) {
+      rec.received.forEach((r, i) => {
+        const a = this.acc(rec.recvAccounts[i]!);
+        if (st === 0) a.mem += s * r.value;
+        else (rec.coinbase ? a.cb : a.recv).add(st, s * r.value, sign);
+      });
+      if (rec.debited !== 0n) this.acc(rec.fromAccount).sent += s * rec.debited;
+    }
+    for (const { key, value } of rec.tally) {
+      let t = this.tallies.get(key.idHex);
+      if (!t) this.tallies.set(key.idHex, (t = new KeyTally()));
+      if (st > 0) t.at.add(st, s * value, sign);
+      else {
+        const b = st === 0 ? t.mem : t.none;
+        b.v += s * value;
+        b.n += sign;
+      }
+      const n = (t.txs.get(rec) ?? 0) + sign;
+      if (n === 0) t.txs.delete(rec);
+      else t.txs.set(rec, n);
+    }
+  }
+
+  /** A key's account changed: its transactions are figured again (IsChange and the account both follow the book). */
+  private relabel(k: HeldKey): void {
+    const wasBook = this.bookOf.has(k);
+    this.bookKey(k);
+    if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
+    for (const rec of [...(this.recsOfKey.get(k.idHex) ?? [])]) {
+      const tx = this.ledger.parse(rec.txid);
+      if (tx) this.track(rec.txid, tx, rec.coinbase);
+    }
+  }
+
+  // ---- balances ----------------------------------------------------------------------------
+
+  /**
+   * GetAccountBalance(account, minconf): received at least minconf deep (a coinbase once mature),
+   * minus the account's sends and fees in the chain or the mempool, plus its accounting entries.
+   * komodo_dpowconfs is the depth itself on a chain never notarised. O(minconf + maturity).
+   */
+  balance(account: string, minConf: number): bigint {
+    const a = this.sums.get(account);
+    if (!a) return 0n;
+    const tip = this.ledger.tipHeight();
+    let b = a.recv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.mem : 0n);
+    b += a.cb.upTo(tip - Math.max(minConf, this.ledger.maturity()) + 1).sum;
+    return b - a.sent + a.moves;
+  }
+
+  /**
+   * listaccounts: every address-book name whose keys pass the filter, every account with activity
+   * or accounting entries, each with GetAccountBalance; in std::map (byte) order.
+   */
+  list(minConf: number, watchOnly: boolean): AccountTotal[] {
+    const names = new Set<string>();
+    for (const [name, ks] of this.book) {
+      for (const k of ks) {
+        if (mineKind(k) === 'spendable' || watchOnly) {
+          names.add(name);
+          break;
+        }
+      }
+    }
+    for (const name of this.sums.keys()) names.add(name);
+    return [...names].sort(byteCmp).map((account) => ({ account, amount: this.balance(account, minConf) }));
+  }
+
+  /** getaddressesbyaccount: the account's address-book keys, in mapAddressBook (key id) order. */
+  addresses(account: string): HeldKey[] {
+    return [...(this.book.get(account) ?? [])].sort((a, b) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
+  }
+
+  /** A key's ListReceived tally at `minConf`: amount, the smallest depth included (max int: none), the txids. */
+  private tallyOf(k: HeldKey, minConf: number, withTxids: boolean): { amount: bigint; conf: number; txids: string[]; any: boolean } {
+    const t = this.tallies.get(k.idHex);
+    const none = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false };
+    if (!t) return none;
+    const tip = this.ledger.tipHeight();
+    const { sum, top } = t.at.upTo(tip - minConf + 1);
+    let amount = sum;
+    let conf = top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER;
+    let any = top > 0;
+    if (minConf <= 0 && t.mem.n > 0) (amount += t.mem.v), (conf = 0), (any = true);
+    if (minConf <= -1 && t.none.n > 0) (amount += t.none.v), (conf = -1), (any = true);
+    if (!any) return none;
+    const txids: string[] = [];
+    if (withTxids) {
+      // mapWallet order (uint256: internal bytes), one entry per output.
+      const picked = [...t.txs].filter(([r]) => (r.st! > 0 ? tip - r.st! + 1 : r.st!) >= minConf);
+      picked.sort(([a], [b]) => internalCmp(a.txid, b.txid));
+      for (const [r, n] of picked) for (let i = 0; i < n; i++) txids.push(r.txid);
+    }
+    return { amount, conf, txids, any };
+  }
+
+  /**
+   * ListReceived (listreceivedbyaddress / listreceivedbyaccount): the address book in key-id order,
+   * each address's non-coinbase receipts at least minconf deep; by account, summed per name in byte order.
+   */
+  received(minConf: number, includeEmpty: boolean, watchOnly: boolean, byAccount: boolean): ReceivedRow[] {
+    const rows: ReceivedRow[] = [];
+    const perAccount = new Map<string, ReceivedRow>();
+    const entries = [...this.bookOf].sort(([a], [b]) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
+    for (const [k, account] of entries) {
+      const watch = mineKind(k) === 'watch';
+      // IsMine(address) & filter: a watch-only address is tallied only when asked for.
+      const t = watch && !watchOnly ? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false } : this.tallyOf(k, minConf, !byAccount);
+      if (!t.any && !includeEmpty) continue;
+      if (byAccount) {
+        const row = perAccount.get(account) ?? { account, amount: 0n, confirmations: Number.MAX_SAFE_INTEGER, watchOnly: false };
+        row.amount += t.amount;
+        row.confirmations = Math.min(row.confirmations, t.conf);
+        // komodod assigns (not ORs) the flag: the last address of the account decides it.
+        row.watchOnly = t.any && watch;
+        perAccount.set(account, row);
+      } else {
+        rows.push({ address: addressOf(k.idHex), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
+      }
+    }
+    if (byAccount) return [...perAccount.values()].sort((a, b) => byteCmp(a.account, b.account));
+    return rows;
+  }
+
+  /** getreceivedbyaccount: the account's address-book keys' receipts at least minconf deep. */
+  receivedByAccount(account: string, minConf: number): bigint {
+    let sum = 0n;
+    for (const k of this.book.get(account) ?? []) sum += this.tallyOf(k, minConf, false).amount;
+    return sum;
+  }
+
+  // ---- moves -------------------------------------------------------------------------------
+
+  private addMove(d: MoveDoc): void {
+    const amount = BigInt(d.amount);
+    this.moves.set(d.seq, { kind: 'move', account: d.from, amount: -amount, time: d.time, otherAccount: d.to, comment: d.comment });
+    this.moves.set(d.seq + 1, { kind: 'move', account: d.to, amount, time: d.time, otherAccount: d.from, comment: d.comment });
+    this.acc(d.from).moves -= amount;
+    this.acc(d.to).moves += amount;
+  }
+
+  /** move: the debit and credit entries at order positions seq and seq + 1, written as one record. */
+  async move(seq: number, from: string, to: string, amount: bigint, time: number, comment: string): Promise<void> {
+    const d: MoveDoc = { _id: `move${seq}`, seq, from, to, amount: amount.toString(), time, comment };
+    await this.store.insert(d);
+    this.addMove(d);
+  }
+
+  /** The accounting entry at an order position, if one is there. */
+  moveAt(seq: number): MoveEntry | undefined {
+    return this.moves.get(seq);
+  }
+
+  // ---- groupings ---------------------------------------------------------------------------
+
+  private find(x: string): string {
+    let r = x;
+    while (this.parent.get(r) !== r) r = this.parent.get(r)!;
+    let c = x;
+    while (c !== r) {
+      const n = this.parent.get(c)!;
+      this.parent.set(c, r);
+      c = n;
+    }
+    return r;
+  }
+
+  private union(ids: string[]): void {
+    for (const id of ids) if (!this.parent.has(id)) this.parent.set(id, id);
+    for (let i = 1; i < ids.length; i++) {
+      const a = this.find(ids[0]!);
+      const b = this.find(ids[i]!);
+      if (a !== b) this.parent.set(b, a);
+    }
+  }
+
+  /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
+  private group(rec: TxRec): void {
+    if (rec.inputs.length > 0) {
+      const change = rec.outs.filter((id) => {
+        const k = this.keys.byIdHex(id);
+        return k !== undefined && this.bookName(k) === undefined;
+      });
+      this.union([...rec.inputs, ...change]);
+    }
+    for (const id of rec.outs) this.union([id]);
+  }
+
+  /**
+   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted by key id, the
+   * groups in lexicographic order), each address with its GetAddressBalances figure and its book name.
+   */
+  groupings(balanceOf: (idHex: string) => bigint): GroupedAddress[][] {
+    if (this.groupsDirty) {
+      this.groupsDirty = false;
+      this.parent.clear();
+      for (const rec of this.recs.values()) this.group(rec);
+    }
+    const groups = new Map<string, string[]>();
+    for (const id of this.parent.keys()) {
+      const r = this.find(id);
+      let g = groups.get(r);
+      if (!g) groups.set(r, (g = []));
+      g.push(id);
+    }
+    const sorted = [...groups.values()].map((g) => g.sort());
+    sorted.sort((a, b) => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+      return a.length - b.length;
+    });
+    return sorted.map((g) =>
+      g.map((id) => {
+        const k = this.keys.byIdHex(id);
+        const name = k ? this.bookName(k) : undefined;
+        return { address: addressOf(id), amount: balanceOf(id), ...(name !== undefined ? { account: name } : {}) };
+      }),
+    );
+  }
+}
+
+const addressOf = (idHex: string): string => encodeAddress(PUBKEY_ADDRESS, fromHex(idHex));
+
+/** uint256 order: the display hex compared from its last byte (internal byte order). */
+function internalCmp(a: string, b: string): number {
+  for (let i = a.length - 2; i >= 0; i -= 2) {
+    const x = a.slice(i, i + 2);
+    const y = b.slice(i, i + 2);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+export type { MoveDoc };
