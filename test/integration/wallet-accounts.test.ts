@@ -87,6 +87,15 @@ test('the accounts family: address book, balances by account, move, sendfrom, re
   assert.deepEqual(await node.rpc('getaddressesbyaccount', 'nobody'), []);
   assert.ok((await node.rpc<string[]>('getaddressesbyaccount', '')).includes(miner), 'the node key is listed under ""');
 
+  // setaccount of an account's current address (GetAccountAddress) gives that account a new one first.
+  const frankCurrent = await node.rpc<string>('getaccountaddress', 'frank');
+  assert.equal(await node.rpc('setaccount', frankCurrent, 'erin'), null);
+  const frankNow = await node.rpc<string[]>('getaddressesbyaccount', 'frank');
+  assert.equal(frankNow.length, 1);
+  assert.notEqual(frankNow[0], frankCurrent);
+  assert.equal(await node.rpc('getaccountaddress', 'frank'), frankNow[0]);
+  assert.deepEqual(await node.rpc('getaddressesbyaccount', 'erin'), [frankCurrent]);
+
   // ---- receipts, then the balances by account ----
   const pay1 = await node.rpc<string>('sendtoaddress', alice, 2);
   await node.rpc('generate', 1);
@@ -98,7 +107,7 @@ test('the accounts family: address book, balances by account, move, sendfrom, re
   assert.equal(await node.rpc('getbalance', 'alice'), 2);
   assert.equal(await node.rpc('getbalance', 'alice', 0), 2.5);
   const accounts = await node.rpc<Record<string, number>>('listaccounts');
-  assert.deepEqual(Object.keys(accounts), ['', 'alice']);
+  assert.deepEqual(Object.keys(accounts), ['', 'alice', 'erin', 'frank']);
   assert.equal(accounts.alice, 2);
 
   // listreceivedbyaddress: komodod's keys and order, non-coinbase receipts only, txids per output.

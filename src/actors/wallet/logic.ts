@@ -200,7 +200,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.accounts = new Accounts(opts.keys, {
       keyOf: (script) => this.keyOfScript(script),
       debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
-      spentScript: (txid, n) => (this.isOurOutput(txid, n) ? this.parsed(txid)?.vout[n]?.script : undefined),
+      // The spent coin is still in the book when its spender is recorded; the stored transaction otherwise (the load).
+      spentScript: (txid, n) => {
+        const c = this.book.coins.get(key(txid, n)) ?? this.book.memCoins.get(key(txid, n));
+        if (c) return c.script;
+        return this.isOurOutput(txid, n) ? this.parsed(txid)?.vout[n]?.script : undefined;
+      },
       state: (txid) => {
         const w = this.txs.get(txid);
         return !w ? -1 : w.height > 0 ? w.height : this.memKeys.has(txid) ? 0 : -1;
