@@ -109,6 +109,15 @@ test('the accounts family: address book, balances by account, move, sendfrom, re
   const accounts = await node.rpc<Record<string, number>>('listaccounts');
   assert.deepEqual(Object.keys(accounts), ['', 'alice', 'erin', 'frank']);
   assert.equal(accounts.alice, 2);
+  // A relabelled key takes its receipts along, and its old account leaves listaccounts with it.
+  const gina = await node.rpc<string>('getnewaddress', 'gina');
+  await node.rpc('sendtoaddress', gina, 0.1);
+  assert.equal(await node.rpc('getbalance', 'gina', 0), 0.1);
+  assert.ok('gina' in (await node.rpc<Record<string, number>>('listaccounts', 0)));
+  await node.rpc('importprivkey', await node.rpc<string>('dumpprivkey', gina), 'erin', false);
+  assert.equal(await node.rpc('getbalance', 'erin', 0), 0.1);
+  assert.equal(await node.rpc('getbalance', 'gina', 0), 0);
+  assert.ok(!('gina' in (await node.rpc<Record<string, number>>('listaccounts', 0))));
 
   // listreceivedbyaddress: komodod's keys and order, non-coinbase receipts only, txids per output.
   const byAddr = await node.rpc<Received[]>('listreceivedbyaddress', 0);

@@ -114,8 +114,11 @@ class AccountSums {
   mem = 0n;
   /** Debited by its sends (strFromAccount) in the chain or the mempool. */
   sent = 0n;
-  /** The accounting entries' total (GetAccountCreditDebit). */
+  /** The accounting entries' total (GetAccountCreditDebit), and how many there are. */
   moves = 0n;
+  moveCount = 0;
+  /** The counted transactions sent from it (listaccounts lists every strSentAccount, fee or not). */
+  txCount = 0;
 }
 
 /** An address's ListReceived tally. */
@@ -317,7 +320,9 @@ export class Accounts {
         if (st === 0) a.mem += s * r.value;
         else (rec.coinbase ? a.cb : a.recv).add(st, s * r.value, sign);
       });
-      if (rec.debited !== 0n) this.acc(rec.fromAccount).sent += s * rec.debited;
+      const from = this.acc(rec.fromAccount);
+      from.sent += s * rec.debited;
+      from.txCount += sign;
     }
     for (const { key, value } of rec.tally) {
       let t = this.tallies.get(key.idHex);
@@ -362,8 +367,9 @@ export class Accounts {
   }
 
   /**
-   * listaccounts: every address-book name whose keys pass the filter, every account with activity
-   * or accounting entries, each with GetAccountBalance; in std::map (byte) order.
+   * listaccounts: every address-book name whose keys pass the filter, every account a counted
+   * transaction was sent from, every account with accounting entries, each with GetAccountBalance;
+   * in std::map (byte) order.
    */
   list(minConf: number, watchOnly: boolean): AccountTotal[] {
     const names = new Set<string>();
@@ -375,7 +381,7 @@ export class Accounts {
         }
       }
     }
-    for (const name of this.sums.keys()) names.add(name);
+    for (const [name, a] of this.sums) if (a.txCount > 0 || a.moveCount > 0) names.add(name);
     return [...names].sort(byteCmp).map((account) => ({ account, amount: this.balance(account, minConf) }));
   }
 
@@ -450,6 +456,8 @@ export class Accounts {
     this.moves.set(d.seq + 1, { kind: 'move', account: d.to, amount, time: d.time, otherAccount: d.from, comment: d.comment });
     this.acc(d.from).moves -= amount;
     this.acc(d.to).moves += amount;
+    this.acc(d.from).moveCount++;
+    this.acc(d.to).moveCount++;
   }
 
   /** move: the debit and credit entries at order positions seq and seq + 1, written as one record. */
