@@ -53,17 +53,25 @@ interface TxRec {
   fromAccount: string;
   /** Σ listSent + nFee: what the sending account is debited. */
   debited: bigint;
-  /** listReceived: the wallet keys paid and the values (GetAmounts' change quirk applied). */
-  received: { key: HeldKey; value: bigint }[];
-  /** ListReceived: every output whose destination is a wallet key (no change rule), non-coinbase only. */
-  tally: { key: HeldKey; value: bigint }[];
-  /** The key ids of the wallet outputs this transaction spends, and of its wallet outputs. */
+  /**
+   * Its outputs paying wallet keys: `listed` when GetAmounts lists it as received (its change quirk
+   * applied), `acct` the account it is counted under; ListReceived tallies every one (coinbases aside).
+   */
+  paid: Paid[];
+  /** The key ids of the wallet outputs this transaction spends. */
   inputs: string[];
-  outs: string[];
-  /** Where it is counted now (see AccountsLedger.state), and under which accounts. */
+  /** Where it is counted now (see AccountsLedger.state). */
   st: number | null;
-  recvAccounts: string[];
 }
+
+interface Paid {
+  key: HeldKey;
+  value: bigint;
+  listed: boolean;
+  acct: string;
+}
+
+const NO_INPUTS: string[] = [];
 
 /** Sums by block height (the heights kept sorted): Σ over heights up to X in O(heights above X). */
 class HeightSums {
@@ -253,36 +261,32 @@ export class Accounts {
     let valueOut = 0n;
     for (const o of tx.vout) valueOut += o.value;
     let debited = debit > 0n ? debit - valueOut : 0n;
-    const received: TxRec['received'] = [];
-    const tally: TxRec['tally'] = [];
-    const outs: string[] = [];
+    const paid: Paid[] = [];
     let oneshot = 0;
     tx.vout.forEach((o) => {
       const k = this.ledger.keyOf(o.script);
-      if (k) {
-        outs.push(k.idHex);
-        if (!coinbase) tally.push({ key: k, value: o.value });
-      }
+      let listed = k !== undefined;
       if (debit > 0n) {
         // komodod's quirk: IsChange outputs (mine, not in the address book) after the second one are left out.
-        if (k && this.bookName(k) === undefined && oneshot++ > 1) return;
-        debited += o.value;
+        if (k && this.bookName(k) === undefined && oneshot++ > 1) listed = false;
+        else debited += o.value;
       }
-      if (k) received.push({ key: k, value: o.value });
+      if (k) paid.push({ key: k, value: o.value, listed, acct: '' });
     });
-    const inputs: string[] = [];
+    let inputs = NO_INPUTS;
     if (!coinbase && debit > 0n) {
+      inputs = [];
       for (const i of tx.vin) {
         const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
         const id = s ? keyDestination(s) : null;
         if (id) inputs.push(id);
       }
     }
-    return { txid, coinbase, fromAccount, debited, received, tally, inputs, outs, st: null, recvAccounts: [] };
+    return { txid, coinbase, fromAccount, debited, paid, inputs, st: null };
   }
 
   private index(rec: TxRec, add: boolean): void {
-    for (const { key } of [...rec.received, ...rec.tally]) {
+    for (const { key } of rec.paid) {
       let set = this.recsOfKey.get(key.idHex);
       if (add) {
         if (!set) this.recsOfKey.set(key.idHex, (set = new Set()));
@@ -306,7 +310,7 @@ export class Accounts {
     if (rec.st !== null) this.apply(rec, rec.st, -1);
     rec.st = st;
     if (st !== null) {
-      rec.recvAccounts = rec.received.map((r) => r.key.account ?? '');
+      for (const p of rec.paid) p.acct = p.key.account ?? '';
       this.apply(rec, st, 1);
     }
   }
@@ -315,16 +319,18 @@ export class Accounts {
     const s = BigInt(sign);
     // GetAccountBalance skips depth < 0; a coinbase counts only from its block (and once mature, read later).
     if (st >= 0 && !(rec.coinbase && st === 0)) {
-      rec.received.forEach((r, i) => {
-        const a = this.acc(rec.recvAccounts[i]!);
-        if (st === 0) a.mem += s * r.value;
-        else (rec.coinbase ? a.cb : a.recv).add(st, s * r.value, sign);
-      });
+      for (const p of rec.paid) {
+        if (!p.listed) continue;
+        const a = this.acc(p.acct);
+        if (st === 0) a.mem += s * p.value;
+        else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
+      }
       const from = this.acc(rec.fromAccount);
       from.sent += s * rec.debited;
       from.txCount += sign;
     }
-    for (const { key, value } of rec.tally) {
+    // ListReceived leaves coinbases out.
+    for (const { key, value } of rec.coinbase ? [] : rec.paid) {
       let t = this.tallies.get(key.idHex);
       if (!t) this.tallies.set(key.idHex, (t = new KeyTally()));
       if (st > 0) t.at.add(st, s * value, sign);
@@ -498,13 +504,10 @@ export class Accounts {
   /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
   private group(rec: TxRec): void {
     if (rec.inputs.length > 0) {
-      const change = rec.outs.filter((id) => {
-        const k = this.keys.byIdHex(id);
-        return k !== undefined && this.bookName(k) === undefined;
-      });
+      const change = rec.paid.filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
       this.union([...rec.inputs, ...change]);
     }
-    for (const id of rec.outs) this.union([id]);
+    for (const p of rec.paid) this.union([p.key.idHex]);
   }
 
   /**
