@@ -129,13 +129,59 @@ class AccountSums {
   txCount = 0;
 }
 
-/** An address's ListReceived tally. */
+/**
+ * An address's ListReceived tally, small (most addresses receive once or twice): the heights of its
+ * confirmed receipts in ascending order with their values, and its mempool and stranded receipts.
+ */
 class KeyTally {
-  readonly at = new HeightSums();
-  mem = { v: 0n, n: 0 };
-  none = { v: 0n, n: 0 };
-  /** The transactions holding its outputs, with how many outputs each (one txids entry per output). */
-  readonly txs = new Map<TxRec, number>();
+  hs: number[] = [];
+  vs: bigint[] = [];
+  total = 0n;
+  mem = 0n;
+  memN = 0;
+  none = 0n;
+  noneN = 0;
+
+  add(h: number, v: bigint, sign: 1 | -1): void {
+    let i = this.lower(h);
+    if (sign > 0) {
+      while (i < this.hs.length && this.hs[i] === h) i++;
+      this.hs.splice(i, 0, h);
+      this.vs.splice(i, 0, v);
+      this.total += v;
+      return;
+    }
+    for (; i < this.hs.length && this.hs[i] === h; i++) {
+      if (this.vs[i] !== v) continue;
+      this.hs.splice(i, 1);
+      this.vs.splice(i, 1);
+      this.total -= v;
+      return;
+    }
+  }
+
+  private lower(h: number): number {
+    let lo = 0;
+    let hi = this.hs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.hs[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The sum over heights ≤ x and the highest such height (0: none). O(receipts above x). */
+  upTo(x: number): { sum: bigint; top: number } {
+    let sum = this.total;
+    let i = this.hs.length - 1;
+    for (; i >= 0 && this.hs[i]! > x; i--) sum -= this.vs[i]!;
+    return { sum, top: i >= 0 ? this.hs[i]! : 0 };
+  }
+
+  get empty(): boolean {
+    return this.hs.length === 0 && this.memN === 0 && this.noneN === 0;
+  }
 }
 
 interface MoveDoc {
@@ -157,8 +203,8 @@ export class Accounts {
   private readonly recs = new Map<string, TxRec>();
   private readonly sums = new Map<string, AccountSums>();
   private readonly tallies = new Map<string, KeyTally>();
-  /** Key id → the transactions whose received entries or outputs name it (relabelled together). */
-  private readonly recsOfKey = new Map<string, Set<TxRec>>();
+  /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
+  private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
   /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
   private readonly book = new Map<string, Set<HeldKey>>();
   private readonly bookOf = new Map<HeldKey, string>();
@@ -287,15 +333,25 @@ export class Accounts {
 
   private index(rec: TxRec, add: boolean): void {
     for (const { key } of rec.paid) {
-      let set = this.recsOfKey.get(key.idHex);
+      const id = key.idHex;
+      const at = this.recsOfKey.get(id);
       if (add) {
-        if (!set) this.recsOfKey.set(key.idHex, (set = new Set()));
-        set.add(rec);
-      } else if (set) {
-        set.delete(rec);
-        if (set.size === 0) this.recsOfKey.delete(key.idHex);
+        if (at === undefined) this.recsOfKey.set(id, rec);
+        else if (Array.isArray(at)) {
+          if (!at.includes(rec)) at.push(rec);
+        } else if (at !== rec) this.recsOfKey.set(id, [at, rec]);
+      } else if (at === rec) this.recsOfKey.delete(id);
+      else if (Array.isArray(at)) {
+        const i = at.indexOf(rec);
+        if (i >= 0) at.splice(i, 1);
+        if (at.length === 1) this.recsOfKey.set(id, at[0]!);
       }
     }
+  }
+
+  private recsOf(id: string): TxRec[] {
+    const at = this.recsOfKey.get(id);
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
   }
 
   private acc(name: string): AccountSums {
@@ -333,15 +389,10 @@ export class Accounts {
     for (const { key, value } of rec.coinbase ? [] : rec.paid) {
       let t = this.tallies.get(key.idHex);
       if (!t) this.tallies.set(key.idHex, (t = new KeyTally()));
-      if (st > 0) t.at.add(st, s * value, sign);
-      else {
-        const b = st === 0 ? t.mem : t.none;
-        b.v += s * value;
-        b.n += sign;
-      }
-      const n = (t.txs.get(rec) ?? 0) + sign;
-      if (n === 0) t.txs.delete(rec);
-      else t.txs.set(rec, n);
+      if (st > 0) t.add(st, value, sign);
+      else if (st === 0) (t.mem += s * value), (t.memN += sign);
+      else (t.none += s * value), (t.noneN += sign);
+      if (t.empty) this.tallies.delete(key.idHex);
     }
   }
 
@@ -350,7 +401,7 @@ export class Accounts {
     const wasBook = this.bookOf.has(k);
     this.bookKey(k);
     if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
-    for (const rec of [...(this.recsOfKey.get(k.idHex) ?? [])]) {
+    for (const rec of [...this.recsOf(k.idHex)]) {
       const tx = this.ledger.parse(rec.txid);
       if (tx) this.track(rec.txid, tx, rec.coinbase);
     }
@@ -402,19 +453,19 @@ export class Accounts {
     const none = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false };
     if (!t) return none;
     const tip = this.ledger.tipHeight();
-    const { sum, top } = t.at.upTo(tip - minConf + 1);
+    const { sum, top } = t.upTo(tip - minConf + 1);
     let amount = sum;
     let conf = top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER;
     let any = top > 0;
-    if (minConf <= 0 && t.mem.n > 0) (amount += t.mem.v), (conf = 0), (any = true);
-    if (minConf <= -1 && t.none.n > 0) (amount += t.none.v), (conf = -1), (any = true);
+    if (minConf <= 0 && t.memN > 0) (amount += t.mem), (conf = 0), (any = true);
+    if (minConf <= -1 && t.noneN > 0) (amount += t.none), (conf = -1), (any = true);
     if (!any) return none;
     const txids: string[] = [];
     if (withTxids) {
       // mapWallet order (uint256: internal bytes), one entry per output.
-      const picked = [...t.txs].filter(([r]) => (r.st! > 0 ? tip - r.st! + 1 : r.st!) >= minConf);
-      picked.sort(([a], [b]) => internalCmp(a.txid, b.txid));
-      for (const [r, n] of picked) for (let i = 0; i < n; i++) txids.push(r.txid);
+      const picked = this.recsOf(k.idHex).filter((r) => !r.coinbase && r.st !== null && (r.st > 0 ? tip - r.st + 1 : r.st) >= minConf);
+      picked.sort((a, b) => internalCmp(a.txid, b.txid));
+      for (const r of picked) for (const p of r.paid) if (p.key === k) txids.push(r.txid);
     }
     return { amount, conf, txids, any };
   }

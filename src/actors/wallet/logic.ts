@@ -266,6 +266,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         this.place(f.txid, f.height);
       }
       this.markDirty();
+      this.accounts.retrackAll();
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
     await this.rescan();
@@ -436,7 +437,6 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private markDirty(): void {
     this.version++;
     this.book.refreshFromMe((txid) => this.fromMeOf(txid));
-    this.accounts.retrackAll();
   }
 
   /**
@@ -469,7 +469,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       for (const c of [...this.coins.values(), ...this.ccCoins.values()]) if (c.txid === txid) c.lockTime = info.tx.lockTime;
     }
     // Transactions recorded out of order: any earlier one's debit may include them now.
-    if (missing.size > 0) this.markDirty();
+    if (missing.size > 0) {
+      this.markDirty();
+      // Their spenders recorded before them are figured again (the accounts' debits).
+      const spenders = new Set<string>();
+      for (const txid of missing) {
+        const n = this.parsed(txid)?.vout.length ?? 0;
+        for (let i = 0; i < n; i++) for (const w of this.spendersOf(txid, i)) spenders.add(w.txid);
+      }
+      this.retrack(spenders);
+    }
     const entries = await this.opts.mempool.ask({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
     for (const txid of wasInMempool) this.accounts.sync(txid);
@@ -1066,6 +1075,39 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return true;
   }
 
+  /** The wallet transactions spending an outpoint (mapTxSpends). */
+  private spendersOf(txid: string, n: number): WalletTx[] {
+    const at = this.txSpends.get(key(txid, n));
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
+  }
+
+  /**
+   * The recorded transactions whose figures a new key changes: those paying its P2PKH script (the
+   * index by key id) and those spending such an output. O(the key's outputs).
+   */
+  private paying(idHexes: string[]): Set<string> {
+    const out = new Set<string>();
+    for (const id of idHexes) {
+      for (const { w } of this.receivedBy.get(id) ?? []) {
+        if (out.has(w.txid)) continue;
+        out.add(w.txid);
+        this.parsed(w.txid)?.vout.forEach((o, n) => {
+          const kid = p2pkhKeyId(o.script);
+          if (kid && toHex(kid) === id) for (const s of this.spendersOf(w.txid, n)) out.add(s.txid);
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The accounts figure these transactions again (their wallet outputs or debits changed). */
+  private retrack(txids: Iterable<string>): void {
+    for (const txid of txids) {
+      const tx = this.parsed(txid);
+      if (tx) this.accounts.track(txid, tx, tx.isCoinbase());
+    }
+  }
+
   // ---- keys ----------------------------------------------------------------------------------
 
   private async accountAddress(account: string): Promise<string> {
@@ -1076,6 +1118,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   private async importKeys(entries: ImportEntry[], rescan: boolean): Promise<{ added: number }> {
     let added = 0;
+    const newIds: string[] = [];
     for (const e of entries) {
       const secret = e.secret.bytes;
       if (!isValidPrivateKey(secret)) continue;
@@ -1084,11 +1127,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         if (e.label !== undefined && e.relabel) await this.keys.setAccount(toHex(publicKeyFromPrivate(secret, true)), e.label);
         continue;
       }
-      await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
+      const k = await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
+      newIds.push(toHex(hash160(k.pubkey)));
       added++;
     }
     // A key from outside may own outputs the wallet has seen: what was computed with the old keys is redone when read.
-    if (added > 0) this.markDirty();
+    if (added > 0) {
+      this.markDirty();
+      this.retrack(this.paying(newIds));
+    }
     if (rescan && added > 0) await this.rescan();
     return { added };
   }
