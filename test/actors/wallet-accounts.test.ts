@@ -117,6 +117,16 @@ test('wallet accounts: balances by account and receipts by address against a bru
           assert.deepEqual([...row.txids!].sort(), [...e.txids].sort());
         }
         assert.equal(rows.length, held.filter((k) => k.account !== undefined && tally.has(k.idHex)).length);
+        // By account: the address-book addresses' tallies summed, the smallest depth of any.
+        const byAccount = wallet.read({ op: 'listReceived', minConf, includeEmpty: false, watchOnly: false, byAccount: true }) as ReceivedRow[];
+        for (const a of names) {
+          const ks = held.filter((k) => k.account === a && tally.has(k.idHex));
+          const amount = ks.reduce((v, k) => v + tally.get(k.idHex)!.amount, 0n);
+          assert.equal(wallet.read({ op: 'receivedByAccount', account: a, minConf }), amount, `${step}: getreceivedbyaccount "${a}" ${minConf}`);
+          const row = byAccount.find((x) => x.account === a);
+          if (ks.length === 0) assert.equal(row, undefined);
+          else assert.deepEqual(row, { account: a, amount, confirmations: Math.min(...ks.map((k) => tally.get(k.idHex)!.conf)), watchOnly: false }, `${step}: listreceivedbyaccount "${a}" ${minConf}`);
+        }
       }
     };
     let disconnects = 0;

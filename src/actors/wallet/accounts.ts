@@ -55,11 +55,10 @@ interface TxRec {
   debited: bigint;
   /**
    * Its outputs paying wallet keys: `listed` when GetAmounts lists it as received (its change quirk
-   * applied), `acct` the account it is counted under; ListReceived tallies every one (coinbases aside).
+   * applied), `book` the address-book name it was counted under (undefined: not listed, received by "");
+   * ListReceived tallies every one (coinbases aside) under its address-book name.
    */
   paid: Paid[];
-  /** The key ids of the wallet outputs this transaction spends. */
-  inputs: string[];
   /** Where it is counted now (see AccountsLedger.state). */
   st: number | null;
 }
@@ -68,10 +67,8 @@ interface Paid {
   key: HeldKey;
   value: bigint;
   listed: boolean;
-  acct: string;
+  book: string | undefined;
 }
-
-const NO_INPUTS: string[] = [];
 
 /** Sums by block height (the heights kept sorted): Σ over heights up to X in O(heights above X). */
 class HeightSums {
@@ -127,61 +124,12 @@ class AccountSums {
   moveCount = 0;
   /** The counted transactions sent from it (listaccounts lists every strSentAccount, fee or not). */
   txCount = 0;
-}
-
-/**
- * An address's ListReceived tally, small (most addresses receive once or twice): the heights of its
- * confirmed receipts in ascending order with their values, and its mempool and stranded receipts.
- */
-class KeyTally {
-  hs: number[] = [];
-  vs: bigint[] = [];
-  total = 0n;
-  mem = 0n;
-  memN = 0;
-  none = 0n;
-  noneN = 0;
-
-  add(h: number, v: bigint, sign: 1 | -1): void {
-    let i = this.lower(h);
-    if (sign > 0) {
-      while (i < this.hs.length && this.hs[i] === h) i++;
-      this.hs.splice(i, 0, h);
-      this.vs.splice(i, 0, v);
-      this.total += v;
-      return;
-    }
-    for (; i < this.hs.length && this.hs[i] === h; i++) {
-      if (this.vs[i] !== v) continue;
-      this.hs.splice(i, 1);
-      this.vs.splice(i, 1);
-      this.total -= v;
-      return;
-    }
-  }
-
-  private lower(h: number): number {
-    let lo = 0;
-    let hi = this.hs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.hs[mid]! < h) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The sum over heights ≤ x and the highest such height (0: none). O(receipts above x). */
-  upTo(x: number): { sum: bigint; top: number } {
-    let sum = this.total;
-    let i = this.hs.length - 1;
-    for (; i >= 0 && this.hs[i]! > x; i--) sum -= this.vs[i]!;
-    return { sum, top: i >= 0 ? this.hs[i]! : 0 };
-  }
-
-  get empty(): boolean {
-    return this.hs.length === 0 && this.memN === 0 && this.noneN === 0;
-  }
+  /** ListReceived by account: its address-book addresses' non-coinbase receipts by height, in the mempool, in neither. */
+  readonly tally = new HeightSums();
+  tMem = 0n;
+  tMemN = 0;
+  tNone = 0n;
+  tNoneN = 0;
 }
 
 interface MoveDoc {
@@ -202,7 +150,6 @@ const byteCmp = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 
 export class Accounts {
   private readonly recs = new Map<string, TxRec>();
   private readonly sums = new Map<string, AccountSums>();
-  private readonly tallies = new Map<string, KeyTally>();
   /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
   private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
   /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
@@ -268,7 +215,7 @@ export class Accounts {
     this.recs.set(txid, rec);
     this.index(rec, true);
     if (old) this.index(old, false);
-    this.group(rec);
+    this.group(rec, this.inputsOf(tx, rec));
     this.count(rec, this.ledger.state(txid));
   }
 
@@ -317,18 +264,21 @@ export class Accounts {
         if (k && this.bookName(k) === undefined && oneshot++ > 1) listed = false;
         else debited += o.value;
       }
-      if (k) paid.push({ key: k, value: o.value, listed, acct: '' });
+      if (k) paid.push({ key: k, value: o.value, listed, book: undefined });
     });
-    let inputs = NO_INPUTS;
-    if (!coinbase && debit > 0n) {
-      inputs = [];
-      for (const i of tx.vin) {
-        const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
-        const id = s ? keyDestination(s) : null;
-        if (id) inputs.push(id);
-      }
+    return { txid, coinbase, fromAccount, debited, paid, st: null };
+  }
+
+  /** The key ids of the wallet outputs a transaction spends (IsMine(txin)); only when it spends any. */
+  private inputsOf(tx: Transaction, rec: TxRec): string[] {
+    const inputs: string[] = [];
+    if (rec.coinbase || rec.debited === 0n) return inputs;
+    for (const i of tx.vin) {
+      const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
+      const id = s ? keyDestination(s) : null;
+      if (id) inputs.push(id);
     }
-    return { txid, coinbase, fromAccount, debited, paid, inputs, st: null };
+    return inputs;
   }
 
   private index(rec: TxRec, add: boolean): void {
@@ -366,7 +316,7 @@ export class Accounts {
     if (rec.st !== null) this.apply(rec, rec.st, -1);
     rec.st = st;
     if (st !== null) {
-      for (const p of rec.paid) p.acct = p.key.account ?? '';
+      for (const p of rec.paid) p.book = this.bookName(p.key);
       this.apply(rec, st, 1);
     }
   }
@@ -377,7 +327,7 @@ export class Accounts {
     if (st >= 0 && !(rec.coinbase && st === 0)) {
       for (const p of rec.paid) {
         if (!p.listed) continue;
-        const a = this.acc(p.acct);
+        const a = this.acc(p.book ?? '');
         if (st === 0) a.mem += s * p.value;
         else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
       }
@@ -385,14 +335,13 @@ export class Accounts {
       from.sent += s * rec.debited;
       from.txCount += sign;
     }
-    // ListReceived leaves coinbases out.
-    for (const { key, value } of rec.coinbase ? [] : rec.paid) {
-      let t = this.tallies.get(key.idHex);
-      if (!t) this.tallies.set(key.idHex, (t = new KeyTally()));
-      if (st > 0) t.add(st, value, sign);
-      else if (st === 0) (t.mem += s * value), (t.memN += sign);
-      else (t.none += s * value), (t.noneN += sign);
-      if (t.empty) this.tallies.delete(key.idHex);
+    // ListReceived: the address book's addresses, coinbases left out.
+    for (const { book, value } of rec.coinbase ? [] : rec.paid) {
+      if (book === undefined) continue;
+      const a = this.acc(book);
+      if (st > 0) a.tally.add(st, s * value, sign);
+      else if (st === 0) (a.tMem += s * value), (a.tMemN += sign);
+      else (a.tNone += s * value), (a.tNoneN += sign);
     }
   }
 
@@ -447,27 +396,35 @@ export class Accounts {
     return [...(this.book.get(account) ?? [])].sort((a, b) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
   }
 
-  /** A key's ListReceived tally at `minConf`: amount, the smallest depth included (max int: none), the txids. */
-  private tallyOf(k: HeldKey, minConf: number, withTxids: boolean): { amount: bigint; conf: number; txids: string[]; any: boolean } {
-    const t = this.tallies.get(k.idHex);
-    const none = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false };
-    if (!t) return none;
+  /** An address's ListReceived tally at `minConf` from the transactions paying it: amount, the smallest depth included (max int: none), the txids. */
+  private tallyOf(k: HeldKey, minConf: number): Tally & { txids: string[] } {
     const tip = this.ledger.tipHeight();
-    const { sum, top } = t.upTo(tip - minConf + 1);
-    let amount = sum;
-    let conf = top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER;
-    let any = top > 0;
-    if (minConf <= 0 && t.memN > 0) (amount += t.mem), (conf = 0), (any = true);
-    if (minConf <= -1 && t.noneN > 0) (amount += t.none), (conf = -1), (any = true);
-    if (!any) return none;
-    const txids: string[] = [];
-    if (withTxids) {
-      // mapWallet order (uint256: internal bytes), one entry per output.
-      const picked = this.recsOf(k.idHex).filter((r) => !r.coinbase && r.st !== null && (r.st > 0 ? tip - r.st + 1 : r.st) >= minConf);
-      picked.sort((a, b) => internalCmp(a.txid, b.txid));
-      for (const r of picked) for (const p of r.paid) if (p.key === k) txids.push(r.txid);
+    const out = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [] as string[], any: false };
+    const picked = this.recsOf(k.idHex).filter((r) => !r.coinbase && r.st !== null && depthAt(r.st, tip) >= minConf);
+    // mapWallet order (uint256: internal bytes), one txids entry per output.
+    picked.sort((a, b) => internalCmp(a.txid, b.txid));
+    for (const r of picked) {
+      for (const p of r.paid) {
+        if (p.key !== k) continue;
+        out.amount += p.value;
+        out.conf = Math.min(out.conf, depthAt(r.st!, tip));
+        out.txids.push(r.txid);
+        out.any = true;
+      }
     }
-    return { amount, conf, txids, any };
+    return out;
+  }
+
+  /** An account's ListReceived tally at `minConf`, from its running sums: O(minconf). */
+  private accountTally(account: string, minConf: number): Tally {
+    const a = this.sums.get(account);
+    if (!a) return { amount: 0n, conf: Number.MAX_SAFE_INTEGER, any: false };
+    const tip = this.ledger.tipHeight();
+    const { sum, top } = a.tally.upTo(tip - minConf + 1);
+    const out = { amount: sum, conf: top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER, any: top > 0 };
+    if (minConf <= 0 && a.tMemN > 0) (out.amount += a.tMem), (out.conf = 0), (out.any = true);
+    if (minConf <= -1 && a.tNoneN > 0) (out.amount += a.tNone), (out.conf = -1), (out.any = true);
+    return out;
   }
 
   /**
@@ -475,34 +432,34 @@ export class Accounts {
    * each address's non-coinbase receipts at least minconf deep; by account, summed per name in byte order.
    */
   received(minConf: number, includeEmpty: boolean, watchOnly: boolean, byAccount: boolean): ReceivedRow[] {
+    const byId = (a: HeldKey, b: HeldKey) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0);
+    if (byAccount) {
+      const rows: ReceivedRow[] = [];
+      for (const account of [...this.book.keys()].sort(byteCmp)) {
+        // (The watch-only branch splits these sums by isminetype; every address is spendable today.)
+        const t = this.accountTally(account, minConf);
+        if (!t.any && !includeEmpty) continue;
+        // komodod assigns (not ORs) the flag: the account's last address in mapAddressBook order decides it.
+        const last = [...this.book.get(account)!].sort(byId).pop()!;
+        const watchOnlyRow = watchOnly && mineKind(last) === 'watch' && this.tallyOf(last, minConf).any;
+        rows.push({ account, amount: t.amount, confirmations: t.conf, watchOnly: watchOnlyRow });
+      }
+      return rows;
+    }
     const rows: ReceivedRow[] = [];
-    const perAccount = new Map<string, ReceivedRow>();
-    const entries = [...this.bookOf].sort(([a], [b]) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
-    for (const [k, account] of entries) {
+    for (const [k, account] of [...this.bookOf].sort(([a], [b]) => byId(a, b))) {
       const watch = mineKind(k) === 'watch';
       // IsMine(address) & filter: a watch-only address is tallied only when asked for.
-      const t = watch && !watchOnly ? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false } : this.tallyOf(k, minConf, !byAccount);
+      const t = watch && !watchOnly ? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false } : this.tallyOf(k, minConf);
       if (!t.any && !includeEmpty) continue;
-      if (byAccount) {
-        const row = perAccount.get(account) ?? { account, amount: 0n, confirmations: Number.MAX_SAFE_INTEGER, watchOnly: false };
-        row.amount += t.amount;
-        row.confirmations = Math.min(row.confirmations, t.conf);
-        // komodod assigns (not ORs) the flag: the last address of the account decides it.
-        row.watchOnly = t.any && watch;
-        perAccount.set(account, row);
-      } else {
-        rows.push({ address: addressOf(k.idHex), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
-      }
+      rows.push({ address: addressOf(k.idHex), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
     }
-    if (byAccount) return [...perAccount.values()].sort((a, b) => byteCmp(a.account, b.account));
     return rows;
   }
 
-  /** getreceivedbyaccount: the account's address-book keys' receipts at least minconf deep. */
+  /** getreceivedbyaccount: the account's address-book addresses' receipts at least minconf deep. O(minconf). */
   receivedByAccount(account: string, minConf: number): bigint {
-    let sum = 0n;
-    for (const k of this.book.get(account) ?? []) sum += this.tallyOf(k, minConf, false).amount;
-    return sum;
+    return this.accountTally(account, minConf).amount;
   }
 
   // ---- moves -------------------------------------------------------------------------------
@@ -553,10 +510,10 @@ export class Accounts {
   }
 
   /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
-  private group(rec: TxRec): void {
-    if (rec.inputs.length > 0) {
+  private group(rec: TxRec, inputs: string[]): void {
+    if (inputs.length > 0) {
       const change = rec.paid.filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
-      this.union([...rec.inputs, ...change]);
+      this.union([...inputs, ...change]);
     }
     for (const p of rec.paid) this.union([p.key.idHex]);
   }
@@ -569,7 +526,11 @@ export class Accounts {
     if (this.groupsDirty) {
       this.groupsDirty = false;
       this.parent.clear();
-      for (const rec of this.recs.values()) this.group(rec);
+      // Rare (a change address entered the address book, keys imported): every transaction again.
+      for (const rec of this.recs.values()) {
+        const tx = this.ledger.parse(rec.txid);
+        if (tx) this.group(rec, this.inputsOf(tx, rec));
+      }
     }
     const groups = new Map<string, string[]>();
     for (const id of this.parent.keys()) {
@@ -592,6 +553,15 @@ export class Accounts {
     );
   }
 }
+
+interface Tally {
+  amount: bigint;
+  conf: number;
+  any: boolean;
+}
+
+/** GetDepthInMainChain from a place (see AccountsLedger.state). */
+const depthAt = (st: number, tip: number): number => (st > 0 ? tip - st + 1 : st);
 
 const addressOf = (idHex: string): string => encodeAddress(PUBKEY_ADDRESS, fromHex(idHex));
 
