@@ -25,6 +25,9 @@ export interface AccountsLedger {
   /** GetDepthInMainChain's class: the block height (> 0), 0 in the mempool, -1 in neither. */
   state(txid: string): number;
   parse(txid: string): Transaction | null;
+  /** The wallet's record of a transaction (where the accounts keep their fields), and every one. */
+  rec(txid: string): TxRec | undefined;
+  all(): Iterable<TxRec>;
   tipHeight(): number;
   maturity(): number;
 }
@@ -45,10 +48,13 @@ function keyDestination(script: Uint8Array): string | null {
   return h.kind === 'key' ? toHex(h.hash) : null;
 }
 
-/** One wallet transaction's part in the accounts (GetAmounts, ListReceived, GetAddressGroupings). */
-interface TxRec {
-  txid: string;
-  coinbase: boolean;
+/**
+ * One wallet transaction's part in the accounts (GetAmounts, ListReceived, GetAddressGroupings),
+ * held on the wallet's own record of the transaction (no map or object of its own: heap per transaction).
+ */
+export interface TxRec {
+  readonly txid: string;
+  readonly coinbase: boolean;
   /** strFromAccount: sendfrom/sendmany's account ("" for every other send). */
   fromAccount: string;
   /** Σ listSent + nFee: what the sending account is debited. */
@@ -58,17 +64,21 @@ interface TxRec {
    * applied), `book` the address-book name it was counted under (undefined: not listed, received by "");
    * ListReceived tallies every one (coinbases aside) under its address-book name.
    */
-  paid: Paid[];
-  /** Where it is counted now (see AccountsLedger.state). */
+  paid: Paid | Paid[] | null;
+  /** Where it is counted now (see AccountsLedger.state); null before it is first figured. */
   st: number | null;
 }
 
-interface Paid {
+export interface Paid {
   key: HeldKey;
   value: bigint;
   listed: boolean;
   book: string | undefined;
 }
+
+const NO_PAID: Paid[] = [];
+/** The outputs a transaction pays wallet keys (one held bare). */
+const paidOf = (r: TxRec): Paid[] => (r.paid === null ? NO_PAID : Array.isArray(r.paid) ? r.paid : [r.paid]);
 
 /** Sums by block height (the heights kept sorted): Σ over heights up to X in O(heights above X). */
 class HeightSums {
@@ -148,7 +158,6 @@ interface MoveDoc {
 const byteCmp = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 export class Accounts {
-  private readonly recs = new Map<string, TxRec>();
   private readonly sums = new Map<string, AccountSums>();
   /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
   private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
@@ -208,35 +217,36 @@ export class Accounts {
   // ---- transactions ------------------------------------------------------------------------
 
   /** A transaction recorded (or its amounts to be recomputed): figured from `tx` and counted where it stands. */
-  track(txid: string, tx: Transaction, coinbase: boolean, fromAccount?: string): void {
-    const old = this.recs.get(txid);
-    if (old) this.count(old, null);
-    const rec = this.amounts(txid, tx, coinbase, fromAccount ?? old?.fromAccount ?? '');
-    this.recs.set(txid, rec);
+  track(txid: string, tx: Transaction, fromAccount?: string): void {
+    const rec = this.ledger.rec(txid);
+    if (!rec) return;
+    this.count(rec, null);
+    this.index(rec, false);
+    if (fromAccount !== undefined) rec.fromAccount = fromAccount;
+    this.amounts(rec, tx);
     this.index(rec, true);
-    if (old) this.index(old, false);
     this.group(rec, this.inputsOf(tx, rec));
     this.count(rec, this.ledger.state(txid));
   }
 
   /** The transaction's place changed (a block, the mempool, neither): its figures move with it. */
   sync(txid: string): void {
-    const rec = this.recs.get(txid);
-    if (rec) this.count(rec, this.ledger.state(txid));
+    const rec = this.ledger.rec(txid);
+    if (rec && rec.st !== null) this.count(rec, this.ledger.state(txid));
   }
 
   /** MarkDirty: the wallet's keys changed what is its own; every transaction is figured again. */
   retrackAll(): void {
-    for (const txid of [...this.recs.keys()]) {
-      const tx = this.ledger.parse(txid);
-      if (tx) this.track(txid, tx, tx.isCoinbase());
+    for (const rec of [...this.ledger.all()]) {
+      const tx = this.ledger.parse(rec.txid);
+      if (tx) this.track(rec.txid, tx);
     }
     this.groupsDirty = true;
   }
 
   /** sendfrom / sendmany: the account a transaction is sent from (strFromAccount). */
   setFromAccount(txid: string, account: string): void {
-    const rec = this.recs.get(txid);
+    const rec = this.ledger.rec(txid);
     if (!rec || rec.fromAccount === account) return;
     const st = rec.st;
     this.count(rec, null);
@@ -245,16 +255,16 @@ export class Accounts {
   }
 
   fromAccount(txid: string): string {
-    return this.recs.get(txid)?.fromAccount ?? '';
+    return this.ledger.rec(txid)?.fromAccount ?? '';
   }
 
   /** CWalletTx::GetAmounts (the transparent part) with what ListReceived and GetAddressGroupings read. */
-  private amounts(txid: string, tx: Transaction, coinbase: boolean, fromAccount: string): TxRec {
-    const debit = coinbase ? 0n : this.ledger.debit(txid, tx);
+  private amounts(rec: TxRec, tx: Transaction): void {
+    const debit = rec.coinbase ? 0n : this.ledger.debit(rec.txid, tx);
     let valueOut = 0n;
     for (const o of tx.vout) valueOut += o.value;
     let debited = debit > 0n ? debit - valueOut : 0n;
-    const paid: Paid[] = [];
+    let paid: Paid | Paid[] | null = null;
     let oneshot = 0;
     tx.vout.forEach((o) => {
       const k = this.ledger.keyOf(o.script);
@@ -264,9 +274,12 @@ export class Accounts {
         if (k && this.bookName(k) === undefined && oneshot++ > 1) listed = false;
         else debited += o.value;
       }
-      if (k) paid.push({ key: k, value: o.value, listed, book: undefined });
+      if (!k) return;
+      const p: Paid = { key: k, value: o.value, listed, book: undefined };
+      paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
     });
-    return { txid, coinbase, fromAccount, debited, paid, st: null };
+    rec.debited = debited;
+    rec.paid = paid;
   }
 
   /** The key ids of the wallet outputs a transaction spends (IsMine(txin)); only when it spends any. */
@@ -282,7 +295,7 @@ export class Accounts {
   }
 
   private index(rec: TxRec, add: boolean): void {
-    for (const { key } of rec.paid) {
+    for (const { key } of paidOf(rec)) {
       const id = key.idHex;
       const at = this.recsOfKey.get(id);
       if (add) {
@@ -316,7 +329,7 @@ export class Accounts {
     if (rec.st !== null) this.apply(rec, rec.st, -1);
     rec.st = st;
     if (st !== null) {
-      for (const p of rec.paid) p.book = this.bookName(p.key);
+      for (const p of paidOf(rec)) p.book = this.bookName(p.key);
       this.apply(rec, st, 1);
     }
   }
@@ -325,7 +338,7 @@ export class Accounts {
     const s = BigInt(sign);
     // GetAccountBalance skips depth < 0; a coinbase counts only from its block (and once mature, read later).
     if (st >= 0 && !(rec.coinbase && st === 0)) {
-      for (const p of rec.paid) {
+      for (const p of paidOf(rec)) {
         if (!p.listed) continue;
         const a = this.acc(p.book ?? '');
         if (st === 0) a.mem += s * p.value;
@@ -336,7 +349,7 @@ export class Accounts {
       from.txCount += sign;
     }
     // ListReceived: the address book's addresses, coinbases left out.
-    for (const { book, value } of rec.coinbase ? [] : rec.paid) {
+    for (const { book, value } of rec.coinbase ? NO_PAID : paidOf(rec)) {
       if (book === undefined) continue;
       const a = this.acc(book);
       if (st > 0) a.tally.add(st, s * value, sign);
@@ -352,7 +365,7 @@ export class Accounts {
     if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
     for (const rec of [...this.recsOf(k.idHex)]) {
       const tx = this.ledger.parse(rec.txid);
-      if (tx) this.track(rec.txid, tx, rec.coinbase);
+      if (tx) this.track(rec.txid, tx);
     }
   }
 
@@ -404,7 +417,7 @@ export class Accounts {
     // mapWallet order (uint256: internal bytes), one txids entry per output.
     picked.sort((a, b) => internalCmp(a.txid, b.txid));
     for (const r of picked) {
-      for (const p of r.paid) {
+      for (const p of paidOf(r)) {
         if (p.key !== k) continue;
         out.amount += p.value;
         out.conf = Math.min(out.conf, depthAt(r.st!, tip));
@@ -512,10 +525,10 @@ export class Accounts {
   /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
   private group(rec: TxRec, inputs: string[]): void {
     if (inputs.length > 0) {
-      const change = rec.paid.filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
+      const change = paidOf(rec).filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
       this.union([...inputs, ...change]);
     }
-    for (const p of rec.paid) this.union([p.key.idHex]);
+    for (const p of paidOf(rec)) this.union([p.key.idHex]);
   }
 
   /**
@@ -527,7 +540,7 @@ export class Accounts {
       this.groupsDirty = false;
       this.parent.clear();
       // Rare (a change address entered the address book, keys imported): every transaction again.
-      for (const rec of this.recs.values()) {
+      for (const rec of this.ledger.all()) {
         const tx = this.ledger.parse(rec.txid);
         if (tx) this.group(rec, this.inputsOf(tx, rec));
       }

@@ -21,7 +21,7 @@ import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { TxHeights } from './txheights.js';
-import { Accounts, type MoveDoc } from './accounts.js';
+import { Accounts, type MoveDoc, type TxRec } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
@@ -38,7 +38,7 @@ export type { CoinView, ImportEntry, UnspentView } from './protocol.js';
  * need them. Its wallet outputs and debit are cached, recomputed when the keys that decide them changed
  * (komodod's MarkDirty).
  */
-export interface WalletTx {
+export interface WalletTx extends TxRec {
   txid: string;
   /** Unix time the wallet first saw it (nTimeReceived). */
   timeReceived: number;
@@ -211,6 +211,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return !w ? -1 : w.height > 0 ? w.height : this.memKeys.has(txid) ? 0 : -1;
       },
       parse: (txid) => this.parsed(txid),
+      rec: (txid) => this.txs.get(txid),
+      all: () => this.txs.values(),
       tipHeight: () => this.tipHeight,
       maturity: () => this.opts.params().coinbaseMaturity,
     });
@@ -501,6 +503,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       mineV: NONE_V,
       fromMe: false,
       debit: 0n,
+      fromAccount: fromAccount ?? '',
+      debited: 0n,
+      paid: null,
+      st: null,
     };
     this.txs.set(txid, w);
     this.ordered[seq] = w;
@@ -517,7 +523,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         list.push({ w, value: o.value });
       }
     }
-    this.accounts.track(txid, tx, w.coinbase, fromAccount);
+    this.accounts.track(txid, tx);
     return w;
   }
 
@@ -1104,7 +1110,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private retrack(txids: Iterable<string>): void {
     for (const txid of txids) {
       const tx = this.parsed(txid);
-      if (tx) this.accounts.track(txid, tx, tx.isCoinbase());
+      if (tx) this.accounts.track(txid, tx);
     }
   }
 
