@@ -49,7 +49,8 @@ export interface RpcMethod {
   startTogetherInBatch?: boolean;
   /**
    * false: help neither lists nor shows the method now (komodod's encryption methods answer fHelp
-   * without the help text in one wallet state: walletpassphrase while unencrypted, encryptwallet after).
+   * without the help text in one wallet state: walletpassphrase while unencrypted, encryptwallet after;
+   * getbalance64 computes instead of throwing its help, so it is never listed).
    */
   inHelp?: (env: HelpEnv) => boolean;
 }

@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { accountBalancesBrute } from '../helpers/accounts.js';
 
 /**
  * listsinceblock from every block of the chain (and from blocks reorged out, and an unknown hash)
  * against the same answer computed over the whole wallet — komodod's rule, depth < 1 + tip - height
  * of the given block, applied to listsinceblock's full listing — with transactions in the mempool,
  * across a reorg that leaves coinbases orphaned and sends back in the mempool, and after a restart;
- * getbalance "account" against the sum of listunspent's coins of that account as keys are relabelled.
+ * getbalance "account" against komodod's GetAccountBalance (a brute force over listtransactions) as keys are relabelled.
  */
 
 interface Entry {
@@ -94,16 +95,8 @@ test('listsinceblock against a brute force over the whole wallet, across a reorg
   await node.start();
   await check('after a restart', ['send@0', 'orphan@-1']);
 
-  // ---- getbalance "account": the coins of the account's keys, moved with a relabelled key ----
-  const accountSums = async (): Promise<Map<string, bigint>[]> => {
-    const out: Map<string, bigint>[] = [];
-    for (const minConf of [0, 1, 3]) {
-      const m = new Map<string, bigint>();
-      for (const u of await node.rpc<Unspent[]>('listunspent', minConf)) m.set(u.account ?? '', (m.get(u.account ?? '') ?? 0n) + sats(u.amount));
-      out.push(m);
-    }
-    return out;
-  };
+  // ---- getbalance "account": GetAccountBalance (receipts by the address book now, sends, fees), moved with a relabelled key ----
+  const accountSums = async (): Promise<Map<string, bigint>[]> => Promise.all([0, 1, 3].map((minConf) => accountBalancesBrute(node, minConf)));
   const balances = async (label: string, names: string[]) => {
     const sums = await accountSums();
     for (const [i, minConf] of [0, 1, 3].entries()) {

@@ -31,6 +31,8 @@ test('help lists every served method but the hidden ones, each under its own usa
     }
     assert.equal(lines.has('encryptwallet "passphrase"'), !crypted);
     assert.equal(lines.has('walletlock'), crypted);
+    // A method that answers instead of throwing its help (komodod's getbalance64) is never listed.
+    assert.equal(t.help('getbalance64'), 'help: unknown command: getbalance64');
   }
 });
 
@@ -44,6 +46,9 @@ test('komodod\'s categories (rpc/server.cpp) for the methods named in issue 30',
     getblocksubsidy: 'mining', getnetworksolps: 'mining', getnetworkhashps: 'mining',
     notaries: 'blockchain', getiguanajson: 'control', getnotarysendmany: 'control',
     checknotarization: 'addressindex', getnotarypayinfo: 'addressindex',
+    getaccount: 'wallet', setaccount: 'wallet', getaddressesbyaccount: 'wallet', listaccounts: 'wallet',
+    getreceivedbyaccount: 'wallet', listreceivedbyaddress: 'wallet', listreceivedbyaccount: 'wallet', move: 'wallet',
+    sendfrom: 'wallet', getbalance64: 'wallet', listaddressgroupings: 'wallet',
   };
   for (const [name, category] of Object.entries(want)) assert.equal(t.get(name)?.category, category, name);
   const list = t.help('');

@@ -15,12 +15,13 @@ import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ChainStoreProtocol } from '../chainstore/protocol.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
-import type { ImportEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
+import type { ImportEntry, MoveEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
 import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
 import { txDetail, type TxDetail, type Ledger } from './accounting.js';
 import { TxHeights } from './txheights.js';
+import { Accounts, type MoveDoc, type TxRec } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
@@ -38,7 +39,7 @@ export type { CoinView, ImportEntry, UnspentView } from './protocol.js';
  * need them. Its wallet outputs and debit are cached, recomputed when the keys that decide them changed
  * (komodod's MarkDirty).
  */
-export interface WalletTx {
+export interface WalletTx extends TxRec {
   txid: string;
   /** Unix time the wallet first saw it (nTimeReceived). */
   timeReceived: number;
@@ -68,6 +69,8 @@ interface TxDoc {
   /** The order the wallet learned it (nOrderPos). */
   seq?: number;
   mapValue?: Record<string, string>;
+  /** strFromAccount (sendfrom/sendmany), kept as komodod keeps it in mapValue["fromaccount"] on disk. */
+  fromAccount?: string;
 }
 
 export interface WalletOptions {
@@ -115,6 +118,8 @@ const WRITE_OPS = new Set([
   'walletPassphrase',
   'walletPassphraseChange',
   'walletLock',
+  'setAccount',
+  'move',
 ]);
 
 const key = coinKey;
@@ -182,6 +187,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /** payTxFee per kB (settxfee), 0 while unset (DEFAULT_TRANSACTION_FEE); in memory, as komodod's global. */
   private payTxFee = 0n;
   private readonly initialDownload = new InitialDownload();
+  /** The accounts family's indexes (address book, account balances, ListReceived, groupings, moves). */
+  readonly accounts: Accounts;
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
   private nextSeq = 0;
@@ -198,6 +205,25 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.book = new CoinBook(() => this.opts.params().coinbaseMaturity);
     this.resendClock = new ResendClock(opts.resendTimes ?? KOMODOD_RESEND_TIMES, opts.random ?? ((n) => randomInt(n)));
     this.crypt = new WalletCrypt(opts.keys, this.now, this.log);
+    this.accounts = new Accounts(opts.keys, {
+      keyOf: (script) => this.keyOfScript(script),
+      debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
+      // The spent coin is still in the book when its spender is recorded; the stored transaction otherwise (the load).
+      spentScript: (txid, n) => {
+        const c = this.book.coins.get(key(txid, n)) ?? this.book.memCoins.get(key(txid, n));
+        if (c) return c.script;
+        return this.isOurOutput(txid, n) ? this.parsed(txid)?.vout[n]?.script : undefined;
+      },
+      state: (txid) => {
+        const w = this.txs.get(txid);
+        return !w ? -1 : w.height > 0 ? w.height : this.memKeys.has(txid) ? 0 : -1;
+      },
+      parse: (txid) => this.parsed(txid),
+      rec: (txid) => this.txs.get(txid),
+      all: () => this.txs.values(),
+      tipHeight: () => this.tipHeight,
+      maturity: () => this.opts.params().coinbaseMaturity,
+    });
   }
 
   get keys(): KeyStore {
@@ -230,12 +256,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.keys.watch((k) => this.indexKey(k));
     // A key relabelled (importprivkey's label, a pool key handed out to an account) takes its coins along.
     this.keys.onRelabel((k) => this.book.relabel(k));
+    this.nextSeq = await this.accounts.open(await openStore<MoveDoc>(this.opts.dir, 'walletacct', { secret: true }));
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
       try {
         const tx = Transaction.fromRaw(fromHex(d.raw));
-        this.remember(d._id, tx, d.time, d.seq ?? 0, d.mapValue);
+        this.remember(d._id, tx, d.time, d.seq ?? 0, d.mapValue, d.fromAccount);
         this.nextSeq = Math.max(this.nextSeq, (d.seq ?? 0) + 1);
       } catch {
         this.log(`wallet: skipping an unreadable stored transaction ${d._id}`);
@@ -249,6 +276,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         this.place(f.txid, f.height);
       }
       this.markDirty();
+      this.accounts.retrackAll();
       this.log(`wallet: -rescan found ${found.length} transactions`);
     }
     await this.rescan();
@@ -431,6 +459,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   async rescan(): Promise<number> {
     const scan = await this.opts.chain.ask({ op: 'coinsByScript', scripts: this.allScripts(), ccSubScripts: this.allCCSubScripts() }, 10 * 60_000);
     this.book.clear();
+    // The transactions in the mempool before: their account figures follow where the replay leaves them.
+    const wasInMempool = [...this.memKeys.keys()];
     this.memKeys.clear();
     this.ccCoins.clear();
     this.book.tipHeight = scan.height;
@@ -451,14 +481,24 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       for (const c of [...this.coins.values(), ...this.ccCoins.values()]) if (c.txid === txid) c.lockTime = info.tx.lockTime;
     }
     // Transactions recorded out of order: any earlier one's debit may include them now.
-    if (missing.size > 0) this.markDirty();
+    if (missing.size > 0) {
+      this.markDirty();
+      // Their spenders recorded before them are figured again (the accounts' debits).
+      const spenders = new Set<string>();
+      for (const txid of missing) {
+        const n = this.parsed(txid)?.vout.length ?? 0;
+        for (let i = 0; i < n; i++) for (const w of this.spendersOf(txid, i)) spenders.add(w.txid);
+      }
+      this.retrack(spenders);
+    }
     const entries = await this.opts.mempool.ask({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
+    for (const txid of wasInMempool) this.accounts.sync(txid);
     return this.coins.size;
   }
 
   /** Holds a transaction's record in memory (its wallet outputs computed now, its debit when read). */
-  private remember(txid: string, tx: Transaction, time: number, seq: number, mapValue?: Record<string, string>): WalletTx {
+  private remember(txid: string, tx: Transaction, time: number, seq: number, mapValue?: Record<string, string>, fromAccount?: string): WalletTx {
     const w: WalletTx = {
       txid,
       timeReceived: time,
@@ -473,6 +513,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       mineV: NONE_V,
       fromMe: false,
       debit: 0n,
+      fromAccount: fromAccount ?? '',
+      debited: 0n,
+      paid: null,
+      st: null,
     };
     this.txs.set(txid, w);
     this.ordered[seq] = w;
@@ -489,6 +533,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         list.push({ w, value: o.value });
       }
     }
+    this.accounts.track(txid, tx);
     return w;
   }
 
@@ -503,6 +548,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private place(txid: string, height: number): void {
     const w = this.txs.get(txid);
     if (w) this.byHeight.place(w, height);
+    this.accounts.sync(txid);
   }
 
   /**
@@ -687,6 +733,18 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.receivedByKey(body.keyId, body.minConf);
       case 'unconfirmedBalance':
         return this.book.totals().unconfirmed;
+      case 'accountBalance':
+        return this.accounts.balance(body.account, body.minConf);
+      case 'listAccounts':
+        return this.accounts.list(body.minConf, body.watchOnly);
+      case 'listReceived':
+        return this.accounts.received(body.minConf, body.includeEmpty, body.watchOnly, body.byAccount);
+      case 'receivedByAccount':
+        return this.accounts.receivedByAccount(body.account, body.minConf);
+      case 'addressesByAccount':
+        return this.accounts.addresses(body.account).map((k) => encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)));
+      case 'addressGroupings':
+        return this.accounts.groupings((idHex) => this.addressBalance(idHex));
       case 'signMessage': {
         // The key stays here: only the signature leaves the wallet.
         this.crypt.requireUnlocked();
@@ -741,7 +799,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'fund':
         return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.crypt.whileUnlocked(() => this.send(body.recipients, body.mapValue ?? {})) };
+        return { result: await this.crypt.whileUnlocked(() => this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '')) };
+      case 'setAccount':
+        return { result: await this.setAccount(body.keyId, body.account) };
+      case 'move': {
+        // Two order positions, as IncOrderPosNext twice (debit, then credit).
+        const seq = this.nextSeq;
+        this.nextSeq += 2;
+        await this.accounts.move(seq, body.from, body.to, body.amount, this.now(), body.comment);
+        return { result: true };
+      }
       case 'rescan':
         return { result: await this.rescan() };
       case 'setPubkey':
@@ -850,6 +917,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, owner, fromMe);
     });
     this.memKeys.set(txid, keys);
+    this.accounts.sync(txid);
     return true;
   }
 
@@ -857,6 +925,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const keys = this.memKeys.get(txid);
     if (!keys) return;
     this.memKeys.delete(txid);
+    this.accounts.sync(txid);
     for (const k of keys.coins) if (this.memCoins.get(k)?.txid === txid) this.book.deleteMempool(k);
     for (const k of keys.spent) if (this.memSpent.get(k) === txid) this.book.deleteSpent(k);
   }
@@ -923,7 +992,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   private readonly ledger: Ledger = {
     isMine: (script) => this.isMine(script),
-    accountOfKeyId: (idHex) => this.keys.byIdHex(idHex)?.account,
+    // The address book's name: the node's default key is listed under "" (so never change).
+    accountOfKeyId: (idHex) => {
+      const k = this.keys.byIdHex(idHex);
+      return k ? this.accounts.bookName(k) : undefined;
+    },
   };
 
   /** gettransaction's view of one wallet transaction (with its hex when asked), or null. */
@@ -934,6 +1007,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const tx = Transaction.fromRaw(fromHex(d.raw));
     const meta = { txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2, conflicts: this.conflicts(txid, tx) };
     const out = txDetail(meta, tx, this.debitOf(w, tx).debit, this.ledger);
+    const from = this.accounts.fromAccount(txid);
+    if (from !== '') out.fromAccount = from;
     if (withHex) out.hex = d.raw;
     return out;
   }
@@ -942,16 +1017,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * listtransactions: the newest transactions first (by the order the wallet learned them), walked
    * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*".
    */
-  private listTxs(count: number, from: number, account: string): TxDetail[] {
-    const out: TxDetail[] = [];
+  private listTxs(count: number, from: number, account: string): (TxDetail | MoveEntry)[] {
+    const out: (TxDetail | MoveEntry)[] = [];
     let entries = 0;
-    for (let i = this.ordered.length - 1; i >= 0 && entries < count + from; i--) {
+    // Accounting entries (move) share the order positions with the transactions (OrderedTxItems).
+    for (let i = Math.max(this.ordered.length, this.nextSeq) - 1; i >= 0 && entries < count + from; i--) {
       const w = this.ordered[i];
+      const move = w ? undefined : this.accounts.moveAt(i);
+      if (move && (account === '*' || move.account === account)) out.push(move), entries++;
       if (!w) continue;
       const d = this.detail(w.txid, false)!;
       out.push(d);
       if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
-      else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === '').length : 0);
+      else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === (d.fromAccount ?? '')).length : 0);
     }
     return out;
   }
@@ -1016,6 +1094,63 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return out.sort((a, b) => compareTxids(a.txid, b.txid) || a.n - b.n);
   }
 
+  /** GetAddressBalances for one key: its unspent outputs in trusted, mature wallet transactions. O(the key's coins). */
+  private addressBalance(idHex: string): bigint {
+    let sum = 0n;
+    for (const c of this.book.visibleOfKey(idHex)) if (c.counted === 'mature' || c.counted === 'memTrusted') sum += c.value;
+    return sum;
+  }
+
+  /**
+   * setaccount: SetAddressBook(dest, account). When the address is listed and is its old account's
+   * current address (GetAccountAddress), komodod first gives the old account a new one (bForceNew);
+   * an old account with no unused key gets one too, as GetAccountAddress(old) makes it then.
+   */
+  private async setAccount(keyId: string, account: string): Promise<boolean> {
+    const k = this.keys.byIdHex(keyId);
+    if (!k) return false;
+    const old = this.accounts.bookName(k);
+    if (old !== undefined) {
+      const current = this.keys.unusedAccountKey(old);
+      if (!current || current === k) await this.keys.takePoolKey(old);
+    }
+    await this.keys.setAccount(k.hex, account);
+    return true;
+  }
+
+  /** The wallet transactions spending an outpoint (mapTxSpends). */
+  private spendersOf(txid: string, n: number): WalletTx[] {
+    const at = this.txSpends.get(key(txid, n));
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
+  }
+
+  /**
+   * The recorded transactions whose figures a new key changes: those paying its P2PKH script (the
+   * index by key id) and those spending such an output. O(the key's outputs).
+   */
+  private paying(idHexes: string[]): Set<string> {
+    const out = new Set<string>();
+    for (const id of idHexes) {
+      for (const { w } of this.receivedBy.get(id) ?? []) {
+        if (out.has(w.txid)) continue;
+        out.add(w.txid);
+        this.parsed(w.txid)?.vout.forEach((o, n) => {
+          const kid = p2pkhKeyId(o.script);
+          if (kid && toHex(kid) === id) for (const s of this.spendersOf(w.txid, n)) out.add(s.txid);
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The accounts figure these transactions again (their wallet outputs or debits changed). */
+  private retrack(txids: Iterable<string>): void {
+    for (const txid of txids) {
+      const tx = this.parsed(txid);
+      if (tx) this.accounts.track(txid, tx);
+    }
+  }
+
   // ---- keys ----------------------------------------------------------------------------------
 
   private async accountAddress(account: string): Promise<string> {
@@ -1026,6 +1161,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   private async importKeys(entries: ImportEntry[], rescan: boolean): Promise<{ added: number }> {
     let added = 0;
+    const newIds: string[] = [];
     for (const e of entries) {
       const secret = e.secret.bytes;
       if (!isValidPrivateKey(secret)) continue;
@@ -1034,11 +1170,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         if (e.label !== undefined && e.relabel) await this.keys.setAccount(toHex(publicKeyFromPrivate(secret, true)), e.label);
         continue;
       }
-      await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
+      const k = await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
+      newIds.push(toHex(hash160(k.pubkey)));
       added++;
     }
     // A key from outside may own outputs the wallet has seen: what was computed with the old keys is redone when read.
-    if (added > 0) this.markDirty();
+    if (added > 0) {
+      this.markDirty();
+      this.retrack(this.paying(newIds));
+    }
     if (rescan && added > 0) await this.rescan();
     return { added };
   }
@@ -1091,7 +1231,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * SendMoney: CreateTransaction (locktime = the tip's median time past, inputs at 0xfffffffe),
    * signed with SIGHASH_ALL, then CommitTransaction through the mempool. Errors as komodod's -4/-6.
    */
-  private async send(recipients: Recipient[], mapValue: Record<string, string>): Promise<string> {
+  private async send(recipients: Recipient[], mapValue: Record<string, string>, fromAccount = ''): Promise<string> {
     const tip = await this.opts.chain.ask({ op: 'tip' });
     const params = this.opts.params();
     const nextHeight = tip.height + 1;
@@ -1137,6 +1277,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (w && Object.keys(mapValue).length > 0) {
       w.mapValue = mapValue;
       await this.txStore.update({ _id: txid }, { $set: { mapValue } });
+    }
+    if (w && fromAccount !== '') {
+      this.accounts.setFromAccount(txid, fromAccount);
+      await this.txStore.update({ _id: txid }, { $set: { fromAccount } });
     }
     return txid;
   }

@@ -52,6 +52,8 @@ export interface TxDetail {
   expiryHeight: number;
   /** The serialised size. */
   size: number;
+  /** strFromAccount: the account sendfrom/sendmany sent it from ("" otherwise). */
+  fromAccount?: string;
   /** The raw transaction, hex (asked for by gettransaction). */
   hex?: string;
   /** GetCredit: the outputs paying the wallet. */
@@ -65,6 +67,40 @@ export interface TxDetail {
   fee: bigint;
   /** GetConflicts: the wallet's other transactions spending one of its inputs, in txid order. */
   conflicts: string[];
+}
+
+/** An accounting entry (CAccountingEntry) as listtransactions prints it: one half of a `move`. */
+export interface MoveEntry {
+  kind: 'move';
+  account: string;
+  /** nCreditDebit: negative for the debit half. */
+  amount: bigint;
+  time: number;
+  otherAccount: string;
+  comment: string;
+}
+
+/** listaccounts: an account and its GetAccountBalance. */
+export interface AccountTotal {
+  account: string;
+  amount: bigint;
+}
+
+/** ListReceived's row: by address (address, txids) or by account; confirmations max-int when nothing was received. */
+export interface ReceivedRow {
+  address?: string;
+  account: string;
+  amount: bigint;
+  confirmations: number;
+  watchOnly: boolean;
+  txids?: string[];
+}
+
+/** listaddressgroupings: an address, its GetAddressBalances figure and its address-book name when listed. */
+export interface GroupedAddress {
+  address: string;
+  amount: bigint;
+  account?: string;
 }
 
 export interface Recipient {
@@ -177,6 +213,13 @@ export type WalletRequest =
   | { op: 'lockedCoins' }
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
   | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
+  /** The accounts family (src/actors/wallet/accounts.ts): GetAccountBalance, listaccounts, ListReceived, groupings, the address book. */
+  | { op: 'accountBalance'; account: string; minConf: number }
+  | { op: 'listAccounts'; minConf: number; watchOnly: boolean }
+  | { op: 'listReceived'; minConf: number; includeEmpty: boolean; watchOnly: boolean; byAccount: boolean }
+  | { op: 'receivedByAccount'; account: string; minConf: number }
+  | { op: 'addressesByAccount'; account: string }
+  | { op: 'addressGroupings' }
   /** The rebroadcast timer's turn (ResendWalletTransactions): answers the milliseconds until the next. */
   | { op: 'resend' }
   // Writes (serialised behind the notices already queued).
@@ -192,8 +235,12 @@ export type WalletRequest =
   | { op: 'importKeys'; entries: ImportEntry[]; rescan?: boolean }
   /** fundrawtransaction */
   | { op: 'fund'; tx: Transaction }
-  /** sendtoaddress / sendmany: mapValue holds their comments. */
-  | { op: 'send'; recipients: Recipient[]; mapValue?: Record<string, string> }
+  /** sendtoaddress / sendmany / sendfrom: mapValue holds their comments; fromAccount is strFromAccount. */
+  | { op: 'send'; recipients: Recipient[]; mapValue?: Record<string, string>; fromAccount?: string }
+  /** setaccount: SetAddressBook of a wallet key (false when the key is not the wallet's). */
+  | { op: 'setAccount'; keyId: string; account: string }
+  /** move: two accounting entries, persisted. */
+  | { op: 'move'; from: string; to: string; amount: bigint; comment: string }
   | { op: 'rescan' }
   /** -pubkey set at run time (setpubkey). */
   | { op: 'setPubkey'; pubkey: Uint8Array }
@@ -224,7 +271,7 @@ export interface WalletReplies {
   balance: bigint;
   unspent: UnspentView[];
   txDetail: TxDetail | null;
-  listTxs: TxDetail[];
+  listTxs: (TxDetail | MoveEntry)[];
   txDetails: TxDetail[];
   sinceHeight: TxDetail[];
   conflicts: string[];
@@ -264,6 +311,14 @@ export interface WalletReplies {
   walletPassphrase: null;
   walletPassphraseChange: null;
   walletLock: null;
+  accountBalance: bigint;
+  listAccounts: AccountTotal[];
+  listReceived: ReceivedRow[];
+  receivedByAccount: bigint;
+  addressesByAccount: string[];
+  addressGroupings: GroupedAddress[][];
+  setAccount: boolean;
+  move: true;
 }
 
 // ---- notices -------------------------------------------------------------------------------

@@ -62,7 +62,8 @@ async function listTx(node: NodeServices, w: TxDetail, maturity: number, fLong: 
   const { depth } = at;
   if (sent.length > 0 || fee !== 0n) {
     for (const s of sent) {
-      const e: Record<string, JsonOut> = { account: '' };
+      // strSentAccount: the account sendfrom/sendmany sent it from.
+      const e: Record<string, JsonOut> = { account: w.fromAccount ?? '' };
       if (s.address) e.address = s.address;
       e.category = 'send';
       e.amount = valueFromAmount(-s.amount);
@@ -154,6 +155,12 @@ async function listtransactions(node: NodeServices, params: JsonValue[]): Promis
   const m = await maturity(node);
   const ret: Record<string, JsonOut>[] = [];
   for (const w of txs) {
+    if ('kind' in w) {
+      // AcentryToJSON: a move's half (the wallet picked those of the account asked for).
+      ret.push({ account: w.account, category: 'move', time: w.time, amount: valueFromAmount(w.amount), otheraccount: w.otherAccount, comment: w.comment });
+      if (ret.length >= count + from) break;
+      continue;
+    }
     let entries = await listTx(node, w, m, true);
     if (account !== '*') entries = entries.filter((e) => e.account === account);
     ret.push(...entries);

@@ -194,8 +194,8 @@ async function getbalance(node: NodeServices, params: JsonValue[]): Promise<Json
   if (params.length > 2) getBool(params[2]!);
   const account = getStr(params[0]!);
   if (account === '*') return valueFromAmount(await balance(node, minDepth));
-  // GetAccountBalance: the outputs paying the account's addresses ("" holds the unlabelled ones).
-  return valueFromAmount(await balance(node, minDepth, account));
+  // GetAccountBalance: the account's receipts minus its sends and fees, plus its moves (src/actors/wallet/accounts.ts).
+  return valueFromAmount(await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth }));
 }
 
 async function listunspent(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
@@ -276,10 +276,11 @@ async function sendmany(node: NodeServices, params: JsonValue[]): Promise<JsonOu
     recipients.push({ script, value: amount, subtractFee });
   });
   await ensureWalletIsUnlocked(node);
-  const funds = await balance(node, minDepth, account === '' || account === '*' ? undefined : account, true);
+  // GetAccountBalance(account): "" is the default account and "*" an account like any other (komodod has no wildcard here).
+  const funds = await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth });
   if (total > funds) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Account has insufficient funds');
   try {
-    return await ask(node.wallet, { op: 'send', recipients, mapValue });
+    return await ask(node.wallet, { op: 'send', recipients, mapValue, fromAccount: account });
   } catch (e) {
     // sendmany reports CreateTransaction failures as -6 and a failed commit as "Transaction commit failed".
     if (e instanceof RpcError && e.code === RPC_WALLET_ERROR) {

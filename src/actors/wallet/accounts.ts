@@ -1,0 +1,591 @@
+import type { Transaction } from '../../chain/tx/transaction.js';
+import { extractDestinations } from '../../chain/script/standard.js';
+import { fromHex, toHex } from '../../chain/encoding/hex.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import type { Store } from '../storage/datastore.js';
+import type { HeldKey, KeyStore } from './keystore.js';
+import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
+
+/**
+ * komodod's accounts family (rpcwallet.cpp, wallet.cpp): the address book by account, GetAccountBalance
+ * (credits minus debits of an account, with the accounting entries of `move`), ListReceived's tallies
+ * by address and account, and GetAddressGroupings. Every figure is kept as wallet transactions enter,
+ * move between the chain, the mempool and neither, or change account; a call costs its answer (and
+ * O(minconf + maturity) heights per account or address), never a walk over the wallet's transactions.
+ */
+
+/** What the accounts ask the wallet. */
+export interface AccountsLedger {
+  /** IsMine for a key script (P2PKH, P2PK): the wallet key it pays, or undefined. */
+  keyOf(script: Uint8Array): HeldKey | undefined;
+  /** GetDebit of a recorded transaction (its `tx` parsed). */
+  debit(txid: string, tx: Transaction): bigint;
+  /** The script of a wallet output a transaction spends (IsMine(txin)), or undefined when not the wallet's. */
+  spentScript(txid: string, n: number): Uint8Array | undefined;
+  /** GetDepthInMainChain's class: the block height (> 0), 0 in the mempool, -1 in neither. */
+  state(txid: string): number;
+  parse(txid: string): Transaction | null;
+  /** The wallet's record of a transaction (where the accounts keep their fields), and every one. */
+  rec(txid: string): TxRec | undefined;
+  all(): Iterable<TxRec>;
+  tipHeight(): number;
+  maturity(): number;
+}
+
+/**
+ * The one place that says whether a wallet destination is spendable or watch-only (isminetype):
+ * every held key is spendable today; the watch-only branch answers 'watch' for imported scripts here.
+ */
+export function mineKind(_k: HeldKey): 'spendable' | 'watch' {
+  return 'spendable';
+}
+
+/** The key id (hex) a script's destination is (ExtractDestination: P2PKH and P2PK both give a key id), or null. */
+function keyDestination(script: Uint8Array): string | null {
+  const d = extractDestinations(script, { ccEnabled: false });
+  if (!d || d.type === 'multisig') return null;
+  const h = d.destinations[0]!;
+  return h.kind === 'key' ? toHex(h.hash) : null;
+}
+
+/**
+ * One wallet transaction's part in the accounts (GetAmounts, ListReceived, GetAddressGroupings),
+ * held on the wallet's own record of the transaction (no map or object of its own: heap per transaction).
+ */
+export interface TxRec {
+  readonly txid: string;
+  readonly coinbase: boolean;
+  /** strFromAccount: sendfrom/sendmany's account ("" for every other send). */
+  fromAccount: string;
+  /** Σ listSent + nFee: what the sending account is debited. */
+  debited: bigint;
+  /**
+   * Its outputs paying wallet keys: `listed` when GetAmounts lists it as received (its change quirk
+   * applied), `book` the address-book name it was counted under (undefined: not listed, received by "");
+   * ListReceived tallies every one (coinbases aside) under its address-book name.
+   */
+  paid: Paid | Paid[] | null;
+  /** Where it is counted now (see AccountsLedger.state); null before it is first figured. */
+  st: number | null;
+}
+
+export interface Paid {
+  key: HeldKey;
+  value: bigint;
+  listed: boolean;
+  book: string | undefined;
+}
+
+const NO_PAID: Paid[] = [];
+/** The outputs a transaction pays wallet keys (one held bare). */
+const paidOf = (r: TxRec): Paid[] => (r.paid === null ? NO_PAID : Array.isArray(r.paid) ? r.paid : [r.paid]);
+
+/** Sums by block height (the heights kept sorted): Σ over heights up to X in O(heights above X). */
+class HeightSums {
+  total = 0n;
+  count = 0;
+  private readonly at = new Map<number, { v: bigint; n: number }>();
+  private hs: number[] = [];
+  private sorted = true;
+
+  add(h: number, v: bigint, n: number): void {
+    let e = this.at.get(h);
+    if (!e) {
+      this.at.set(h, (e = { v: 0n, n: 0 }));
+      const last = this.hs[this.hs.length - 1];
+      if (last !== undefined && last > h) this.sorted = false;
+      this.hs.push(h);
+    }
+    e.v += v;
+    e.n += n;
+    this.total += v;
+    this.count += n;
+    if (e.n === 0) {
+      this.at.delete(h);
+      if (this.hs[this.hs.length - 1] === h) this.hs.pop();
+      else this.sorted = false;
+    }
+  }
+
+  /** The sum over heights ≤ x, and the highest such height holding any (0 when none). */
+  upTo(x: number): { sum: bigint; top: number } {
+    if (!this.sorted) {
+      this.hs = [...this.at.keys()].sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    let sum = this.total;
+    let i = this.hs.length - 1;
+    for (; i >= 0 && this.hs[i]! > x; i--) sum -= this.at.get(this.hs[i]!)!.v;
+    return { sum, top: i >= 0 ? this.hs[i]! : 0 };
+  }
+}
+
+/** An account's running figures (GetAccountBalance's parts). */
+class AccountSums {
+  /** Received by non-coinbase transactions in blocks, by height; by mature-able coinbases, by height. */
+  readonly recv = new HeightSums();
+  readonly cb = new HeightSums();
+  /** Received by transactions in the mempool. */
+  mem = 0n;
+  /** Debited by its sends (strFromAccount) in the chain or the mempool. */
+  sent = 0n;
+  /** The accounting entries' total (GetAccountCreditDebit), and how many there are. */
+  moves = 0n;
+  moveCount = 0;
+  /** The counted transactions sent from it (listaccounts lists every strSentAccount, fee or not). */
+  txCount = 0;
+  /** ListReceived by account: its address-book addresses' non-coinbase receipts by height, in the mempool, in neither. */
+  readonly tally = new HeightSums();
+  tMem = 0n;
+  tMemN = 0;
+  tNone = 0n;
+  tNoneN = 0;
+}
+
+interface MoveDoc {
+  _id: string;
+  /** nOrderPos of the debit half; the credit half is the next one. */
+  seq: number;
+  from: string;
+  to: string;
+  /** satoshis, decimal */
+  amount: string;
+  time: number;
+  comment: string;
+}
+
+/** std::string operator< (bytes). */
+const byteCmp = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+export class Accounts {
+  private readonly sums = new Map<string, AccountSums>();
+  /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
+  private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
+  /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
+  private readonly book = new Map<string, Set<HeldKey>>();
+  private readonly bookOf = new Map<HeldKey, string>();
+  /** The accounting entries by nOrderPos (each move is two). */
+  private readonly moves = new Map<number, MoveEntry>();
+  /** GetAddressGroupings, as a union-find over key ids; rebuilt when a grouped change key enters the book. */
+  private readonly parent = new Map<string, string>();
+  private groupsDirty = false;
+  private store!: Store<MoveDoc>;
+
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly ledger: AccountsLedger,
+  ) {}
+
+  /** Loads the accounting entries; answers the order position after the last one. */
+  async open(store: Store<MoveDoc>): Promise<number> {
+    this.store = store;
+    let next = 0;
+    const docs = (await store.find({})).sort((a, b) => a.seq - b.seq);
+    for (const d of docs) {
+      this.addMove(d);
+      next = Math.max(next, d.seq + 2);
+    }
+    this.keys.watch((k) => this.bookKey(k));
+    this.keys.onRelabel((k) => this.relabel(k));
+    return next;
+  }
+
+  /** The account a key is listed under in the address book, or undefined when it is not listed. */
+  bookName(k: HeldKey): string | undefined {
+    // init.cpp's first run: SetAddressBook(vchDefaultKey, "", "receive") for the node's default key.
+    return k.account ?? (k.origin === 'node' ? '' : undefined);
+  }
+
+  private bookKey(k: HeldKey): void {
+    const name = this.bookName(k);
+    const before = this.bookOf.get(k);
+    if (before === name) return;
+    if (before !== undefined) {
+      const set = this.book.get(before)!;
+      set.delete(k);
+      if (set.size === 0) this.book.delete(before);
+    }
+    if (name === undefined) this.bookOf.delete(k);
+    else {
+      this.bookOf.set(k, name);
+      let set = this.book.get(name);
+      if (!set) this.book.set(name, (set = new Set()));
+      set.add(k);
+    }
+  }
+
+  // ---- transactions ------------------------------------------------------------------------
+
+  /** A transaction recorded (or its amounts to be recomputed): figured from `tx` and counted where it stands. */
+  track(txid: string, tx: Transaction, fromAccount?: string): void {
+    const rec = this.ledger.rec(txid);
+    if (!rec) return;
+    this.count(rec, null);
+    this.index(rec, false);
+    if (fromAccount !== undefined) rec.fromAccount = fromAccount;
+    this.amounts(rec, tx);
+    this.index(rec, true);
+    this.group(rec, this.inputsOf(tx, rec));
+    this.count(rec, this.ledger.state(txid));
+  }
+
+  /** The transaction's place changed (a block, the mempool, neither): its figures move with it. */
+  sync(txid: string): void {
+    const rec = this.ledger.rec(txid);
+    if (rec && rec.st !== null) this.count(rec, this.ledger.state(txid));
+  }
+
+  /** MarkDirty: the wallet's keys changed what is its own; every transaction is figured again. */
+  retrackAll(): void {
+    for (const rec of [...this.ledger.all()]) {
+      const tx = this.ledger.parse(rec.txid);
+      if (tx) this.track(rec.txid, tx);
+    }
+    this.groupsDirty = true;
+  }
+
+  /** sendfrom / sendmany: the account a transaction is sent from (strFromAccount). */
+  setFromAccount(txid: string, account: string): void {
+    const rec = this.ledger.rec(txid);
+    if (!rec || rec.fromAccount === account) return;
+    const st = rec.st;
+    this.count(rec, null);
+    rec.fromAccount = account;
+    this.count(rec, st);
+  }
+
+  fromAccount(txid: string): string {
+    return this.ledger.rec(txid)?.fromAccount ?? '';
+  }
+
+  /** CWalletTx::GetAmounts (the transparent part) with what ListReceived and GetAddressGroupings read. */
+  private amounts(rec: TxRec, tx: Transaction): void {
+    const debit = rec.coinbase ? 0n : this.ledger.debit(rec.txid, tx);
+    let valueOut = 0n;
+    for (const o of tx.vout) valueOut += o.value;
+    let debited = debit > 0n ? debit - valueOut : 0n;
+    let paid: Paid | Paid[] | null = null;
+    let oneshot = 0;
+    tx.vout.forEach((o) => {
+      const k = this.ledger.keyOf(o.script);
+      let listed = k !== undefined;
+      if (debit > 0n) {
+        // komodod's quirk: IsChange outputs (mine, not in the address book) after the second one are left out.
+        if (k && this.bookName(k) === undefined && oneshot++ > 1) listed = false;
+        else debited += o.value;
+      }
+      if (!k) return;
+      const p: Paid = { key: k, value: o.value, listed, book: undefined };
+      paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
+    });
+    rec.debited = debited;
+    rec.paid = paid;
+  }
+
+  /** The key ids of the wallet outputs a transaction spends (IsMine(txin)); only when it spends any. */
+  private inputsOf(tx: Transaction, rec: TxRec): string[] {
+    const inputs: string[] = [];
+    if (rec.coinbase || rec.debited === 0n) return inputs;
+    for (const i of tx.vin) {
+      const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
+      const id = s ? keyDestination(s) : null;
+      if (id) inputs.push(id);
+    }
+    return inputs;
+  }
+
+  private index(rec: TxRec, add: boolean): void {
+    for (const { key } of paidOf(rec)) {
+      const id = key.idHex;
+      const at = this.recsOfKey.get(id);
+      if (add) {
+        if (at === undefined) this.recsOfKey.set(id, rec);
+        else if (Array.isArray(at)) {
+          if (!at.includes(rec)) at.push(rec);
+        } else if (at !== rec) this.recsOfKey.set(id, [at, rec]);
+      } else if (at === rec) this.recsOfKey.delete(id);
+      else if (Array.isArray(at)) {
+        const i = at.indexOf(rec);
+        if (i >= 0) at.splice(i, 1);
+        if (at.length === 1) this.recsOfKey.set(id, at[0]!);
+      }
+    }
+  }
+
+  private recsOf(id: string): TxRec[] {
+    const at = this.recsOfKey.get(id);
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
+  }
+
+  private acc(name: string): AccountSums {
+    let a = this.sums.get(name);
+    if (!a) this.sums.set(name, (a = new AccountSums()));
+    return a;
+  }
+
+  /** Moves a transaction's figures to the place `st` (null: uncounted). */
+  private count(rec: TxRec, st: number | null): void {
+    if (rec.st === st) return;
+    if (rec.st !== null) this.apply(rec, rec.st, -1);
+    rec.st = st;
+    if (st !== null) {
+      for (const p of paidOf(rec)) p.book = this.bookName(p.key);
+      this.apply(rec, st, 1);
+    }
+  }
+
+  private apply(rec: TxRec, st: number, sign: 1 | -1): void {
+    const s = BigInt(sign);
+    // GetAccountBalance skips depth < 0; a coinbase counts only from its block (and once mature, read later).
+    if (st >= 0 && !(rec.coinbase && st === 0)) {
+      for (const p of paidOf(rec)) {
+        if (!p.listed) continue;
+        const a = this.acc(p.book ?? '');
+        if (st === 0) a.mem += s * p.value;
+        else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
+      }
+      const from = this.acc(rec.fromAccount);
+      from.sent += s * rec.debited;
+      from.txCount += sign;
+    }
+    // ListReceived: the address book's addresses, coinbases left out.
+    for (const { book, value } of rec.coinbase ? NO_PAID : paidOf(rec)) {
+      if (book === undefined) continue;
+      const a = this.acc(book);
+      if (st > 0) a.tally.add(st, s * value, sign);
+      else if (st === 0) (a.tMem += s * value), (a.tMemN += sign);
+      else (a.tNone += s * value), (a.tNoneN += sign);
+    }
+  }
+
+  /** A key's account changed: its transactions are figured again (IsChange and the account both follow the book). */
+  private relabel(k: HeldKey): void {
+    const wasBook = this.bookOf.has(k);
+    this.bookKey(k);
+    if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
+    for (const rec of [...this.recsOf(k.idHex)]) {
+      const tx = this.ledger.parse(rec.txid);
+      if (tx) this.track(rec.txid, tx);
+    }
+  }
+
+  // ---- balances ----------------------------------------------------------------------------
+
+  /**
+   * GetAccountBalance(account, minconf): received at least minconf deep (a coinbase once mature),
+   * minus the account's sends and fees in the chain or the mempool, plus its accounting entries.
+   * komodo_dpowconfs is the depth itself on a chain never notarised. O(minconf + maturity).
+   */
+  balance(account: string, minConf: number): bigint {
+    const a = this.sums.get(account);
+    if (!a) return 0n;
+    const tip = this.ledger.tipHeight();
+    let b = a.recv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.mem : 0n);
+    b += a.cb.upTo(tip - Math.max(minConf, this.ledger.maturity()) + 1).sum;
+    return b - a.sent + a.moves;
+  }
+
+  /**
+   * listaccounts: every address-book name whose keys pass the filter, every account a counted
+   * transaction was sent from, every account with accounting entries, each with GetAccountBalance;
+   * in std::map (byte) order.
+   */
+  list(minConf: number, watchOnly: boolean): AccountTotal[] {
+    const names = new Set<string>();
+    for (const [name, ks] of this.book) {
+      for (const k of ks) {
+        if (mineKind(k) === 'spendable' || watchOnly) {
+          names.add(name);
+          break;
+        }
+      }
+    }
+    for (const [name, a] of this.sums) if (a.txCount > 0 || a.moveCount > 0) names.add(name);
+    return [...names].sort(byteCmp).map((account) => ({ account, amount: this.balance(account, minConf) }));
+  }
+
+  /** getaddressesbyaccount: the account's address-book keys, in mapAddressBook (key id) order. */
+  addresses(account: string): HeldKey[] {
+    return [...(this.book.get(account) ?? [])].sort((a, b) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
+  }
+
+  /** An address's ListReceived tally at `minConf` from the transactions paying it: amount, the smallest depth included (max int: none), the txids. */
+  private tallyOf(k: HeldKey, minConf: number): Tally & { txids: string[] } {
+    const tip = this.ledger.tipHeight();
+    const out = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [] as string[], any: false };
+    const picked = this.recsOf(k.idHex).filter((r) => !r.coinbase && r.st !== null && depthAt(r.st, tip) >= minConf);
+    // mapWallet order (uint256: internal bytes), one txids entry per output.
+    picked.sort((a, b) => internalCmp(a.txid, b.txid));
+    for (const r of picked) {
+      for (const p of paidOf(r)) {
+        if (p.key !== k) continue;
+        out.amount += p.value;
+        out.conf = Math.min(out.conf, depthAt(r.st!, tip));
+        out.txids.push(r.txid);
+        out.any = true;
+      }
+    }
+    return out;
+  }
+
+  /** An account's ListReceived tally at `minConf`, from its running sums: O(minconf). */
+  private accountTally(account: string, minConf: number): Tally {
+    const a = this.sums.get(account);
+    if (!a) return { amount: 0n, conf: Number.MAX_SAFE_INTEGER, any: false };
+    const tip = this.ledger.tipHeight();
+    const { sum, top } = a.tally.upTo(tip - minConf + 1);
+    const out = { amount: sum, conf: top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER, any: top > 0 };
+    if (minConf <= 0 && a.tMemN > 0) (out.amount += a.tMem), (out.conf = 0), (out.any = true);
+    if (minConf <= -1 && a.tNoneN > 0) (out.amount += a.tNone), (out.conf = -1), (out.any = true);
+    return out;
+  }
+
+  /**
+   * ListReceived (listreceivedbyaddress / listreceivedbyaccount): the address book in key-id order,
+   * each address's non-coinbase receipts at least minconf deep; by account, summed per name in byte order.
+   */
+  received(minConf: number, includeEmpty: boolean, watchOnly: boolean, byAccount: boolean): ReceivedRow[] {
+    const byId = (a: HeldKey, b: HeldKey) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0);
+    if (byAccount) {
+      const rows: ReceivedRow[] = [];
+      for (const account of [...this.book.keys()].sort(byteCmp)) {
+        // (The watch-only branch splits these sums by isminetype; every address is spendable today.)
+        const t = this.accountTally(account, minConf);
+        if (!t.any && !includeEmpty) continue;
+        // komodod assigns (not ORs) the flag: the account's last address in mapAddressBook order decides it.
+        const last = [...this.book.get(account)!].sort(byId).pop()!;
+        const watchOnlyRow = watchOnly && mineKind(last) === 'watch' && this.tallyOf(last, minConf).any;
+        rows.push({ account, amount: t.amount, confirmations: t.conf, watchOnly: watchOnlyRow });
+      }
+      return rows;
+    }
+    const rows: ReceivedRow[] = [];
+    for (const [k, account] of [...this.bookOf].sort(([a], [b]) => byId(a, b))) {
+      const watch = mineKind(k) === 'watch';
+      // IsMine(address) & filter: a watch-only address is tallied only when asked for.
+      const t = watch && !watchOnly ? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false } : this.tallyOf(k, minConf);
+      if (!t.any && !includeEmpty) continue;
+      rows.push({ address: addressOf(k.idHex), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
+    }
+    return rows;
+  }
+
+  /** getreceivedbyaccount: the account's address-book addresses' receipts at least minconf deep. O(minconf). */
+  receivedByAccount(account: string, minConf: number): bigint {
+    return this.accountTally(account, minConf).amount;
+  }
+
+  // ---- moves -------------------------------------------------------------------------------
+
+  private addMove(d: MoveDoc): void {
+    const amount = BigInt(d.amount);
+    this.moves.set(d.seq, { kind: 'move', account: d.from, amount: -amount, time: d.time, otherAccount: d.to, comment: d.comment });
+    this.moves.set(d.seq + 1, { kind: 'move', account: d.to, amount, time: d.time, otherAccount: d.from, comment: d.comment });
+    this.acc(d.from).moves -= amount;
+    this.acc(d.to).moves += amount;
+    this.acc(d.from).moveCount++;
+    this.acc(d.to).moveCount++;
+  }
+
+  /** move: the debit and credit entries at order positions seq and seq + 1, written as one record. */
+  async move(seq: number, from: string, to: string, amount: bigint, time: number, comment: string): Promise<void> {
+    const d: MoveDoc = { _id: `move${seq}`, seq, from, to, amount: amount.toString(), time, comment };
+    await this.store.insert(d);
+    this.addMove(d);
+  }
+
+  /** The accounting entry at an order position, if one is there. */
+  moveAt(seq: number): MoveEntry | undefined {
+    return this.moves.get(seq);
+  }
+
+  // ---- groupings ---------------------------------------------------------------------------
+
+  private find(x: string): string {
+    let r = x;
+    while (this.parent.get(r) !== r) r = this.parent.get(r)!;
+    let c = x;
+    while (c !== r) {
+      const n = this.parent.get(c)!;
+      this.parent.set(c, r);
+      c = n;
+    }
+    return r;
+  }
+
+  private union(ids: string[]): void {
+    for (const id of ids) if (!this.parent.has(id)) this.parent.set(id, id);
+    for (let i = 1; i < ids.length; i++) {
+      const a = this.find(ids[0]!);
+      const b = this.find(ids[i]!);
+      if (a !== b) this.parent.set(b, a);
+    }
+  }
+
+  /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
+  private group(rec: TxRec, inputs: string[]): void {
+    if (inputs.length > 0) {
+      const change = paidOf(rec).filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
+      this.union([...inputs, ...change]);
+    }
+    for (const p of paidOf(rec)) this.union([p.key.idHex]);
+  }
+
+  /**
+   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted by key id, the
+   * groups in lexicographic order), each address with its GetAddressBalances figure and its book name.
+   */
+  groupings(balanceOf: (idHex: string) => bigint): GroupedAddress[][] {
+    if (this.groupsDirty) {
+      this.groupsDirty = false;
+      this.parent.clear();
+      // Rare (a change address entered the address book, keys imported): every transaction again.
+      for (const rec of this.ledger.all()) {
+        const tx = this.ledger.parse(rec.txid);
+        if (tx) this.group(rec, this.inputsOf(tx, rec));
+      }
+    }
+    const groups = new Map<string, string[]>();
+    for (const id of this.parent.keys()) {
+      const r = this.find(id);
+      let g = groups.get(r);
+      if (!g) groups.set(r, (g = []));
+      g.push(id);
+    }
+    const sorted = [...groups.values()].map((g) => g.sort());
+    sorted.sort((a, b) => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+      return a.length - b.length;
+    });
+    return sorted.map((g) =>
+      g.map((id) => {
+        const k = this.keys.byIdHex(id);
+        const name = k ? this.bookName(k) : undefined;
+        return { address: addressOf(id), amount: balanceOf(id), ...(name !== undefined ? { account: name } : {}) };
+      }),
+    );
+  }
+}
+
+interface Tally {
+  amount: bigint;
+  conf: number;
+  any: boolean;
+}
+
+/** GetDepthInMainChain from a place (see AccountsLedger.state). */
+const depthAt = (st: number, tip: number): number => (st > 0 ? tip - st + 1 : st);
+
+const addressOf = (idHex: string): string => encodeAddress(PUBKEY_ADDRESS, fromHex(idHex));
+
+/** uint256 order: the display hex compared from its last byte (internal byte order). */
+function internalCmp(a: string, b: string): number {
+  for (let i = a.length - 2; i >= 0; i -= 2) {
+    const x = a.slice(i, i + 2);
+    const y = b.slice(i, i + 2);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+export type { MoveDoc };

@@ -1,0 +1,184 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Block } from '../../src/chain/block/block.js';
+import { BlockHeader } from '../../src/chain/block/header.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
+import { toHex } from '../../src/chain/encoding/hex.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
+import { WalletLogic } from '../../src/actors/wallet/logic.js';
+import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
+import { prng } from '../helpers/prng.js';
+
+/**
+ * The accounts' running figures (GetAccountBalance by account and minconf, ListReceived by address)
+ * against the same figures computed from a model of the chain over every wallet transaction, after
+ * each of a few hundred random steps: blocks connected and disconnected, transactions entering and
+ * leaving the mempool, spends of wallet outputs, keys moved between accounts; and after a reload.
+ */
+
+const other = p2pkhScript(hash160(sha256(Uint8Array.of(7))));
+
+test('wallet accounts: balances by account and receipts by address against a brute force, across reorgs, the mempool, relabels and a reload', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-accounts-'));
+  try {
+    const rand = prng(30_35);
+    const r = (n: number) => Math.floor(rand() * n);
+    const keys = await KeyStore.open(dir, { keypool: 5 });
+    await keys.nodeKey();
+    const held: HeldKey[] = [];
+    for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
+    const names = ['', 'alice', 'bob', 'carol'];
+    let serial = 0;
+    /** A transaction paying a wallet key, or spending a wallet transaction's paying output to someone else. */
+    const make = (spend?: Transaction): Transaction => {
+      const t = new Transaction();
+      t.overwintered = true;
+      t.version = 4;
+      t.versionGroupId = 0x892f2085;
+      const prev = spend ? spend.hash() : sha256(Uint8Array.of(serial & 0xff, (serial >> 8) & 0xff, 9));
+      serial++;
+      t.vin.push(new TxIn(new Outpoint(prev, 0)));
+      t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));
+      return t;
+    };
+    const chainBlocks: Transaction[][] = [];
+    const mempool = new Map<string, Transaction>();
+    const placed = new Map<string, number>();
+    const heightOf = (txid: string): number => placed.get(txid) ?? 0;
+    const chain = {
+      ask: async (b: { op: string; txids?: string[] }) => {
+        if (b.op === 'coinsByScript') return { height: chainBlocks.length, hash: '00'.repeat(32), mtp: 0, coins: [] };
+        if (b.op === 'tip') return { height: chainBlocks.length, time: 1 };
+        if (b.op === 'txHeights') return b.txids!.map((t) => heightOf(t) || null);
+        if (b.op === 'inChain') return b.txids!.map((t) => heightOf(t) > 0);
+        return null;
+      },
+    } as never;
+    const mempoolAsker = { ask: async (b: { op: string }) => (b.op === 'entries' ? [...mempool].map(([txid, tx]) => ({ txid, tx })) : null) } as never;
+    const open = () => new WalletLogic({ chain, mempool: mempoolAsker, keys, dir, params: () => devChainParams(), now: () => 1_700_000_000 });
+    let wallet = open();
+    await wallet.load();
+    const known: Transaction[] = [];
+    const paying: Transaction[] = [];
+    const block = (txs: Transaction[]) => new Block(new BlockHeader(), txs);
+
+    const depthOf = (txid: string) => (heightOf(txid) > 0 ? chainBlocks.length - heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
+    const keyOfScript = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
+    const check = (step: string) => {
+      for (const minConf of [-1, 0, 1, 2, 4]) {
+        const want = new Map<string, bigint>();
+        const add = (a: string, v: bigint) => want.set(a, (want.get(a) ?? 0n) + v);
+        const tally = new Map<string, { amount: bigint; conf: number; txids: string[] }>();
+        for (const t of known) {
+          const txid = t.txid();
+          const depth = depthOf(txid);
+          const k = keyOfScript(t.vout[0]!.script);
+          if (k) {
+            // GetAccountBalance: receipts at least minconf deep (never below 0).
+            if (depth >= 0 && depth >= minConf) add(k.account ?? '', t.vout[0]!.value);
+            // ListReceived: depth at least minconf, even -1.
+            if (depth >= minConf) {
+              const e = tally.get(k.idHex) ?? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [] };
+              e.amount += t.vout[0]!.value;
+              e.conf = Math.min(e.conf, depth);
+              e.txids.push(txid);
+              tally.set(k.idHex, e);
+            }
+          } else if (depth >= 0) {
+            // A spend of a wallet output: the debit (every output and the fee) is sent from "".
+            const prev = known.find((p) => p.txid() === t.vin[0]!.prevout.txid())!;
+            add('', -prev.vout[0]!.value);
+          }
+        }
+        for (const a of names) assert.equal(wallet.read({ op: 'accountBalance', account: a, minConf }), want.get(a) ?? 0n, `${step}: "${a}" at ${minConf}`);
+        const rows = wallet.read({ op: 'listReceived', minConf, includeEmpty: false, watchOnly: false, byAccount: false }) as ReceivedRow[];
+        const got = new Map(rows.map((row) => [row.address!, row]));
+        for (const k of held) {
+          const row = got.get(encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)));
+          const e = tally.get(k.idHex);
+          // Only address-book keys are listed.
+          if (k.account === undefined || !e) {
+            assert.equal(row, undefined, `${step}: no row for ${k.idHex} at ${minConf}`);
+            continue;
+          }
+          assert.ok(row, `${step}: a row for ${k.idHex} at ${minConf}`);
+          assert.equal(row.account, k.account);
+          assert.equal(row.amount, e.amount);
+          assert.equal(row.confirmations, e.conf);
+          assert.deepEqual([...row.txids!].sort(), [...e.txids].sort());
+        }
+        assert.equal(rows.length, held.filter((k) => k.account !== undefined && tally.has(k.idHex)).length);
+        // By account: the address-book addresses' tallies summed, the smallest depth of any.
+        const byAccount = wallet.read({ op: 'listReceived', minConf, includeEmpty: false, watchOnly: false, byAccount: true }) as ReceivedRow[];
+        for (const a of names) {
+          const ks = held.filter((k) => k.account === a && tally.has(k.idHex));
+          const amount = ks.reduce((v, k) => v + tally.get(k.idHex)!.amount, 0n);
+          assert.equal(wallet.read({ op: 'receivedByAccount', account: a, minConf }), amount, `${step}: getreceivedbyaccount "${a}" ${minConf}`);
+          const row = byAccount.find((x) => x.account === a);
+          if (ks.length === 0) assert.equal(row, undefined);
+          else assert.deepEqual(row, { account: a, amount, confirmations: Math.min(...ks.map((k) => tally.get(k.idHex)!.conf)), watchOnly: false }, `${step}: listreceivedbyaccount "${a}" ${minConf}`);
+        }
+      }
+    };
+    let disconnects = 0;
+    let relabels = 0;
+    for (let step = 0; step < 250; step++) {
+      const op = r(12);
+      if (op < 4) {
+        const txs = [...mempool.values()].filter(() => r(2) === 0);
+        for (let i = r(3); i > 0; i--) {
+          const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
+          const t = make(spendable.length > 0 && r(3) === 0 ? spendable[r(spendable.length)] : undefined);
+          txs.push(t);
+          known.push(t);
+          if (keyOfScript(t.vout[0]!.script)) paying.push(t);
+        }
+        for (const t of txs) mempool.delete(t.txid());
+        chainBlocks.push(txs);
+        for (const t of txs) placed.set(t.txid(), chainBlocks.length);
+        await wallet.write({ op: 'blockConnected', block: block(txs), txids: txs.map((t) => t.txid()), height: chainBlocks.length });
+      } else if (op < 6 && chainBlocks.length > 0) {
+        const txs = chainBlocks.pop()!;
+        for (const t of txs) placed.delete(t.txid());
+        disconnects++;
+        await wallet.write({ op: 'blockDisconnected', txids: txs.map((t) => t.txid()) });
+        const back = txs.filter(() => r(2) === 0);
+        for (const t of back) mempool.set(t.txid(), t);
+        if (back.length > 0) await wallet.write({ op: 'txsAccepted', items: back.map((t) => ({ txid: t.txid(), tx: t })) });
+      } else if (op < 9) {
+        const t = make();
+        known.push(t);
+        paying.push(t);
+        mempool.set(t.txid(), t);
+        await wallet.write({ op: 'txsAccepted', items: [{ txid: t.txid(), tx: t }] });
+      } else if (op < 10) {
+        // A key moves to another account (importprivkey's label, setaccount).
+        const k = held[r(held.length)]!;
+        relabels++;
+        await keys.setAccount(k.hex, names[r(names.length)]!);
+      } else if (mempool.size > 0) {
+        const txid = [...mempool.keys()][r(mempool.size)]!;
+        mempool.delete(txid);
+        await wallet.write({ op: 'txsRemoved', txids: [txid] });
+      }
+      if (step % 10 === 0) check(`step ${step}`);
+    }
+    check('the end');
+    assert.ok(disconnects > 10 && relabels > 10 && chainBlocks.length > 10 && known.length > 80, 'the walk covered reorgs, relabels and a chain');
+
+    wallet = open();
+    await wallet.load();
+    check('after a reload');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
