@@ -521,7 +521,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       case 'tokenOutputs':
         return this.tokens.outputsAt(body.tokenid, body.addressHash);
       case 'tokenOutputsPage':
-        return this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n);
+        return { ...this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n), tip: this.index.tip.hash };
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return body.txids.map((txid) => this.txInfo(txid));
@@ -543,7 +543,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         return this.indexes.unspentAt(body.address);
       case 'addressUnspentPage':
         // A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue).
-        return this.indexes.unspentPageAt(body.address, body.after, body.limit, body.minValue ?? 0n);
+        return { ...this.indexes.unspentPageAt(body.address, body.after, body.limit, body.minValue ?? 0n), tip: this.index.tip.hash };
       case 'addressBalance':
         return this.indexes.balanceAt(body.address);
       case 'addressHistory':
