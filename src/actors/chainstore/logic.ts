@@ -1206,11 +1206,18 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const created = new Map<string, Coin>();
     const spent = new Set<string>();
     const earlier = new Map<string, Transaction>();
+    // The chain's coins read so far: the input checks, the sigop count and the scripts each ask for
+    // an input's coin, and the chain state does not change until the block commits.
+    const read = new Map<string, Coin | null>();
     return {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
         if (spent.has(key)) return undefined;
-        return created.get(key) ?? this.indexes.coin(txid, n);
+        const c = created.get(key);
+        if (c) return c;
+        let stored = read.get(key);
+        if (stored === undefined) read.set(key, (stored = this.indexes.coin(txid, n) ?? null));
+        return stored ?? undefined;
       },
       tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
       apply: (tx, txid, height) => {
