@@ -452,9 +452,22 @@ async function lookupBench(small: { dir: string; meta: StorageMeta }, big: { dir
 }
 
 export async function storageBenchmarks(): Promise<Row[]> {
+  // STORAGE_BENCH_ONLY=restart|connect|reindex|lookup (or several, comma-separated) runs only those parts.
+  const only = process.env.STORAGE_BENCH_ONLY;
+  const part = (name: string) => only === undefined || only.split(',').includes(name);
   const big = Number(process.env.ACNODE_BENCH_BIG ?? 1_000_000);
-  const small = await storageChain(1_000, false);
-  const large = await storageChain(big, false);
-  const signed = await storageChain(Number(process.env.ACNODE_BENCH_SIGNED ?? 100_000), true);
-  return [...(await restartBench(large)), ...(await connectBench()), ...(await reindexBench(signed)), ...(await lookupBench(small, large))];
+  const small = part('lookup') ? await storageChain(1_000, false) : undefined;
+  const large = part('restart') || part('lookup') ? await storageChain(big, false) : undefined;
+  const signed = part('reindex') ? await storageChain(Number(process.env.ACNODE_BENCH_SIGNED ?? 100_000), true) : undefined;
+  return [
+    ...(large && part('restart') ? await restartBench(large) : []),
+    ...(part('connect') ? await connectBench() : []),
+    ...(signed ? await reindexBench(signed) : []),
+    ...(small && large ? await lookupBench(small, large) : []),
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { printRows } = await import('./lib.js');
+  printRows('chain storage (scale issue)', await storageBenchmarks());
 }

@@ -12,6 +12,7 @@ import { fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
+import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
 import { BlockFiles, MAX_BLOCKFILE_SIZE } from '../../src/actors/chainstore/blockfiles.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
 
@@ -397,5 +398,46 @@ test('chain store: value pools are kept with each connected block, so a restarte
   assert.deepEqual(s.read({ op: 'valuePools', hash: a[29]!.hashHex() }), before);
   assert.throws(() => s.read({ op: 'block', hash: a[2]!.hashHex() }), /is damaged/);
   await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('chain store: -reindex commits its blocks one transaction each without a flush per commit, flushes once, then every commit flushes again', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
+  let s = await open(dir);
+  const blocks = extend(genesis.hashHex(), 0, 6, 1, 1_600_000_100);
+  for (const b of blocks) await submit(s, b);
+  await s.close();
+  // Every commit, with whether it flushed, and every flush, in order.
+  const seen: string[] = [];
+  const write = ChainDb.prototype.write;
+  const flush = ChainDb.prototype.flush;
+  ChainDb.prototype.write = function <T>(this: ChainDb, fn: () => T): T {
+    const tip = this.getMeta<string>('tip');
+    const out = write.call(this, fn) as T;
+    const moved = this.getMeta<string>('tip') !== tip;
+    seen.push(`${this.flushEachCommit ? 'synced' : 'unsynced'}${moved ? ' tip' : ''}`);
+    return out;
+  };
+  ChainDb.prototype.flush = function (this: ChainDb) {
+    seen.push('flush');
+    return flush.call(this);
+  };
+  try {
+    s = new ChainStoreLogic({ dir, rules, now: () => 1_700_000_000, reindex: true });
+    await s.load();
+    assert.equal(s.index.tip.hash, blocks[5]!.hashHex());
+    // The six blocks: six transactions, each moving the tip, none flushed; then one flush.
+    const firstBlock = seen.indexOf('unsynced tip');
+    assert.deepEqual(seen.slice(firstBlock), [...Array(6).fill('unsynced tip'), 'flush']);
+    assert.ok(seen.slice(0, firstBlock).every((c) => c.startsWith('synced')), `before the blocks: ${seen.slice(0, firstBlock).join(', ')}`);
+    // A block after the reindex: flushed as it commits.
+    seen.length = 0;
+    await submit(s, extend(blocks[5]!.hashHex(), 6, 1, 1, 1_600_000_200)[0]!);
+    assert.deepEqual(seen, ['synced tip']);
+    await s.close();
+  } finally {
+    ChainDb.prototype.write = write;
+    ChainDb.prototype.flush = flush;
+  }
   rmSync(dir, { recursive: true, force: true });
 });

@@ -95,9 +95,18 @@ function check(m: MempoolLogic, step: string, size: number): void {
   assert.equal(running.size, size, `${step}: ${size} entries`);
   // spentAmong (kept by txid beside spentBy) answers as spentBy for every outpoint seen so far.
   const asked = [...seen];
-  const answer = m.read({ op: 'spentAmong', outpoints: asked.map((k) => [k.slice(0, 64), Number(k.slice(65))]) }) as boolean[];
+  const answer = (m.read({ op: 'spentAmong', outpoints: asked.map((k) => [k.slice(0, 64), Number(k.slice(65))]) }) as { spent: boolean[] }).spent;
   assert.deepEqual(answer, asked.map((k) => m.spentBy.has(k)), `${step}: spentAmong equals spentBy`);
+  // Its count of removals moves whenever an entry left since the last step, and only then (a spend
+  // found stays spent while it holds: the CC input walks skip past such spends).
+  const { removals } = m.read({ op: 'spentAmong', outpoints: [] }) as { removals: number };
+  const before = lastSeen.get(m) ?? { removals: 0, txids: new Set<string>() };
+  const left = [...before.txids].filter((t) => !m.entries.has(t)).length;
+  if (left === 0) assert.equal(removals, before.removals, `${step}: no entry left, removals unchanged`);
+  else assert.ok(removals - before.removals >= left, `${step}: ${left} entries left, removals ${before.removals} -> ${removals}`);
+  lastSeen.set(m, { removals, txids: new Set(m.entries.keys()) });
 }
+const lastSeen = new WeakMap<MempoolLogic, { removals: number; txids: Set<string> }>();
 
 /** Every outpoint any transaction of the test spends or creates (spentAmong is asked about all of them). */
 const seen = new Set<string>();

@@ -35,14 +35,21 @@ interface World {
   tokens: OrderedOutputs<TokenOutput>;
   coins: OrderedOutputs<AddressUnspent>;
   spent: Set<string>;
-  asks: { mempool: number; pages: number };
+  /** The chain's tip as the pages report it, and the pool's count of removals (a test that unspends an output bumps it, as the mempool does). */
+  state: { tip: string; removals: number };
+  asks: { mempool: number; pages: number; read: number };
 }
 
 function world(): World {
   const tokens = new OrderedOutputs<TokenOutput>();
   const coins = new OrderedOutputs<AddressUnspent>();
   const spent = new Set<string>();
-  const asks = { mempool: 0, pages: 0 };
+  const asks = { mempool: 0, pages: 0, read: 0 };
+  const state = { tip: 'a', removals: 0 };
+  const counted = <T>(page: { outputs: T[]; next: OutputRef | null }) => {
+    asks.read += page.outputs.length;
+    return { ...page, tip: state.tip };
+  };
   type Body = { op: string; [k: string]: unknown };
   const node = {
     config: { pubkey: toHex(PK), devChain: false },
@@ -53,7 +60,7 @@ function world(): World {
         assert.equal(b.tokenid, toHexReversed(TOKENID));
         assert.equal(b.addressHash, ADDRESS_HASH);
         asks.pages++;
-        return tokens.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint);
+        return counted(tokens.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint));
       },
     },
     chainStore: {
@@ -61,7 +68,7 @@ function world(): World {
         assert.equal(b.op, 'addressUnspentPage');
         assert.equal(b.address, NORMAL_ADDRESS);
         asks.pages++;
-        return coins.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint);
+        return counted(coins.page(b.after as OutputRef | undefined, b.limit as number, b.minValue as bigint));
       },
     },
     // No coin locked with lockunspent (AddNormalinputs reads the wallet's locks once).
@@ -75,11 +82,11 @@ function world(): World {
       ask: async (b: Body) => {
         assert.equal(b.op, 'spentAmong');
         asks.mempool++;
-        return (b.outpoints as [string, number][]).map(([t, n]) => spent.has(`${t}:${n}`));
+        return { spent: (b.outpoints as [string, number][]).map(([t, n]) => spent.has(`${t}:${n}`)), removals: state.removals };
       },
     },
   } as unknown as NodeServices;
-  return { cc: new CCSupport(node), tokens, coins, spent, asks };
+  return { cc: new CCSupport(node), tokens, coins, spent, state, asks };
 }
 
 /** komodod's walk over the whole sorted set (the reference). */
@@ -164,4 +171,56 @@ test('the mempool is asked once per page: once when the first page holds the ans
   assert.deepEqual(await one(), { got: `${sorted[1000]!.txid}:0`, mempool: 2, pages: 2 });
   for (const o of sorted.slice(0, 4000)) w.spent.add(`${o.txid}:0`);
   assert.deepEqual(await one(), { got: `${sorted[4000]!.txid}:0`, mempool: 3, pages: 3 });
+});
+
+test("a holder's k-th transfer within one block reads as many outputs as its first; a removal or a new tip walks from the first again", async () => {
+  const w = world();
+  const tokens: TokenOutput[] = [];
+  const normal: AddressUnspent[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const txid = toHex(sha256(Uint8Array.of(7, i & 0xff, i >> 8)));
+    const t = { txid, index: 0, value: 1n, script: TOKEN_SCRIPT, height: 5 };
+    w.tokens.add(t);
+    tokens.push(t);
+    const u = { txid, index: 1, value: 20_000n, script: p2pkScript(PK), height: 5, coinbase: false };
+    w.coins.add(u);
+    normal.push(u);
+  }
+  // Each call is sent: its picks join the mempool's spends (nothing leaves), as 1,000 transfers in a
+  // row; every 50th call (and each after a change) is checked against komodod's whole walk.
+  const reads: number[] = [];
+  const asks: number[] = [];
+  const transfer = async (label: string, checked = true) => {
+    w.asks.read = 0;
+    w.asks.mempool = 0;
+    const fee = await w.cc.normalCandidates(PK, 10_000n, 3, { nextHeight: 100, maturity: 10 });
+    const got = await w.cc.tokenCandidates(PK, TOKENID, 0, 1n, 60);
+    if (checked) {
+      assert.deepEqual(picked(fee), reference(normal, w.spent, 10_000n, 3), `${label}: fee coin`);
+      assert.deepEqual(picked(got), reference(tokens, w.spent, 1n, 60), `${label}: token coin`);
+    }
+    reads.push(w.asks.read);
+    asks.push(w.asks.mempool);
+    for (const k of [...picked(fee), ...picked(got)]) w.spent.add(k);
+    return picked(got)[0]!;
+  };
+  for (let k = 1; k <= 1000; k++) await transfer(`transfer ${k}`, k % 50 === 1);
+  // One page and one mempool request per walk, the 1,000th as the first: never the k−1 spent before it.
+  assert.equal(Math.max(...reads), reads[0], `outputs read per call: first ${reads[0]}, most ${Math.max(...reads)}`);
+  assert.equal(Math.max(...asks), 2);
+  // An early spend leaves the mempool (a removal): the next call finds it again, walking from the first.
+  const early = [...tokens].sort(compareAddressUnspent)[10]!;
+  w.spent.delete(`${early.txid}:0`);
+  w.state.removals++;
+  assert.equal(await transfer('after a removal'), `${early.txid}:0`);
+  // A block (a new tip) confirms an output that sorts first: the next call takes it.
+  const first = { txid: '00'.repeat(32), index: 0, value: 1n, script: TOKEN_SCRIPT, height: 6 };
+  w.tokens.add(first);
+  tokens.push(first);
+  w.state.tip = 'b';
+  assert.equal(await transfer('after a new tip'), `${first.txid}:0`);
+  // And the walks are short again from there.
+  await transfer('settled');
+  await transfer('settled again');
+  assert.equal(reads[reads.length - 1], reads[0]);
 });

@@ -79,6 +79,10 @@ function encodeRecord(r: BlockRecord): Buffer {
   return b;
 }
 
+/** lmdb-js's TransactionFlags: ABORTABLE | SYNCHRONOUS_COMMIT (its default), and with NO_SYNC_FLUSH (MDB_NOSYNC for the transaction). */
+const SYNCED_COMMIT = 3;
+const UNSYNCED_COMMIT = 3 | 0x10000;
+
 /**
  * The chain's LMDB environment (`<datadir>/chaindb/`): named databases in one environment, so that
  * what one block changes is committed in one write transaction. `meta` holds the schema, the tip,
@@ -118,9 +122,23 @@ export class ChainDb {
     return this.env.openDB<Buffer, Buffer>({ name, keyEncoding: 'binary', encoding: 'binary' });
   }
 
+  /**
+   * Whether each commit waits for its pages to reach the disk (fdatasync). A reindex catching up
+   * turns it off for its blocks and flushes once at the end (flush): a process killed meanwhile loses
+   * nothing (the kernel holds every committed page), only a system crash could, and a reindex is run again
+   * (komodod's reindex does not sync per block either). Each block is still one transaction.
+   */
+  flushEachCommit = true;
+
   /** Runs `fn` in one write transaction: all of its puts are committed together, or none. */
   write<T>(fn: () => T): T {
-    return this.env.transactionSync(fn) as T;
+    return this.env.transactionSync(fn, this.flushEachCommit ? SYNCED_COMMIT : UNSYNCED_COMMIT) as T;
+  }
+
+  /** Waits until every commit so far is on the disk (mdb_env_sync, forced). */
+  flush(): void {
+    // lmdb-js's RootDatabase.sync takes a callback (a worker thread); its native env syncs in place without one.
+    (this.env as unknown as { env: { sync(): void } }).env.sync();
   }
 
   getMeta<T>(key: string): T | undefined {

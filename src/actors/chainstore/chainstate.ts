@@ -252,44 +252,54 @@ export class ChainIndexes {
    */
   connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>): BlockUndo {
     const undo: BlockUndo = { spent: [] };
+    // The undo record, built as the coins are read: outpoint | coin length | the coin's stored bytes.
+    const undoParts: Buffer[] = [u32le(0)];
     const history = this.addressIndex;
     const hashBytes = hashKey(blockHash);
-    for (let i = 0; i < txs.length; i++) {
-      const tx = txs[i]!;
-      const txid = txids[i]!;
-      const txidBytes = hashKey(txid);
-      const coinbase = tx.isCoinbase();
-      if (!coinbase) {
-        for (let n = 0; n < tx.vin.length; n++) {
-          const prevout = tx.vin[n]!.prevout;
-          const prevTxid = prevout.txid();
-          const key = outpoint(prevTxid, prevout.index);
-          const raw = this.coins.get(key);
-          if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevTxid, prevout.index)}`);
-          const coin = decodeCoin(raw);
-          // The script's address keys, solved once for both address indexes.
-          const keys = addressKeysOf(coin.script);
-          undo.spent.push({ key: outpointKey(prevTxid, prevout.index), coin });
-          this.coins.removeSync(key);
-          for (const a of keys) {
-            this.removeUnspentRow(a, key, coin.value);
-            if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
+    this.balanceDeltas = new Map();
+    try {
+      for (let i = 0; i < txs.length; i++) {
+        const tx = txs[i]!;
+        const txid = txids[i]!;
+        const txidBytes = hashKey(txid);
+        const coinbase = tx.isCoinbase();
+        if (!coinbase) {
+          for (let n = 0; n < tx.vin.length; n++) {
+            const prevout = tx.vin[n]!.prevout;
+            const key = outpointBytes(prevout.hash, prevout.index);
+            const raw = this.coins.get(key);
+            if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevout.txid(), prevout.index)}`);
+            // A view of `raw` (get's own copy, kept whole in the undo record).
+            const coin = decodeCoinView(raw);
+            // The script's address prefixes, solved once for both address indexes.
+            const prefixes = addressPrefixesOf(coin.script);
+            undo.spent.push({ op: key, coin });
+            undoParts.push(key, u32le(raw.length), raw);
+            this.coins.removeSync(key);
+            for (const a of prefixes) {
+              this.removeUnspentRow(a, key, coin.value);
+              if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
+            }
+            this.spent.putSync(key, spentValue(txidBytes, n, height));
           }
-          this.spent.putSync(key, spentValue(txidBytes, n, height));
         }
+        for (let n = 0; n < tx.vout.length; n++) {
+          const out = tx.vout[n]!;
+          const prefixes = addressPrefixesOf(out.script);
+          if (history) for (const a of prefixes) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
+          if (isUnspendable(out.script)) continue;
+          const key = outpointBytes(txidBytes, n);
+          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script);
+          this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
+        }
+        this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
       }
-      for (let n = 0; n < tx.vout.length; n++) {
-        const out = tx.vout[n]!;
-        const keys = addressKeysOf(out.script);
-        if (history) for (const a of keys) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
-        if (isUnspendable(out.script)) continue;
-        const key = outpointBytes(txidBytes, n);
-        this.putUnspentRows(keys, key, out.value, height, coinbase, out.script);
-        this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
-      }
-      this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
+      undoParts[0]!.writeUInt32LE(undo.spent.length, 0);
+      this.undo.putSync(hashBytes, Buffer.concat(undoParts));
+      this.flushBalances();
+    } finally {
+      this.balanceDeltas = null;
     }
-    this.undo.putSync(hashBytes, encodeUndo(undo));
     return undo;
   }
 
@@ -299,6 +309,16 @@ export class ChainIndexes {
     const raw = this.undo.get(hashBytes);
     if (!raw) throw new Error(`disconnect ${blockHash}: no undo data`);
     const undo = decodeUndo(raw);
+    this.balanceDeltas = new Map();
+    try {
+      this.disconnectRows(txs, txids, hashBytes, height, undo);
+      this.flushBalances();
+    } finally {
+      this.balanceDeltas = null;
+    }
+  }
+
+  private disconnectRows(txs: readonly Transaction[], txids: readonly string[], hashBytes: Buffer, height: number, undo: BlockUndo): void {
     if (this.addressIndex) {
       // The block's rows of the address history: each output's credit and each input's debit.
       let u = 0;
@@ -307,12 +327,12 @@ export class ChainIndexes {
         const txidBytes = hashKey(txids[i]!);
         if (!tx.isCoinbase()) {
           for (let n = 0; n < tx.vin.length; n++) {
-            for (const a of addressKeysOf(undo.spent[u]!.coin.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, true));
+            for (const a of addressPrefixesOf(undo.spent[u]!.coin.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, true));
             u++;
           }
         }
         tx.vout.forEach((out, n) => {
-          for (const a of addressKeysOf(out.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, false));
+          for (const a of addressPrefixesOf(out.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, false));
         });
       }
     }
@@ -321,20 +341,18 @@ export class ChainIndexes {
       const txidBytes = hashKey(txids[i]!);
       tx.vout.forEach((out, n) => {
         const key = outpointBytes(txidBytes, n);
-        if (this.coins.removeSync(key)) for (const a of addressKeysOf(out.script)) this.removeUnspentRow(a, key, out.value);
+        if (this.coins.removeSync(key)) for (const a of addressPrefixesOf(out.script)) this.removeUnspentRow(a, key, out.value);
       });
       this.txs.removeSync(txidBytes);
     }
     const own = new Set(txids);
-    for (const { key, coin } of undo.spent) {
-      const sep = key.lastIndexOf(':');
-      const txid = key.slice(0, sep);
-      const op = outpoint(txid, Number(key.slice(sep + 1)));
+    for (const { op, coin } of undo.spent) {
+      const txid = displayOf(op, 0);
       this.spent.removeSync(op);
       // An output created and spent inside this block leaves with the block (DisconnectBlock's reverse walk).
       if (own.has(txid)) continue;
       this.coins.putSync(op, encodeCoin(coin));
-      this.putUnspentRows(addressKeysOf(coin.script), op, coin.value, coin.height, coin.coinbase, coin.script);
+      this.putUnspentRows(addressPrefixesOf(coin.script), op, coin.value, coin.height, coin.coinbase, coin.script);
     }
     this.undo.removeSync(hashBytes);
   }
@@ -343,20 +361,38 @@ export class ChainIndexes {
    * An output's rows of the address unspent index, and its addresses' running totals. A script naming
    * one address twice (a multisig repeating a key) files one row, counted once.
    */
-  private putUnspentRows(keys: readonly string[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array): void {
-    const unique = keys.length > 1 ? new Set(keys) : keys;
+  private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array): void {
+    const unique = prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes;
     for (const a of unique) {
       this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
       this.addBalance(a, value);
     }
   }
 
-  private removeUnspentRow(address: string, op: Buffer, value: bigint): void {
-    if (this.addrUnspent.removeSync(unspentKey(address, op))) this.addBalance(address, -value);
+  private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint): void {
+    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value);
   }
 
-  private addBalance(address: string, delta: bigint): void {
-    const k = addressPrefix(address);
+  /**
+   * While a block connects or disconnects: its net change to each address's total (written once per
+   * address at its end, flushBalances, not read and written again per output).
+   */
+  private balanceDeltas: Map<string, { prefix: Buffer; delta: bigint }> | null = null;
+
+  private addBalance(prefix: Buffer, delta: bigint): void {
+    const pending = this.balanceDeltas;
+    if (!pending) return this.writeBalance(prefix, delta);
+    const id = prefix.toString('latin1');
+    const d = pending.get(id);
+    if (d) d.delta += delta;
+    else pending.set(id, { prefix, delta });
+  }
+
+  private flushBalances(): void {
+    for (const { prefix, delta } of this.balanceDeltas!.values()) if (delta !== 0n) this.writeBalance(prefix, delta);
+  }
+
+  private writeBalance(k: Buffer, delta: bigint): void {
     const v = this.addrBalance.get(k);
     const total = (v ? v.readBigInt64LE(0) : 0n) + delta;
     // An address with nothing unspent has no row (nor does one whose outputs are all worth 0).
@@ -407,9 +443,39 @@ function addressPrefix(address: string): Buffer {
   return b;
 }
 
-function unspentKey(address: string, op: Buffer): Buffer {
+/**
+ * The index prefixes (type u8 | hash160) of the addresses a script pays: addressKeysOf's, with
+ * P2PKH (nearly every output) read off its template into the prefix directly.
+ */
+function addressPrefixesOf(script: Uint8Array): Buffer[] {
+  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+    const b = Buffer.allocUnsafe(21);
+    b[0] = 1;
+    b.set(script.subarray(3, 23), 1);
+    return [b];
+  }
+  return addressKeysOf(script).map(addressPrefix);
+}
+
+function uniquePrefixes(prefixes: readonly Buffer[]): Buffer[] {
+  const seen = new Set<string>();
+  return prefixes.filter((p) => {
+    const id = p.toString('latin1');
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function u32le(n: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32LE(n, 0);
+  return b;
+}
+
+function unspentKey(prefix: Buffer, op: Buffer): Buffer {
   const k = Buffer.allocUnsafe(57);
-  addressPrefix(address).copy(k, 0);
+  prefix.copy(k, 0);
   op.copy(k, 21, 0, 32);
   // CAddressUnspentKey's index is serialised little-endian: leveldb orders it so.
   k.writeUInt32LE(op.readUInt32BE(32), 53);
@@ -436,9 +502,9 @@ function unspentValue(value: bigint, height: number, coinbase: boolean, script: 
   return v;
 }
 
-function historyKey(address: string, height: number, blockindex: number, txid: Buffer, index: number, spending: boolean): Buffer {
+function historyKey(prefix: Buffer, height: number, blockindex: number, txid: Buffer, index: number, spending: boolean): Buffer {
   const k = Buffer.allocUnsafe(66);
-  addressPrefix(address).copy(k, 0);
+  prefix.copy(k, 0);
   k.writeUInt32BE(height, 21);
   k.writeUInt32BE(blockindex, 25);
   txid.copy(k, 29);
@@ -494,30 +560,19 @@ function decodeCoin(v: Buffer): Coin {
   return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.subarray(17)) };
 }
 
-/** count u32, then per spent coin: outpoint (36) | coin length u32 | coin. */
-function encodeUndo(u: BlockUndo): Buffer {
-  const parts: Buffer[] = [];
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32LE(u.spent.length, 0);
-  parts.push(head);
-  for (const { key, coin } of u.spent) {
-    const sep = key.lastIndexOf(':');
-    const c = encodeCoin(coin);
-    const len = Buffer.allocUnsafe(4);
-    len.writeUInt32LE(c.length, 0);
-    parts.push(outpoint(key.slice(0, sep), Number(key.slice(sep + 1))), len, c);
-  }
-  return Buffer.concat(parts);
+/** decodeCoin over a buffer the caller owns: the script is a view of it, not a copy. */
+function decodeCoinView(v: Buffer): Coin {
+  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.buffer, v.byteOffset + 17, v.length - 17) };
 }
 
+/** The undo record (connect writes it): count u32, then per spent coin: outpoint (36) | coin length u32 | coin. */
 function decodeUndo(v: Buffer): BlockUndo {
   const n = v.readUInt32LE(0);
   const spent: BlockUndo['spent'] = [];
   let at = 4;
   for (let i = 0; i < n; i++) {
-    const key = outpointKey(displayOf(v, at), v.readUInt32BE(at + 32));
     const len = v.readUInt32LE(at + 36);
-    spent.push({ key, coin: decodeCoin(v.subarray(at + 40, at + 40 + len)) });
+    spent.push({ op: v.subarray(at, at + 36), coin: decodeCoinView(v.subarray(at + 40, at + 40 + len)) });
     at += 40 + len;
   }
   return { spent };

@@ -15,7 +15,8 @@ export interface TxLocation {
 
 /** What disconnecting a block needs to restore: the coins its transactions spent, in order. */
 export interface BlockUndo {
-  spent: { key: string; coin: Coin }[];
+  /** `op`: the outpoint as the coins index keys it (txid's internal bytes | n u32 BE). */
+  spent: { op: Buffer; coin: Coin }[];
 }
 
 /** leveldb's order of CAddressUnspentKey within one address: txid's internal bytes, then the index as 4 LE bytes. */

@@ -182,8 +182,17 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     if (upgradeTip) this.finishIndexUpgrade(upgradeTip);
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a block taken up from the files' tail,
-    // a reindex, or a reconsidered branch) is taken up now, with full validation.
-    await this.activateBestChain([]);
+    // a reindex, or a reconsidered branch) is taken up now, with full validation. A reindex's blocks
+    // are committed one transaction each, flushed to the disk once at the end (ChainDb.flushEachCommit).
+    if (reindex) this.store.db.flushEachCommit = false;
+    try {
+      await this.activateBestChain([]);
+    } finally {
+      if (!this.store.db.flushEachCommit) {
+        this.store.db.flushEachCommit = true;
+        this.store.db.flush();
+      }
+    }
   }
 
   /**
@@ -279,11 +288,12 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * index when its parent is known and it passes the checks a received block passes; returns its
    * hash, or undefined when it is not taken (unreadable, known already, or failing a check).
    */
-  private acceptStored(raw: Uint8Array, pos: BlockPos): string | undefined {
+  private acceptStored(raw: Uint8Array, pos: BlockPos, parsed?: { block: Block; txStarts: number[] }): string | undefined {
     let block: Block;
-    const txStarts: number[] = [];
+    let txStarts: number[] = [];
     try {
-      block = Block.fromRaw(raw, txStarts);
+      if (parsed) ({ block, txStarts } = parsed);
+      else block = Block.fromRaw(raw, txStarts);
     } catch {
       return undefined;
     }
@@ -348,12 +358,15 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     let lastEnd: { file: number; end: number } = { file: 0, end: 0 };
     let indexed = 0;
     const take = (raw: Uint8Array, pos: BlockPos): boolean => {
-      let header: BlockHeader;
+      // Parsed once: its header places it, and acceptStored checks the same parse.
+      let parsed: { block: Block; txStarts: number[] };
       try {
-        header = Block.fromRaw(raw).header;
+        const txStarts: number[] = [];
+        parsed = { block: Block.fromRaw(raw, txStarts), txStarts };
       } catch {
         return false;
       }
+      const header = parsed.block.header;
       const hash = header.hashHex();
       if (this.index.size === 0 && hash === genesisHash) {
         this.unrecorded.push(this.index.add(genesis.header, pos, genesis.txs.length));
@@ -363,7 +376,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
           waiting.set(prev, [...(waiting.get(prev) ?? []), pos]);
         }
         return true;
-      } else if (!this.acceptStored(raw, pos)) {
+      } else if (!this.acceptStored(raw, pos, parsed)) {
         return true;
       }
       indexed++;
@@ -521,7 +534,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       case 'tokenOutputs':
         return this.tokens.outputsAt(body.tokenid, body.addressHash);
       case 'tokenOutputsPage':
-        return this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n);
+        return { ...this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n), tip: this.index.tip.hash };
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return body.txids.map((txid) => this.txInfo(txid));
@@ -543,7 +556,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         return this.indexes.unspentAt(body.address);
       case 'addressUnspentPage':
         // A page of GetAddressUnspent's walk (key order from the cursor `after`, outputs ≥ minValue).
-        return this.indexes.unspentPageAt(body.address, body.after, body.limit, body.minValue ?? 0n);
+        return { ...this.indexes.unspentPageAt(body.address, body.after, body.limit, body.minValue ?? 0n), tip: this.index.tip.hash };
       case 'addressBalance':
         return this.indexes.balanceAt(body.address);
       case 'addressHistory':
@@ -1193,11 +1206,18 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const created = new Map<string, Coin>();
     const spent = new Set<string>();
     const earlier = new Map<string, Transaction>();
+    // The chain's coins read so far: the input checks, the sigop count and the scripts each ask for
+    // an input's coin, and the chain state does not change until the block commits.
+    const read = new Map<string, Coin | null>();
     return {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
         if (spent.has(key)) return undefined;
-        return created.get(key) ?? this.indexes.coin(txid, n);
+        const c = created.get(key);
+        if (c) return c;
+        let stored = read.get(key);
+        if (stored === undefined) read.set(key, (stored = this.indexes.coin(txid, n) ?? null));
+        return stored ?? undefined;
       },
       tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
       apply: (tx, txid, height) => {

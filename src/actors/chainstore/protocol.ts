@@ -26,6 +26,11 @@ export interface OutputPage<T> {
   next: OutputRef | null;
 }
 
+/** A page read from the chain state, with the hash of the tip it was read at (the same tip, the same index). */
+export interface TipPage<T> extends OutputPage<T> {
+  tip: string;
+}
+
 /** An outpoint as a request names it: [txid (display hex), output index]. */
 export type Outpoint = [txid: string, n: number];
 
@@ -287,7 +292,7 @@ export interface ChainStoreReplies {
   tokenInfo: TokenRecord | null;
   tokenList: string[];
   tokenOutputs: TokenOutput[];
-  tokenOutputsPage: OutputPage<TokenOutput>;
+  tokenOutputsPage: TipPage<TokenOutput>;
   txs: (ChainTx | null)[];
   inChain: boolean[];
   ccContext: [string, Transaction][];
@@ -295,7 +300,7 @@ export interface ChainStoreReplies {
   coins: (Coin | null)[];
   spent: SpentInfo | null;
   addressUnspent: AddressUnspent[];
-  addressUnspentPage: OutputPage<AddressUnspent>;
+  addressUnspentPage: TipPage<AddressUnspent>;
   addressBalance: bigint;
   /** null when -addressindex is off */
   addressHistory: { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;

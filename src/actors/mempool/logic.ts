@@ -249,6 +249,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private usage = 0;
   /** komodod's nTransactionsUpdated: +1 per add (addUnchecked), per removal (remove) and per tip change (UpdateTip). */
   private transactionsUpdated = 0;
+  /** Entries removed so far (never reset): spentAmong's answer names it, a spend found stays until it moves. */
+  private removals = 0;
   /** mapDeltas: prioritisetransaction's priority and fee deltas by txid, until the txid is mined. */
   private readonly deltas = new Map<string, PriorityDelta>();
   /** How many accepts the last burst held (acceptMany). */
@@ -341,7 +343,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       case 'spentAmong':
         // Which of the outpoints a transaction in the mempool spends (myIsutxo_spentinmempool for a
         // whole candidate list in one request), in the order asked.
-        return body.outpoints.map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true);
+        return { spent: body.outpoints.map(([t, n]) => this.spentIndexes.get(t)?.has(n) === true), removals: this.removals };
       case 'addressDeltas':
         return this.addressDeltas(body.addresses);
       case 'spentMany':
@@ -786,6 +788,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
     this.transactionsUpdated++;
+    this.removals++;
     e.tx.vin.forEach((input, i) => {
       const k = e.spends[i]!;
       if (this.spentBy.get(k) !== e.txid) return;

@@ -84,7 +84,10 @@ export type MempoolRequest =
   | { op: 'entries' }
   | { op: 'info' }
   | { op: 'spentBy'; txid: string; n: number }
-  /** Which of the outpoints a mempool transaction spends (myIsutxo_spentinmempool for a list). */
+  /**
+   * Which of the outpoints a mempool transaction spends (myIsutxo_spentinmempool for a list), with
+   * the pool's count of removals so far: while it is unchanged, an outpoint found spent stays spent.
+   */
   | { op: 'spentAmong'; outpoints: Outpoint[] }
   /** Answered once every write sent before it (a chain notice) has applied: invalidateblock waits on it. */
   | { op: 'sync' }
@@ -111,7 +114,7 @@ export interface MempoolReplies {
   entries: MempoolEntry[];
   info: MempoolInfo;
   spentBy: string | null;
-  spentAmong: boolean[];
+  spentAmong: { spent: boolean[]; removals: number };
   sync: null;
   addressDeltas: MempoolAddressDelta[];
   spentMany: ({ txid: string; vin: number } | null)[];

@@ -1,14 +1,5 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
-import {
-  MissingInputsError,
-  ValidationError,
-  checkTxInputs,
-  isExpiredTx,
-  isFinalTx,
-  type Coin,
-  type CoinView,
-  type ValidationContext,
-} from '../../chain/validation/index.js';
+import type { Coin, CoinView } from '../../chain/validation/index.js';
 import { outpointKey } from '../../chain/tx/input.js';
 
 /**
@@ -47,37 +38,6 @@ export function chainOutpoints(entries: readonly { tx: Transaction; txid: string
   for (const e of entries) {
     if (e.tx.isCoinbase()) continue;
     for (const i of e.tx.vin) if (!pool.has(i.prevout.txid())) out.push([i.prevout.txid(), i.prevout.index]);
-  }
-  return out;
-}
-
-/**
- * The mempool transactions CreateNewBlock (miner.cpp) would put in a block at `height`, in the given
- * order (parents first): final at the tip's median time past, not expired, every input available and
- * CheckTxInputs passing (coinbase maturity, amounts). komodod skips a transaction that fails and mines
- * the rest (a child of a skipped one finds its input missing), so one mempool transaction made invalid
- * by a reorg never fails a whole `generate`. Input scripts are not run again here: the mempool checked
- * them at acceptance with the standard flags, a superset of the block's mandatory ones.
- */
-export function blockCandidates<T extends { tx: Transaction; txid: string }>(
-  entries: readonly T[],
-  chainCoins: ReadonlyMap<string, Coin>,
-  height: number,
-  mtp: number,
-  ctx: ValidationContext,
-): T[] {
-  const view = new TemplateCoinView(chainCoins, height);
-  const out: T[] = [];
-  for (const e of entries) {
-    if (e.tx.isCoinbase() || !isFinalTx(e.tx, height, mtp) || isExpiredTx(e.tx, height)) continue;
-    try {
-      checkTxInputs(e.tx, view, height, ctx);
-    } catch (err) {
-      if (err instanceof ValidationError || err instanceof MissingInputsError) continue;
-      throw err;
-    }
-    view.take(e.tx, e.txid);
-    out.push(e);
   }
   return out;
 }

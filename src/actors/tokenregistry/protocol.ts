@@ -3,7 +3,7 @@
  * chain store's token index answers them. It emits nothing.
  */
 import type { Protocol } from '../../machines/messages.js';
-import type { OutputPage, OutputRef, TokenOutput, TokenRecord } from '../chainstore/protocol.js';
+import type { OutputRef, TipPage, TokenOutput, TokenRecord } from '../chainstore/protocol.js';
 
 export type { TokenOutput, TokenRecord } from '../chainstore/protocol.js';
 
@@ -22,7 +22,7 @@ export interface TokenRegistryReplies {
   info: TokenRecord | null;
   list: string[];
   outputs: TokenOutput[];
-  outputsPage: OutputPage<TokenOutput>;
+  outputsPage: TipPage<TokenOutput>;
 }
 
 export type TokenRegistryProtocol = Protocol<TokenRegistryRequest, TokenRegistryReplies, never>;

@@ -5,7 +5,7 @@
 import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../chain/address/index-key.js';
 import type { TokenOutput } from '../../actors/tokenregistry/protocol.js';
-import type { AddressUnspent, OutputPage, OutputRef } from '../../actors/chainstore/protocol.js';
+import type { AddressUnspent, OutputRef, TipPage } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -23,6 +23,15 @@ import { WALLET_UNLOCK_NEEDED } from '../../actors/wallet/protocol.js';
 
 /** The first page of an index walk for input selection (see unspentNotInMempool). */
 const FIRST_PAGE = 256;
+/** The most walks whose spent run is remembered (one per holder address, token and minimum value in use). */
+const MAX_SPENT_RUNS = 1024;
+
+/** A walk's run of outputs spent in the mempool from its first output to `after`, at that tip and count of removals. */
+interface SpentRun {
+  tip: string;
+  removals: number;
+  after: OutputRef;
+}
 
 /** The registry's address hash of `pk`'s token address (tokensCC1Script has no `<data> OP_DROP` params, so its Hash160 is the address index's CC hash). */
 function tokenAddressHash(pk: Uint8Array, nft: number): string {
@@ -129,29 +138,78 @@ export class CCSupport {
   /** myIsutxo_spentinmempool for each output, in one request: whether a mempool transaction spends it. */
   async spentInMempool(outputs: readonly { txid: string; index: number }[]): Promise<boolean[]> {
     if (outputs.length === 0) return [];
-    return this.node.mempool.ask({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) });
+    return (await this.node.mempool.ask({ op: 'spentAmong', outpoints: outputs.map((o) => [o.txid, o.index]) })).spent;
   }
+
+  /**
+   * Per walk (its index, address and minimum value), where the outputs the mempool spends from the
+   * walk's first output on end: a holder's earlier transfers within one block spend the first k
+   * outputs in key order, and the next call starts past them instead of checking them again. The mark
+   * holds while the chain has the same tip (the same index) and the mempool has removed nothing
+   * (the pool only adds spends meanwhile); otherwise the walk starts from the first output again.
+   */
+  private readonly spentRuns = new Map<string, SpentRun>();
 
   /**
    * The outputs an index walk yields, in its key order, less those a mempool transaction spends. The
    * index is read a page at a time and each page is checked against the mempool in one request, so
    * the walk costs what its consumer takes: it stops where the consumer stops. The first page holds
    * FIRST_PAGE outputs (or `least`, if more), more than a selection takes unless the mempool spends
-   * most of them; each next page is four times the last, so walking past k outputs the mempool
-   * already spends (a holder's earlier transfers within one block) takes about log4(k / 256)
-   * requests, not k. (A round trip to two actors costs as much as checking some hundreds of outputs.)
+   * most of them; each next page is four times the last. The run of spent outputs at the start is
+   * remembered (spentRuns), so a holder's k-th transfer within one block reads a page from where the
+   * (k−1)-th found an unspent output, not the k−1 outputs before it.
    */
   private async *unspentNotInMempool<T extends { txid: string; index: number }>(
-    read: (after: OutputRef | undefined, limit: number) => Promise<OutputPage<T>>,
+    walk: string,
+    read: (after: OutputRef | undefined, limit: number) => Promise<TipPage<T>>,
     least: number,
   ): AsyncGenerator<T> {
-    let after: OutputRef | undefined;
-    for (let limit = Math.max(FIRST_PAGE, least); ; limit *= 4) {
+    let mark = this.spentRuns.get(walk);
+    let after = mark?.after;
+    let limit = Math.max(FIRST_PAGE, least);
+    // The tip and mempool removals the run was checked at (the first page's), and whether it is unbroken so far.
+    let at: { tip: string; removals: number } | undefined;
+    let run = mark?.after;
+    let open = true;
+    const keep = () => {
+      if (!at || run === undefined) return;
+      if (this.spentRuns.size >= MAX_SPENT_RUNS && !this.spentRuns.has(walk)) this.spentRuns.delete(this.spentRuns.keys().next().value!);
+      this.spentRuns.set(walk, { ...at, after: run });
+    };
+    for (;;) {
       const page = await read(after, limit);
-      const spent = await this.spentInMempool(page.outputs);
-      for (let i = 0; i < page.outputs.length; i++) if (!spent[i]) yield page.outputs[i]!;
-      if (page.next === null) return;
+      const { spent, removals } = await this.node.mempool.ask({ op: 'spentAmong', outpoints: page.outputs.map((o) => [o.txid, o.index]) });
+      if (!at) {
+        if (mark && (page.tip !== mark.tip || removals !== mark.removals)) {
+          // A block or a removal since the mark: an output before it may be unspent now.
+          this.spentRuns.delete(walk);
+          mark = after = run = undefined;
+          continue;
+        }
+        at = { tip: page.tip, removals };
+      } else if (open && (page.tip !== at.tip || removals !== at.removals)) {
+        // The chain or the pool moved within this walk: the run found so far is kept as of the first page.
+        keep();
+        open = false;
+      }
+      for (let i = 0; i < page.outputs.length; i++) {
+        const o = page.outputs[i]!;
+        if (spent[i]) {
+          if (open) run = { txid: o.txid, index: o.index };
+          continue;
+        }
+        if (open) {
+          keep();
+          open = false;
+        }
+        yield o;
+      }
+      if (page.next === null) {
+        if (open) keep();
+        return;
+      }
       after = page.next;
+      limit *= 4;
     }
   }
 
@@ -180,6 +238,7 @@ export class CCSupport {
     const address = addressKey(1, hash160(pk));
     const threshold = maxinputs > 0 ? total / BigInt(maxinputs) : total;
     const candidates = this.unspentNotInMempool(
+      `normal ${address} ${threshold}`,
       (after, limit) => this.node.chainStore.ask({ op: 'addressUnspentPage', address, after, limit, minValue: threshold }),
       maxinputs,
     );
@@ -210,7 +269,7 @@ export class CCSupport {
    */
   async tokenCandidates(pk: Uint8Array, tokenid: Uint8Array, nft: number, total: bigint, maxinputs: number): Promise<SpendableCoin[]> {
     const query = { op: 'outputsPage' as const, tokenid: toHexReversed(tokenid), addressHash: tokenAddressHash(pk, nft), minValue: total / BigInt(maxinputs) };
-    const candidates = this.unspentNotInMempool((after, limit) => this.node.tokenRegistry.ask({ ...query, after, limit }), maxinputs);
+    const candidates = this.unspentNotInMempool(`token ${query.tokenid} ${query.addressHash} ${query.minValue}`, (after, limit) => this.node.tokenRegistry.ask({ ...query, after, limit }), maxinputs);
     const out: SpendableCoin[] = [];
     let sum = 0n;
     for await (const o of candidates) {
