@@ -46,7 +46,8 @@ test('getchaintxstats: komodod\'s window over the active chain (nChainTx, median
     if (n > 0) {
       o.window_tx_count = chainTx(h) - chainTx(h - n);
       o.window_interval = mtp(h) - mtp(h - n);
-      if ((o.window_interval as number) > 0) o.txrate = (o.window_tx_count as number) / (o.window_interval as number);
+      // komodod's UniValue prints a double with 16 significant digits (setprecision(16)).
+      if ((o.window_interval as number) > 0) o.txrate = Number(((o.window_tx_count as number) / (o.window_interval as number)).toPrecision(16));
     }
     return o;
   };
