@@ -121,6 +121,9 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.equal(await node.rpc<number>('getbalance', 'watched2', 1), 0);
     assert.equal(await node.rpc<number>('getbalance', 'watched2', 1, true), 5);
     assert.equal((await node.rpc<R>('getwalletinfo')).balance, spendable);
+    // getreceivedbyaddress tallies an address IsMine at any level.
+    assert.equal(await node.rpc<number>('getreceivedbyaddress', w.address), 5);
+    assert.equal(await node.rpc<number>('getreceivedbyaddress', hexOnly.address), 0);
   });
 
   await t.test('history: involvesWatchonly where komodod prints it, includeWatchonly adds the watch-only entries', async () => {

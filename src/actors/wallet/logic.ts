@@ -1124,7 +1124,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * O(the address's outputs). komodo_dpowconfs is the depth itself on a chain never notarised.
    */
   private receivedByKey(keyId: string, minConf: number): bigint | null {
-    if (!this.keys.byIdHex(keyId)) return null;
+    // IsMine at any level: a watched address's payments count too.
+    if (!this.keys.byIdHex(keyId) && this.mineLevel(p2pkhScript(fromHex(keyId))) === ISMINE_NO) return null;
     let sum = 0n;
     for (const { w, value } of this.receivedBy.get(keyId) ?? []) {
       const depth = w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1;
