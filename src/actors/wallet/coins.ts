@@ -17,6 +17,23 @@ export interface BookCoin extends WalletCoin {
   counted: Counted;
   /** The account it is counted under (its key's address-book account, "" when none). */
   account: string;
+  /** A coin the wallet holds no key for (ISMINE_WATCH_ONLY, or a P2SH it can spend): its owner, see CoinOwner. */
+  owner?: CoinOwner;
+}
+
+/**
+ * The owner of a coin paying no wallet key directly (a watched script, or a P2SH whose redeem script
+ * the wallet holds): its address, the index it is filed under (see CoinBook.visibleOfKey) and its level.
+ */
+export interface CoinOwner {
+  /** The destination's address (ExtractDestination), or null for a script with none. */
+  address: string | null;
+  /** The key id hex of a key destination, 's' + script id hex of a P2SH, '' when none. */
+  idx: string;
+  /** Watch-only (counted apart from the spendable totals) or spendable. */
+  watch: boolean;
+  /** The address-book name of the destination ("" when none). */
+  account: string;
 }
 
 /** The running totals of a set of coins: the whole wallet's, or one account's. */
@@ -69,6 +86,9 @@ class Totals {
 
 const accountOf = (key: HeldKey | undefined): string => key?.account ?? '';
 
+/** The index a coin is filed under: its key's id, else its owner's (see CoinOwner.idx). */
+const indexOf = (c: BookCoin): string => c.key?.idHex ?? c.owner?.idx ?? '';
+
 export const coinKey = (txid: string, n: number): string => `${txid}:${n}`;
 
 /**
@@ -87,6 +107,10 @@ export class CoinBook {
   readonly memSpent = new Map<string, string>();
   /** The whole wallet's totals. */
   private readonly all = new Totals();
+  /** The watch-only coins' totals (getbalance's includeWatchonly), apart from the spendable ones. */
+  private readonly watchAll = new Totals();
+  /** Each account's watch-only totals. */
+  private readonly watchByAccount = new Map<string, Totals>();
   /** Each account's totals (getbalance "account", sendmany's funds check), moved with a key relabelled. */
   private readonly byAccount = new Map<string, Totals>();
   /** Height at which coinbase coins mature → their keys. */
@@ -103,21 +127,22 @@ export class CoinBook {
   }
 
   /** Puts a confirmed coin (a present one keeps its place, as Map.set does). */
-  setConfirmed(k: string, c: WalletCoin, key: HeldKey | undefined): void {
-    this.put(this.coins, k, c, key, false);
+  setConfirmed(k: string, c: WalletCoin, key: HeldKey | undefined, owner?: CoinOwner): void {
+    this.put(this.coins, k, c, key, false, owner);
   }
 
   /** Puts a mempool coin. */
-  setMempool(k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean): void {
-    this.put(this.memCoins, k, c, key, fromMe);
+  setMempool(k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean, owner?: CoinOwner): void {
+    this.put(this.memCoins, k, c, key, fromMe, owner);
   }
 
-  private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean): void {
+  private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean, owner?: CoinOwner): void {
     const old = map.get(k);
     if (old) this.count(k, old, null);
-    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null, account: accountOf(key) };
+    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
     map.set(k, bc);
-    if (!old && key) this.index(key.idHex, k, true);
+    const idx = indexOf(bc);
+    if (!old && idx) this.index(idx, k, true);
     this.recount(k);
   }
 
@@ -134,7 +159,8 @@ export class CoinBook {
     if (!c) return;
     this.count(k, c, null);
     map.delete(k);
-    if (c.key && !this.coins.has(k) && !this.memCoins.has(k)) this.index(c.key.idHex, k, false);
+    const idx = indexOf(c);
+    if (idx && !this.coins.has(k) && !this.memCoins.has(k)) this.index(idx, k, false);
     this.recount(k);
   }
 
@@ -157,6 +183,9 @@ export class CoinBook {
     this.all.mature = this.all.immature = this.all.memTrusted = this.all.memUntrusted = 0n;
     this.all.matureAt.clear();
     this.byAccount.clear();
+    this.watchAll.mature = this.watchAll.immature = this.watchAll.memTrusted = this.watchAll.memUntrusted = 0n;
+    this.watchAll.matureAt.clear();
+    this.watchByAccount.clear();
   }
 
   /** Forgets the mempool's coins and spends (a rescan replays the mempool). */
@@ -211,6 +240,23 @@ export class CoinBook {
     }
   }
 
+  /**
+   * A keyless destination's address-book name changed (importaddress's label, addmultisigaddress's
+   * account): its coins move between the account totals. O(the destination's coins).
+   */
+  relabelOwner(idx: string, account: string): void {
+    for (const k of this.byKey.get(idx) ?? []) {
+      for (const c of [this.coins.get(k), this.memCoins.get(k)]) {
+        if (!c || !c.owner || c.key || c.account === account) continue;
+        const cls = c.counted;
+        this.count(k, c, null);
+        c.account = account;
+        c.owner.account = account;
+        this.count(k, c, cls);
+      }
+    }
+  }
+
   private index(idHex: string, k: string, add: boolean): void {
     toggleMember(this.byKey, idHex, k, add);
   }
@@ -233,11 +279,13 @@ export class CoinBook {
 
   private add(k: string, c: BookCoin, cls: Counted, adding: boolean): void {
     if (cls === null) return;
-    this.all.add(c, cls, adding);
-    let acc = this.byAccount.get(c.account);
-    if (!acc) this.byAccount.set(c.account, (acc = new Totals()));
+    const watch = c.owner?.watch === true;
+    (watch ? this.watchAll : this.all).add(c, cls, adding);
+    const byAccount = watch ? this.watchByAccount : this.byAccount;
+    let acc = byAccount.get(c.account);
+    if (!acc) byAccount.set(c.account, (acc = new Totals()));
     acc.add(c, cls, adding);
-    if (!adding && acc.empty) this.byAccount.delete(c.account);
+    if (!adding && acc.empty) byAccount.delete(c.account);
     if (cls === 'immature') toggleMember(this.maturing, this.matureHeight(c), k, adding);
   }
 
@@ -245,16 +293,29 @@ export class CoinBook {
    * The mature coins with at least `minConf` confirmations: trusted ones only (GetBalance's IsTrusted:
    * mempool coins count when from the wallet) or every one (sendmany's funds check). O(minConf).
    */
-  balance(minConf: number, trustedOnly = true): bigint {
-    return this.all.balance(minConf, trustedOnly, this.tipHeight);
+  balance(minConf: number, trustedOnly = true, watchOnly = false): bigint {
+    const spendable = this.all.balance(minConf, trustedOnly, this.tipHeight);
+    return watchOnly ? spendable + this.watchAll.balance(minConf, trustedOnly, this.tipHeight) : spendable;
   }
 
   /**
    * The same for the coins paying keys of `account` ("" holds the keys with no account): O(minConf),
    * whatever the wallet or the account holds.
    */
-  accountBalance(account: string, minConf: number, trustedOnly = true): bigint {
-    return this.byAccount.get(account)?.balance(minConf, trustedOnly, this.tipHeight) ?? 0n;
+  accountBalance(account: string, minConf: number, trustedOnly = true, watchOnly = false): bigint {
+    const spendable = this.byAccount.get(account)?.balance(minConf, trustedOnly, this.tipHeight) ?? 0n;
+    if (!watchOnly) return spendable;
+    return spendable + (this.watchByAccount.get(account)?.balance(minConf, trustedOnly, this.tipHeight) ?? 0n);
+  }
+
+  /**
+   * The lowest height holding a mature unspent coin, spendable or watch-only (cleanwallettransactions'
+   * oldest AvailableCoins depth), or null. O(the heights holding mature coins).
+   */
+  oldestMatureHeight(): number | null {
+    let low: number | null = null;
+    for (const t of [this.all, this.watchAll]) for (const h of t.matureAt.keys()) if (low === null || h < low) low = h;
+    return low;
   }
 
   /** getwalletinfo's unconfirmed_balance (mempool coins not from the wallet) and immature_balance. */

@@ -18,8 +18,10 @@ import type { MempoolProtocol } from '../mempool/protocol.js';
 import type { ImportEntry, MoveEntry, UnspentView, WalletInfo, WalletNotice, WalletReplies, WalletRequest } from './protocol.js';
 import { openStore, peekDoc, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore, WalletKey } from './keystore.js';
-import { CoinBook, coinKey, type BookCoin, type WalletCoin } from './coins.js';
-import { txDetail, type TxDetail, type Ledger } from './accounting.js';
+import { CoinBook, coinKey, type BookCoin, type CoinOwner, type WalletCoin } from './coins.js';
+import { scriptDestination, txDetail, type TxDetail, type Ledger } from './accounting.js';
+import { ISMINE_NO, ISMINE_SPENDABLE, ISMINE_WATCH_ONLY, WatchBook, isMineLevel, type IsMineFilter, type IsMineType } from './watchonly.js';
+import { WatchOps } from './watch-ops.js';
 import { TxHeights } from './txheights.js';
 import { Accounts, type MoveDoc, type TxRec } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
@@ -60,6 +62,10 @@ export interface WalletTx extends TxRec {
   /** It spends a wallet output (IsFromMe), and the sum of those (GetDebit). */
   fromMe: boolean;
   debit: bigint;
+  /** The watch-only outputs (ISMINE_WATCH_ONLY), and the watch-only outputs it spends (GetDebit(ISMINE_WATCH_ONLY)). */
+  watchN?: number[];
+  watchV?: bigint[];
+  watchDebit?: bigint;
 }
 
 interface TxDoc {
@@ -120,6 +126,9 @@ const WRITE_OPS = new Set([
   'walletLock',
   'setAccount',
   'move',
+  'importAddress',
+  'addMultisig',
+  'cleanTxs',
 ]);
 
 const key = coinKey;
@@ -191,6 +200,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   readonly accounts: Accounts;
   tipMtp = 0;
   private txStore!: Store<TxDoc>;
+  /** Watched scripts, redeem scripts and keyless address-book entries (watchonly.ts). */
+  watch!: WatchBook;
   private nextSeq = 0;
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
@@ -230,6 +241,29 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return this.opts.keys;
   }
 
+  /** importaddress, addmultisigaddress, validateaddress's wallet part, cleanwallettransactions (watch-ops.ts). */
+  private readonly watchOps = new WatchOps({
+    book: () => this.watch,
+    mineLevel: (script) => this.mineLevel(script),
+    accountOfAddress: (address, keyIdHex) => this.accountOfAddress(address, keyIdHex),
+    relabelOwner: (idx, account) => this.book.relabelOwner(idx, account),
+    markDirty: () => this.markDirty(),
+    rescan: () => this.rescan(),
+    ownsAnOutput: (tx) => tx.vout.some((o) => this.mineLevel(o.script) !== ISMINE_NO || this.isMineCC(o.script)),
+    txCount: () => this.txs.size,
+    txidsBut: (keep) => [...this.txs.keys()].filter((t) => t !== keep),
+    txidsUpTo: (height) => this.byHeight.upTo(height).map((w) => w.txid),
+    tipHeight: () => this.tipHeight,
+    oldestCoinHeight: () => {
+      // CC outputs of the wallet's keys are IsMine in komodod's AvailableCoins too (a pass over them: this call erases history anyway).
+      let low = this.book.oldestMatureHeight();
+      for (const c of this.ccCoins.values()) if (low === null || c.height < low) low = c.height;
+      return low;
+    },
+    erase: (txids) => this.erase(txids),
+    log: (msg) => this.log(msg),
+  });
+
   /** Confirmed unspent wallet outputs. */
   get coins(): Map<string, BookCoin> {
     return this.book.coins;
@@ -257,6 +291,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     // A key relabelled (importprivkey's label, a pool key handed out to an account) takes its coins along.
     this.keys.onRelabel((k) => this.book.relabel(k));
     this.nextSeq = await this.accounts.open(await openStore<MoveDoc>(this.opts.dir, 'walletacct', { secret: true }));
+    this.watch = await WatchBook.open(this.opts.dir);
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
@@ -406,6 +441,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private allScripts(): string[] {
     const out: string[] = [];
     for (const k of this.keys.all()) out.push(toHex(p2pkhScript(hash160(k.pubkey))), toHex(p2pkScript(k.pubkey)));
+    // Watched scripts and the P2SH of the redeem scripts held (watchonly.ts keeps both as they come).
+    out.push(...this.watch.scanScripts());
     return out;
   }
 
@@ -430,7 +467,35 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   isMine(script: Uint8Array): boolean {
-    return this.keyOfScript(script) !== undefined;
+    return this.mineLevel(script) === ISMINE_SPENDABLE;
+  }
+
+  /**
+   * IsMine's level of a script (ISMINE_SPENDABLE, ISMINE_WATCH_ONLY or ISMINE_NO): the one question
+   * "is this the wallet's, and can it spend it". The key templates are checked first (the usual case).
+   */
+  mineLevel(script: Uint8Array): IsMineType {
+    if (this.keyOfScript(script)) return ISMINE_SPENDABLE;
+    if (this.watch.empty) return ISMINE_NO;
+    return isMineLevel(script, (id) => this.keys.byKeyId(id) !== undefined, this.watch);
+  }
+
+  /** The address-book name of a destination: its wallet key's account, else the keyless entry's (mapAddressBook). */
+  accountOfAddress(address: string, keyIdHex: string | null): string | undefined {
+    const k = keyIdHex ? this.keys.byIdHex(keyIdHex) : undefined;
+    return k ? this.accounts.bookName(k) : this.watch.labelOf(address);
+  }
+
+  /** Who a wallet coin belongs to: its wallet key, or (a watched script, a spendable P2SH) its keyless owner; null when not the wallet's. */
+  private ownerOf(script: Uint8Array): { key?: HeldKey; owner?: CoinOwner } | null {
+    const key = this.keyOfScript(script);
+    if (key) return { key };
+    const level = this.watch.empty ? ISMINE_NO : this.mineLevel(script);
+    if (level === ISMINE_NO) return null;
+    const dest = scriptDestination(script);
+    const idx = dest ? (dest.keyIdHex ?? `s${dest.address}`) : '';
+    const account = dest ? (this.accountOfAddress(dest.address, dest.keyIdHex) ?? '') : '';
+    return { owner: { address: dest?.address ?? null, idx, watch: level === ISMINE_WATCH_ONLY, account } };
   }
 
   private isMineCC(script: Uint8Array): boolean {
@@ -446,7 +511,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   /** MarkDirty: every cached output set and debit is recomputed when next read. */
-  private markDirty(): void {
+  markDirty(): void {
     this.version++;
     this.book.refreshFromMe((txid) => this.fromMeOf(txid));
   }
@@ -468,8 +533,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const missing = new Set<string>();
     for (const { txid, n, coin } of scan.coins) {
       const wc: WalletCoin = { txid, n, value: coin.value, script: coin.script, height: coin.height, coinbase: coin.coinbase, lockTime: this.txs.get(txid)?.lockTime ?? 0 };
-      const k = this.keyOfScript(coin.script);
-      if (k) this.book.setConfirmed(key(txid, n), wc, k);
+      const o = this.ownerOf(coin.script);
+      if (o) this.book.setConfirmed(key(txid, n), wc, o.key, o.owner);
       else this.ccCoins.set(key(txid, n), wc);
       if (!this.txs.has(txid)) missing.add(txid);
     }
@@ -544,6 +609,52 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     await this.txStore.update({ _id: txid }, { _id: txid, raw: toHex(tx.toRaw()), time, seq }, { upsert: true });
   }
 
+  /**
+   * EraseFromWallet for each transaction (cleanwallettransactions): its record, its place in every
+   * index, and its outputs still in the book (komodod's balances read mapWallet, so an erased
+   * transaction's outputs stop counting; a restart's rescan finds them again from the UTXO set).
+   * Costs the erased transactions and the per-address lists they were in.
+   */
+  private async erase(txids: string[]): Promise<void> {
+    const gone = new Set<WalletTx>();
+    const addresses = new Set<string>();
+    for (const txid of txids) {
+      const w = this.txs.get(txid);
+      if (!w) continue;
+      const tx = this.parsed(txid);
+      this.outsOf(w);
+      for (const n of [...w.mineN, ...(w.watchN ?? [])]) this.book.deleteConfirmed(key(txid, n));
+      this.txRemoved(txid);
+      for (const input of tx && !w.coinbase ? tx.vin : []) {
+        const k = input.prevout.key();
+        const at = this.txSpends.get(k);
+        if (at === w) this.txSpends.delete(k);
+        else if (Array.isArray(at)) {
+          const rest = at.filter((x) => x !== w);
+          if (rest.length === 1) this.txSpends.set(k, rest[0]!);
+          else this.txSpends.set(k, rest);
+        }
+      }
+      for (const o of tx && !w.coinbase ? tx.vout : []) {
+        const id = p2pkhKeyId(o.script);
+        if (id) addresses.add(toHex(id));
+      }
+      this.txs.delete(txid);
+      this.ordered[w.seq] = undefined;
+      this.byHeight.remove(w);
+      gone.add(w);
+    }
+    for (const idHex of addresses) {
+      const rest = (this.receivedBy.get(idHex) ?? []).filter((r) => !gone.has(r.w));
+      if (rest.length > 0) this.receivedBy.set(idHex, rest);
+      else this.receivedBy.delete(idHex);
+    }
+    if (gone.size === 0) return;
+    await this.txStore.remove({ _id: { $in: [...gone].map((w) => w.txid) } }, { multi: true });
+    // Debits read the transactions that made the outputs spent: those erased no longer count.
+    this.markDirty();
+  }
+
   /** Files a wallet transaction at the height of its active-chain block (0: in none). */
   private place(txid: string, height: number): void {
     const w = this.txs.get(txid);
@@ -567,10 +678,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * in mapWallet's order (txid in internal byte order). The caller keeps those whose depth is under
    * its limit; the cost is the answer's, never the wallet's.
    */
-  private sinceHeight(height: number): TxDetail[] {
+  private sinceHeight(height: number, filter: IsMineFilter = ISMINE_SPENDABLE): TxDetail[] {
     const picked = [...this.byHeight.after(height), ...this.byHeight.unconfirmed];
     picked.sort((a, b) => compareTxids(a.txid, b.txid));
-    return picked.map((w) => this.detail(w.txid, false)!);
+    return picked.map((w) => this.detail(w.txid, false, filter)!);
   }
 
   /** The stored transaction, parsed (for the few an answer or a recomputation needs). */
@@ -584,10 +695,23 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     w.outsVer = this.version;
     w.mineN = NONE_N;
     w.mineV = NONE_V;
+    delete w.watchN;
+    delete w.watchV;
     if (!tx) return;
     tx.vout.forEach((o, n) => {
       const k = this.keyOfScript(o.script);
-      if (!k) return;
+      if (!k) {
+        const level = this.watch.empty ? ISMINE_NO : this.mineLevel(o.script);
+        if (level === ISMINE_SPENDABLE) {
+          if (w.mineN === NONE_N) (w.mineN = []), (w.mineV = []);
+          w.mineN.push(n);
+          w.mineV.push(o.value);
+        } else if (level === ISMINE_WATCH_ONLY) {
+          (w.watchN ??= []).push(n);
+          (w.watchV ??= []).push(o.value);
+        }
+        return;
+      }
       if (w.mineN === NONE_N) (w.mineN = []), (w.mineV = []);
       w.mineN.push(n);
       w.mineV.push(o.value);
@@ -601,17 +725,22 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return w;
   }
 
-  /** The value of a wallet output, or undefined when the outpoint is not one (by the recorded transaction that made it). */
-  private ourOutput(txid: string, n: number): bigint | undefined {
+  /** The value of a wallet output, or undefined when the outpoint is not one (by the recorded transaction that made it); `watch` asks for a watch-only one. */
+  private ourOutput(txid: string, n: number, watch = false): bigint | undefined {
     const w = this.txs.get(txid);
     if (!w) return undefined;
-    const i = this.outsOf(w).mineN.indexOf(n);
+    this.outsOf(w);
+    if (watch) {
+      const i = w.watchN ? w.watchN.indexOf(n) : -1;
+      return i < 0 ? undefined : w.watchV![i];
+    }
+    const i = w.mineN.indexOf(n);
     return i < 0 ? undefined : w.mineV[i];
   }
 
-  /** Whether an outpoint was a wallet output (by the recorded transaction that made it). */
+  /** Whether an outpoint was a wallet output, spendable or watch-only (IsMine(txin) != ISMINE_NO). */
   isOurOutput(txid: string, n: number): boolean {
-    return this.ourOutput(txid, n) !== undefined;
+    return this.ourOutput(txid, n) !== undefined || this.ourOutput(txid, n, true) !== undefined;
   }
 
   /** IsFromMe and GetDebit of a recorded transaction, cached until the keys change. */
@@ -620,11 +749,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     w.debitVer = this.version;
     w.fromMe = false;
     w.debit = 0n;
+    delete w.watchDebit;
     if (w.coinbase) return w;
     const t = tx ?? this.parsed(w.txid);
     for (const i of t?.vin ?? []) {
       const v = this.ourOutput(i.prevout.txid(), i.prevout.index);
-      if (v === undefined) continue;
+      if (v === undefined) {
+        const wv = this.watch.empty ? undefined : this.ourOutput(i.prevout.txid(), i.prevout.index, true);
+        if (wv !== undefined) w.watchDebit = (w.watchDebit ?? 0n) + wv;
+        continue;
+      }
       w.fromMe = true;
       w.debit += v;
     }
@@ -638,7 +772,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   /** The transaction pays a wallet script or spends a wallet output. */
   private touches(tx: Transaction): boolean {
-    if (tx.vout.some((o) => this.isMine(o.script) || this.isMineCC(o.script))) return true;
+    if (tx.vout.some((o) => this.mineLevel(o.script) !== ISMINE_NO || this.isMineCC(o.script))) return true;
     if (tx.isCoinbase()) return false;
     return tx.vin.some((i) => this.isOurOutput(i.prevout.txid(), i.prevout.index));
   }
@@ -689,17 +823,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'tip':
         return { height: this.tipHeight, mtp: this.tipMtp };
       case 'balance':
-        return this.balance(body.minConf, body.account, body.untrusted === true);
+        return this.balance(body.minConf, body.account, body.untrusted === true, body.watchOnly === true);
       case 'unspent':
         return this.unspent(body.minDepth, body.maxDepth, body.addresses);
       case 'txDetail':
-        return this.detail(body.txid, body.hex === true);
+        return this.detail(body.txid, body.hex === true, filterOf(body.watchOnly));
       case 'listTxs':
-        return this.listTxs(body.count, body.from, body.account);
+        return this.listTxs(body.count, body.from, body.account, filterOf(body.watchOnly));
       case 'txDetails':
-        return [...this.txs.values()].map((w) => this.detail(w.txid, false)!);
+        return [...this.txs.values()].map((w) => this.detail(w.txid, false, filterOf(body.watchOnly))!);
       case 'sinceHeight':
-        return this.sinceHeight(body.height);
+        return this.sinceHeight(body.height, filterOf(body.watchOnly));
+      case 'describe':
+        return this.watchOps.describe(body.script, body.address);
       case 'conflicts':
         return this.conflicts(body.txid);
       case 'isMine':
@@ -837,6 +973,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         const items = this.resendBefore(this.now(), this.now());
         return { result: items.map((i) => i.txid), notices: items.length > 0 ? [{ type: 'relayTxs', items }] : [] };
       }
+      case 'importAddress':
+        return { result: await this.watchOps.importAddress(body.script, body.address, body.label, body.rescan) };
+      case 'addMultisig':
+        return { result: await this.watchOps.addMultisig(body.redeemScript, body.account) };
+      case 'cleanTxs':
+        return { result: await this.watchOps.clean(body.keep) };
       case 'rawChangeAddress': {
         // A fresh key: no transaction seen so far can pay it, so nothing cached changes.
         const k = await this.keys.takePoolKey();
@@ -883,8 +1025,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       if (!tx.isCoinbase()) for (const input of tx.vin) this.book.deleteConfirmed(input.prevout.key()), this.ccCoins.delete(input.prevout.key());
       tx.vout.forEach((out, n) => {
         const wc: WalletCoin = { txid, n, value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), lockTime: tx.lockTime };
-        const k = this.keyOfScript(out.script);
-        if (k) this.book.setConfirmed(key(txid, n), wc, k);
+        const o = this.ownerOf(out.script);
+        if (o) this.book.setConfirmed(key(txid, n), wc, o.key, o.owner);
         else if (this.isMineCC(out.script)) this.ccCoins.set(key(txid, n), wc);
       });
     }
@@ -910,11 +1052,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const keys = { coins, spent: tx.vin.map((i) => i.prevout.key()) };
     for (const k of keys.spent) this.book.setSpent(k, txid);
     tx.vout.forEach((out, n) => {
-      const owner = this.keyOfScript(out.script);
-      if (!owner) return;
+      const o = this.ownerOf(out.script);
+      if (!o) return;
       const k = key(txid, n);
       keys.coins.push(k);
-      this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, owner, fromMe);
+      this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, o.key, fromMe, o.owner);
     });
     this.memKeys.set(txid, keys);
     this.accounts.sync(txid);
@@ -943,8 +1085,14 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   private view(c: BookCoin): UnspentView {
-    const { ord: _o, key: k, fromMe: _f, counted: _c, ...coin } = c;
-    return { ...coin, confirmations: this.book.confirmations(c), address: encodeAddress(PUBKEY_ADDRESS, fromHex(k!.idHex)), account: k!.account };
+    const { ord: _o, key: k, fromMe: _f, counted: _c, owner, account: _a, ...coin } = c;
+    if (k) return { ...coin, confirmations: this.book.confirmations(c), address: encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)), account: k.account, spendable: true };
+    // A keyless coin (watch-only, or a P2SH the wallet can spend): its destination, its address-book entry, its redeem script.
+    const address = owner?.address ?? null;
+    const out: UnspentView = { ...coin, confirmations: this.book.confirmations(c), address, account: address !== null ? this.watch.labelOf(address) : undefined, spendable: owner?.watch !== true };
+    const redeem = owner?.idx.startsWith('s') ? this.watch.redeemScript(c.script.subarray(2, 22)) : undefined;
+    if (redeem) out.redeemScript = redeem;
+    return out;
   }
 
   /** Every unspent wallet output (confirmed, then mempool), not spent by a mempool transaction. */
@@ -957,9 +1105,9 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * coins paying the account's addresses ("" holds the unlabelled ones), from the book's per-account
    * totals; `untrusted` counts unconfirmed coins from outside too (sendmany's funds check).
    */
-  private balance(minConf: number, account: string | undefined, untrusted: boolean): bigint {
-    if (account === undefined) return this.book.balance(minConf, !untrusted);
-    return this.book.accountBalance(account, minConf, !untrusted);
+  private balance(minConf: number, account: string | undefined, untrusted: boolean, watchOnly = false): bigint {
+    if (account === undefined) return this.book.balance(minConf, !untrusted, watchOnly);
+    return this.book.accountBalance(account, minConf, !untrusted, watchOnly);
   }
 
   private async walletInfo(): Promise<WalletInfo> {
@@ -973,10 +1121,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * listunspent: mature coins between the depths; with addresses (key ids), only theirs, through the
    * index by key, in the order the whole list gives them.
    */
-  private unspent(minDepth: number, maxDepth: number, addresses?: { idHex: string }[]): UnspentView[] {
+  private unspent(minDepth: number, maxDepth: number, addresses?: { idHex: string; p2sh?: string }[]): UnspentView[] {
     let coins: BookCoin[];
     if (addresses) {
-      coins = addresses.flatMap((a) => this.book.visibleOfKey(a.idHex));
+      coins = addresses.flatMap((a) => this.book.visibleOfKey(a.p2sh ? `s${a.p2sh}` : a.idHex));
       coins.sort(CoinBook.order);
     } else coins = [...this.book.visible()];
     const out: UnspentView[] = [];
@@ -997,16 +1145,23 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       const k = this.keys.byIdHex(idHex);
       return k ? this.accounts.bookName(k) : undefined;
     },
+    mineLevel: (script) => this.mineLevel(script),
+    accountOfAddress: (address, keyIdHex) => this.accountOfAddress(address, keyIdHex),
   };
 
-  /** gettransaction's view of one wallet transaction (with its hex when asked), or null. */
-  private detail(txid: string, withHex: boolean): TxDetail | null {
+  /**
+   * gettransaction's view of one wallet transaction (with its hex when asked), or null; `filter`
+   * is the isminefilter (ISMINE_SPENDABLE, with ISMINE_WATCH_ONLY for includeWatchonly).
+   */
+  private detail(txid: string, withHex: boolean, filter: IsMineFilter = ISMINE_SPENDABLE): TxDetail | null {
     const w = this.txs.get(txid);
     const d = w ? peekDoc(this.txStore, txid) : undefined;
     if (!w || !d) return null;
     const tx = Transaction.fromRaw(fromHex(d.raw));
     const meta = { txid, timeReceived: w.timeReceived, ...(w.mapValue ? { mapValue: w.mapValue } : {}), size: d.raw.length / 2, conflicts: this.conflicts(txid, tx) };
-    const out = txDetail(meta, tx, this.debitOf(w, tx).debit, this.ledger);
+    const debited = this.debitOf(w, tx);
+    const watchDebit = debited.watchDebit ?? 0n;
+    const out = txDetail(meta, tx, debited.debit + (filter & ISMINE_WATCH_ONLY ? watchDebit : 0n), this.ledger, filter, watchDebit > 0n);
     const from = this.accounts.fromAccount(txid);
     if (from !== '') out.fromAccount = from;
     if (withHex) out.hex = d.raw;
@@ -1017,7 +1172,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * listtransactions: the newest transactions first (by the order the wallet learned them), walked
    * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*".
    */
-  private listTxs(count: number, from: number, account: string): (TxDetail | MoveEntry)[] {
+  private listTxs(count: number, from: number, account: string, filter: IsMineFilter = ISMINE_SPENDABLE): (TxDetail | MoveEntry)[] {
     const out: (TxDetail | MoveEntry)[] = [];
     let entries = 0;
     // Accounting entries (move) share the order positions with the transactions (OrderedTxItems).
@@ -1026,7 +1181,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       const move = w ? undefined : this.accounts.moveAt(i);
       if (move && (account === '*' || move.account === account)) out.push(move), entries++;
       if (!w) continue;
-      const d = this.detail(w.txid, false)!;
+      const d = this.detail(w.txid, false, filter)!;
       out.push(d);
       if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
       else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === (d.fromAccount ?? '')).length : 0);
@@ -1049,7 +1204,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     };
     const out: Spendable[] = [];
     for (const c of this.book.visible()) {
-      if (c.value <= 0n || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
+      // Watch-only coins are never selected (SelectCoinsMinConf skips !fSpendable).
+      if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const depth = this.book.confirmations(c);
       const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.fromMe;
       if (depth === 0 && !fromMe) continue;
@@ -1065,6 +1221,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private sigSize(script: Uint8Array): number {
     const s = solver(script, { ccEnabled: false });
     if (s.type === 'pubkey') return 73;
+    const redeem = s.type === 'scripthash' ? this.watch.redeemScript(s.solutions[0]!) : undefined;
+    if (redeem) {
+      // A P2SH multisig: OP_0, nRequired dummy signatures, then the pushed redeem script.
+      const inner = solver(redeem, { ccEnabled: false });
+      const sigs = inner.type === 'multisig' ? 1 + inner.solutions[0]![0]! * 73 : 73 + 1 + 33;
+      return sigs + (redeem.length < 0x4c ? 1 : redeem.length <= 0xff ? 2 : 3) + redeem.length;
+    }
     const k = s.type === 'pubkeyhash' ? this.keys.byKeyId(s.solutions[0]!) : undefined;
     return 73 + 1 + (k ? k.pubkey.length : 33);
   }
@@ -1076,7 +1239,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * O(the address's outputs). komodo_dpowconfs is the depth itself on a chain never notarised.
    */
   private receivedByKey(keyId: string, minConf: number): bigint | null {
-    if (!this.keys.byIdHex(keyId)) return null;
+    // IsMine at any level: a watched address's payments count too.
+    if (!this.keys.byIdHex(keyId) && this.mineLevel(p2pkhScript(fromHex(keyId))) === ISMINE_NO) return null;
     let sum = 0n;
     for (const { w, value } of this.receivedBy.get(keyId) ?? []) {
       const depth = w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1;
@@ -1183,6 +1347,9 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return { added };
   }
 
+  /** The wallet's redeem scripts (CKeyStore::GetCScript), for signing P2SH inputs. */
+  private redeemLookup = (scriptId: Uint8Array): Uint8Array | undefined => this.watch.redeemScript(scriptId);
+
   private signingKey = (keyId: Uint8Array): { key: Uint8Array; compressed: boolean } | undefined => {
     const k = this.keys.byKeyId(keyId);
     const secret = k && this.keys.secretOf(k);
@@ -1190,7 +1357,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   };
 
   private sign(variants: Transaction[], coins: (PrevOut | null)[], hashType: number, branchId: number): { tx: Transaction; errors: InputError[] } {
-    return signVariants(variants, coins, { keys: this.signingKey, hashType, branchId, ccEnabled: this.opts.params().ccEnabled });
+    return signVariants(variants, coins, { keys: this.signingKey, scripts: this.redeemLookup, hashType, branchId, ccEnabled: this.opts.params().ccEnabled });
   }
 
   // ---- building ------------------------------------------------------------------------------
@@ -1260,7 +1427,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       throw e;
     }
     const prev = built.inputs.map((c) => ({ script: c.script, value: c.value }));
-    const signed = signVariants([built.tx], prev, { keys: this.signingKey, hashType: 1, branchId: params.currentEpochBranchId(nextHeight), ccEnabled: params.ccEnabled });
+    const signed = signVariants([built.tx], prev, { keys: this.signingKey, scripts: this.redeemLookup, hashType: 1, branchId: params.currentEpochBranchId(nextHeight), ccEnabled: params.ccEnabled });
     if (signed.errors.length > 0) throw new ServiceFailure(-4, 'Signing transaction failed');
     let txid: string;
     try {
@@ -1285,6 +1452,9 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     return txid;
   }
 }
+
+/** isminefilter of a request: ISMINE_SPENDABLE, with ISMINE_WATCH_ONLY for includeWatchonly. */
+const filterOf = (watchOnly: boolean | undefined): IsMineFilter => (watchOnly ? ISMINE_SPENDABLE | ISMINE_WATCH_ONLY : ISMINE_SPENDABLE);
 
 function formatCoins(sats: bigint): string {
   const s = sats.toString().padStart(9, '0');

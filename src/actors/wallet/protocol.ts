@@ -15,6 +15,12 @@ export type { InputError, PrevOut } from '../../chain/tx/sign.js';
 
 // ---- records ---------------------------------------------------------------------------------
 
+/** isminetype (wallet_ismine.h): what the wallet's IsMine answers for a script (watchonly.ts). */
+export const ISMINE_NO = 0;
+export const ISMINE_WATCH_ONLY = 1;
+export const ISMINE_SPENDABLE = 2;
+export const ISMINE_ALL = ISMINE_WATCH_ONLY | ISMINE_SPENDABLE;
+
 /** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
 export interface WalletCoin {
   txid: string;
@@ -35,6 +41,8 @@ export interface Entry {
   vout: number;
   /** The address-book account of the address ("" when none): what a "receive" entry prints. */
   account: string;
+  /** ListTransactions' involvesWatchonly: the transaction spends a watch-only output, or this destination is watched. */
+  involvesWatchonly?: boolean;
 }
 
 /**
@@ -123,8 +131,13 @@ export interface CoinView extends WalletCoin {
 /** Unspent wallet outputs as listunspent reads them. */
 export interface UnspentView extends WalletCoin {
   confirmations: number;
-  address: string;
+  /** ExtractDestination's address (null for a watched script with none). */
+  address: string | null;
   account: string | undefined;
+  /** COutput::fSpendable: false for a watch-only coin. */
+  spendable: boolean;
+  /** The redeem script of a P2SH coin the wallet holds it for. */
+  redeemScript?: Uint8Array;
 }
 
 export interface ImportEntry {
@@ -188,15 +201,18 @@ export type WalletRequest =
   | { op: 'ccCoins' }
   | { op: 'tip' }
   /** GetBalance: account undefined is every account ("*"); untrusted counts untrusted mempool coins. */
-  | { op: 'balance'; minConf: number; account?: string; untrusted?: boolean }
-  /** listunspent: addresses narrow it to those key ids (hex). */
-  | { op: 'unspent'; minDepth: number; maxDepth: number; addresses?: { idHex: string }[] }
-  | { op: 'txDetail'; txid: string; hex?: boolean }
+  | { op: 'balance'; minConf: number; account?: string; untrusted?: boolean; watchOnly?: boolean }
+  /** listunspent: addresses narrow it to those key ids (hex), or P2SH addresses (`p2sh`: the address). */
+  | { op: 'unspent'; minDepth: number; maxDepth: number; addresses?: { idHex: string; p2sh?: string }[] }
+  /** `watchOnly` on the history reads: includeWatchonly (isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY). */
+  | { op: 'txDetail'; txid: string; hex?: boolean; watchOnly?: boolean }
   /** listtransactions: `count` from `from`, newest last; account "*" is every account. */
-  | { op: 'listTxs'; count: number; from: number; account: string }
-  | { op: 'txDetails' }
+  | { op: 'listTxs'; count: number; from: number; account: string; watchOnly?: boolean }
+  | { op: 'txDetails'; watchOnly?: boolean }
   /** listsinceblock's candidates: the transactions in blocks above this height and those in none. */
-  | { op: 'sinceHeight'; height: number }
+  | { op: 'sinceHeight'; height: number; watchOnly?: boolean }
+  /** validateaddress: IsMine's level of a destination's script, its address-book name, its redeem script. */
+  | { op: 'describe'; script: Uint8Array; address: string }
   | { op: 'conflicts'; txid: string }
   | { op: 'isMine'; script: Uint8Array }
   | { op: 'keyById'; keyId: Uint8Array }
@@ -262,7 +278,13 @@ export type WalletRequest =
   | { op: 'encryptWallet'; passphrase: Secret }
   | { op: 'walletPassphrase'; passphrase: Secret; timeout: number }
   | { op: 'walletPassphraseChange'; oldPassphrase: Secret; newPassphrase: Secret }
-  | { op: 'walletLock' };
+  | { op: 'walletLock' }
+  /** importaddress: watch `script` (`address` when given as one: its address-book entry gets `label`). */
+  | { op: 'importAddress'; script: Uint8Array; address?: string; label: string; rescan: boolean }
+  /** addmultisigaddress: hold the redeem script, its P2SH's address-book entry named `account`; answers the P2SH address. */
+  | { op: 'addMultisig'; redeemScript: Uint8Array; account: string }
+  /** cleanwallettransactions: `keep` (a transaction found by the caller) keeps only it; none removes the spent history. */
+  | { op: 'cleanTxs'; keep?: { txid: string; tx: Transaction } };
 
 export interface WalletReplies {
   coins: (UnspentView & { fromMe: boolean; mature: boolean })[];
@@ -303,6 +325,10 @@ export interface WalletReplies {
   rawChangeAddress: string;
   keypoolRefill: number;
   resendNow: string[];
+  describe: { level: number; account: string | undefined; redeemScript: Uint8Array | undefined };
+  importAddress: null;
+  addMultisig: string;
+  cleanTxs: { total: number; remaining: number };
   lockedCoins: OutpointRef[];
   lockCoins: true;
   setTxFee: true;

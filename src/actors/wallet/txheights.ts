@@ -57,6 +57,26 @@ export class TxHeights<T extends Placed> {
     else this.sorted = false;
   }
 
+  /** Forgets a transaction (cleanwallettransactions' EraseFromWallet). */
+  remove(t: T): void {
+    if (t.height > 0) this.unfile(t);
+    else this.unconfirmed.delete(t);
+  }
+
+  /** The transactions in blocks at or below `height`: O(answer), every height listed holding one. */
+  upTo(height: number): T[] {
+    const out: T[] = [];
+    if (!this.sorted) {
+      this.heights = [...this.at.keys()].sort((a, b) => a - b);
+      this.sorted = true;
+    }
+    for (const h of this.heights) {
+      if (h > height) break;
+      for (const t of this.at.get(h) ?? []) out.push(t);
+    }
+    return out;
+  }
+
   /** The transactions in blocks above `height`, lowest height first: O(log heights + answer). */
   after(height: number): T[] {
     if (!this.sorted) {

@@ -22,6 +22,7 @@ import { walletPoolMethods } from './wallet-pool.js';
 import { walletReceivedMethods } from './wallet-received.js';
 import { walletCryptMethods } from './wallet-crypt.js';
 import { walletAccountMethods } from './wallet-accounts.js';
+import { walletWatchMethods } from './wallet-watch.js';
 import { rawWalletMethods } from './rawwallet.js';
 import { addressMethods } from './address.js';
 import { utilMethods } from './util.js';
@@ -34,5 +35,5 @@ import { notaryPayMethods } from './notarypay.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...walletCryptMethods(node), ...walletAccountMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...walletCryptMethods(node), ...walletAccountMethods(node), ...walletWatchMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
 }

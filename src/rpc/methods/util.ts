@@ -33,7 +33,7 @@ function fullyValidKey(k: Uint8Array): boolean {
  * _createmultisig_redeemScript (rpc/misc.cpp): each key is a wallet address whose full public key the
  * wallet holds, or a hex public key; the script must fit MAX_SCRIPT_ELEMENT_SIZE.
  */
-async function multisigRedeemScript(node: NodeServices, params: readonly JsonValue[]): Promise<Uint8Array> {
+export async function multisigRedeemScript(node: NodeServices, params: readonly JsonValue[]): Promise<Uint8Array> {
   const nRequired = getInt(params[0]!);
   const keys = getArr(params[1]!);
   if (nRequired < 1) throw new Error('a multisignature address must require at least one key to redeem');

@@ -163,6 +163,8 @@ async function getbalance64(node: NodeServices): Promise<JsonOut> {
   let total = 0n;
   let total2 = 0n;
   for (const c of coins) {
+    // Only outputs with a destination (ExtractDestination) are counted.
+    if (c.address === null) continue;
     const s = segid(c.address);
     if (c.confirmations < 100) (notstaking[s]! += c.value), (total2 += c.value);
     else (staking[s]! += c.value), (total += c.value);

@@ -62,8 +62,10 @@ async function listTx(node: NodeServices, w: TxDetail, maturity: number, fLong: 
   const { depth } = at;
   if (sent.length > 0 || fee !== 0n) {
     for (const s of sent) {
+      const e: Record<string, JsonOut> = {};
+      if (s.involvesWatchonly) e.involvesWatchonly = true;
       // strSentAccount: the account sendfrom/sendmany sent it from.
-      const e: Record<string, JsonOut> = { account: w.fromAccount ?? '' };
+      e.account = w.fromAccount ?? '';
       if (s.address) e.address = s.address;
       e.category = 'send';
       e.amount = valueFromAmount(-s.amount);
@@ -75,7 +77,9 @@ async function listTx(node: NodeServices, w: TxDetail, maturity: number, fLong: 
     }
   }
   for (const r of received) {
-    const e: Record<string, JsonOut> = { account: r.account };
+    const e: Record<string, JsonOut> = {};
+    if (r.involvesWatchonly) e.involvesWatchonly = true;
+    e.account = r.account;
     if (r.address) e.address = r.address;
     if (w.coinbase) {
       const toMaturity = Math.max(0, maturity - depth);
@@ -128,8 +132,9 @@ export function historyMethods(node: NodeServices): RpcMethod[] {
 
 async function gettransaction(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const txid = uint256Hex(getStr(params[0]!));
-  if (params.length > 1) getBool(params[1]!);
-  const w = await ask(node.wallet, { op: 'txDetail', txid, hex: true });
+  // includeWatchonly: the isminefilter adds ISMINE_WATCH_ONLY (credit, debit, fee and details).
+  const watchOnly = params.length > 1 ? getBool(params[1]!) : false;
+  const w = await ask(node.wallet, { op: 'txDetail', txid, hex: true, watchOnly });
   if (!w) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid or non-wallet transaction id');
   const { credit, debit, valueOut } = w;
   const fromMe = debit > 0n;
@@ -147,11 +152,11 @@ async function listtransactions(node: NodeServices, params: JsonValue[]): Promis
   const account = params.length > 0 ? getStr(params[0]!) : '*';
   let count = params.length > 1 ? getInt(params[1]!) : 10;
   let from = params.length > 2 ? getInt(params[2]!) : 0;
-  if (params.length > 3) getBool(params[3]!);
+  const watchOnly = params.length > 3 ? getBool(params[3]!) : false;
   if (count < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative count');
   if (from < 0) throw new RpcError(RPC_INVALID_PARAMETER, 'Negative from');
   // OrderedTxItems: by the order the wallet learned them; walked newest first, as far as the page needs.
-  const txs = await ask(node.wallet, { op: 'listTxs', count, from, account });
+  const txs = await ask(node.wallet, { op: 'listTxs', count, from, account, watchOnly });
   const m = await maturity(node);
   const ret: Record<string, JsonOut>[] = [];
   for (const w of txs) {
@@ -183,7 +188,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
     targetConfirms = getInt(params[1]!);
     if (targetConfirms < 1) throw new RpcError(RPC_INVALID_PARAMETER, 'Invalid parameter');
   }
-  if (params.length > 2) getBool(params[2]!);
+  const watchOnly = params.length > 2 ? getBool(params[2]!) : false;
   const tip = await ask(node.chainStore, { op: 'tip' });
   const depth = since === null ? -1 : 1 + tip.height - since;
   // depth < D holds for the transactions in blocks above the given one and for every one in no
@@ -191,8 +196,8 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
   // komodod's odd D == -1 (a given block two above the tip) lists everything, as no block does.
   // The wallet hands over those candidates only (its index by height), then each depth is checked.
   let txs: TxDetail[] = [];
-  if (depth === -1) txs = await ask(node.wallet, { op: 'txDetails' });
-  else if (depth > -1) txs = await ask(node.wallet, { op: 'sinceHeight', height: since! });
+  if (depth === -1) txs = await ask(node.wallet, { op: 'txDetails', watchOnly });
+  else if (depth > -1) txs = await ask(node.wallet, { op: 'sinceHeight', height: since!, watchOnly });
   const m = await maturity(node);
   // mapWallet is a std::map by uint256: internal byte order (the display hex reversed by bytes).
   const internal = (t: string) => t.match(/../g)!.reverse().join('');
@@ -208,7 +213,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
 }
 
 /** uint256::SetHex: optional 0x, the hex digits read from the end, zero-padded (never an error). */
-function uint256Hex(s: string): string {
+export function uint256Hex(s: string): string {
   let t = s.trim();
   if (t.startsWith('0x') || t.startsWith('0X')) t = t.slice(2);
   const m = /^[0-9a-fA-F]*/.exec(t)![0];

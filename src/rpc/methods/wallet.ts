@@ -5,7 +5,9 @@ import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { sha256 } from '../../chain/crypto/hash.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { decodeAddress, addressToScript, decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/index.js';
+import { decodeAddress, addressToScript, decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/index.js';
+import { extractDestinations, solver } from '../../chain/script/standard.js';
+import { ISMINE_SPENDABLE, ISMINE_WATCH_ONLY } from '../../actors/wallet/protocol.js';
 import {
   RpcError,
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -34,8 +36,8 @@ export function segid(address: string): number {
 const maxMoney = (node: NodeServices) => node.baseParams.maxMoney;
 
 /** GetBalance and its minconf/account forms, kept as totals by the wallet (src/actors/wallet/coins.ts). */
-async function balance(node: NodeServices, minConf = 0, account?: string, untrusted = false): Promise<bigint> {
-  return ask(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted });
+async function balance(node: NodeServices, minConf = 0, account?: string, untrusted = false, watchOnly = false): Promise<bigint> {
+  return ask(node.wallet, { op: 'balance', minConf, ...(account !== undefined ? { account } : {}), untrusted, ...(watchOnly ? { watchOnly } : {}) });
 }
 
 /** The wallet methods of komodod's rpcwallet.cpp / rpcdump.cpp / misc.cpp that clients use around raw transactions. */
@@ -100,21 +102,32 @@ async function validateaddress(node: NodeServices, params: JsonValue[]): Promise
   const address = encodeAddress(dest.version, dest.hash);
   const script = addressToScript(address)!;
   const out: Record<string, JsonOut> = { isvalid: true, address, scriptPubKey: toHex(script), segid: segid(text) };
+  // IsMine(*pwalletMain, dest): its level (watchonly.ts), with the address-book name and a P2SH's redeem script.
+  const d = await ask(node.wallet, { op: 'describe', script, address });
+  out.ismine = (d.level & ISMINE_SPENDABLE) !== 0;
+  out.iswatchonly = (d.level & ISMINE_WATCH_ONLY) !== 0;
   if (dest.version === PUBKEY_ADDRESS) {
     const k = await ask(node.wallet, { op: 'keyById', keyId: dest.hash });
-    out.ismine = k !== null;
-    out.iswatchonly = false;
     out.isscript = false;
     if (k) {
       out.pubkey = toHex(k.pubkey);
       out.iscompressed = k.compressed;
     }
-    if (k && k.account !== undefined) out.account = k.account;
   } else {
-    out.ismine = false;
-    out.iswatchonly = false;
     out.isscript = true;
+    if (d.redeemScript) Object.assign(out, describeRedeemScript(d.redeemScript));
   }
+  if (d.account !== undefined) out.account = d.account;
+  return out;
+}
+
+/** DescribeAddressVisitor for a CScriptID the wallet holds: the redeem script's type, hex, addresses and (multisig) sigsrequired. */
+function describeRedeemScript(redeem: Uint8Array): Record<string, JsonOut> {
+  const type = solver(redeem, { ccEnabled: false }).type;
+  const ex = extractDestinations(redeem, { ccEnabled: false });
+  const addresses = (ex?.destinations ?? []).map((d) => encodeAddress(d.kind === 'key' ? PUBKEY_ADDRESS : SCRIPT_ADDRESS, d.hash));
+  const out: Record<string, JsonOut> = { script: type, hex: toHex(redeem), addresses };
+  if (type === 'multisig' && ex) out.sigsrequired = ex.reqSigs;
   return out;
 }
 
@@ -191,10 +204,12 @@ function coinMethods(node: NodeServices): RpcMethod[] {
 async function getbalance(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   if (params.length === 0) return valueFromAmount(await balance(node));
   const minDepth = params.length > 1 ? getInt(params[1]!) : 1;
-  if (params.length > 2) getBool(params[2]!);
+  // includeWatchonly: filter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY.
+  const watchOnly = params.length > 2 ? getBool(params[2]!) : false;
   const account = getStr(params[0]!);
-  if (account === '*') return valueFromAmount(await balance(node, minDepth));
+  if (account === '*') return valueFromAmount(await balance(node, minDepth, undefined, false, watchOnly));
   // GetAccountBalance: the account's receipts minus its sends and fees, plus its moves (src/actors/wallet/accounts.ts).
+  // Its sums cover the wallet's keys; watch-only (keyless) destinations are not in them yet.
   return valueFromAmount(await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth }));
 }
 
@@ -203,8 +218,8 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
   const minDepth = params.length > 0 ? getInt(params[0]!) : 1;
   const maxDepth = params.length > 1 ? getInt(params[1]!) : 9999999;
   const wanted = new Set<string>();
-  // Key ids of the P2PKH addresses asked for (a P2SH address holds no wallet coin).
-  let ids: { idHex: string }[] | undefined;
+  // Key ids of the P2PKH addresses asked for, and the P2SH addresses (multisig and watched scripts).
+  let ids: { idHex: string; p2sh?: string }[] | undefined;
   if (params.length > 2) {
     for (const a of getArr(params[2]!)) {
       const s = getStr(a);
@@ -214,6 +229,7 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
       if (wanted.has(canonical)) throw new RpcError(RPC_INVALID_PARAMETER, `Invalid parameter, duplicated address: ${s}`);
       wanted.add(canonical);
       if (dest.version === PUBKEY_ADDRESS) (ids ??= []).push({ idHex: toHex(dest.hash) });
+      else (ids ??= []).push({ idHex: '', p2sh: canonical });
     }
     if (wanted.size > 0) ids ??= [];
   }
@@ -225,6 +241,7 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
       e.address = c.address;
       e.segid = segid(c.address);
       if (c.account !== undefined) e.account = c.account;
+      if (c.redeemScript) e.redeemScript = toHex(c.redeemScript);
     }
     e.amount = valueFromAmount(c.value);
     // No interest exists on asset chains: komodod prints 0 for outputs of txs with a locktime.
@@ -232,7 +249,8 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
     e.scriptPubKey = toHex(c.script);
     e.rawconfirmations = c.confirmations;
     e.confirmations = c.confirmations;
-    e.spendable = true;
+    // COutput::fSpendable: false for a watch-only output.
+    e.spendable = c.spendable;
     out.push(e);
   }
   return out;
