@@ -284,9 +284,9 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
-  /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
+  /** An acceptMany, or an accept its sender gathered (the RPC layer's calls of one turn): no turn to wait. */
   gathered(body: MempoolRequest): boolean {
-    return body.op === 'acceptMany';
+    return body.op === 'acceptMany' || (body.op === 'accept' && body.gathered === true);
   }
 
   /**
