@@ -1,5 +1,5 @@
 import { setup, fromPromise, fromCallback, assign, enqueueActions, sendTo } from 'xstate';
-import { toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
+import { isAwaited, toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
 
 /** The least a notice is (each protocol names its own). */
 type AnyNotice = { type: string };
@@ -197,19 +197,19 @@ export const serviceMachine = setup({
   actions: {
     answerRead: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
-      enqueue.emit(replyTo(req, () => context.logic.read(req.body)));
+      const reply = replyTo(req, () => context.logic.read(req.body));
+      if (isAwaited(reply)) enqueue.emit(reply);
     }),
     writeNow: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
       let notices: AnyNotice[] = [];
-      enqueue.emit(
-        replyTo(req, () => {
-          const out = context.logic.writeNow!(req.body);
-          notices = out.notices ?? [];
-          return out.result;
-        }),
-      );
+      const reply = replyTo(req, () => {
+        const out = context.logic.writeNow!(req.body);
+        notices = out.notices ?? [];
+        return out.result;
+      });
       // As `publish`: the caller's reply first, then the notices.
+      if (isAwaited(reply)) enqueue.emit(reply);
       for (const n of notices) enqueue.emit(n);
     }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
@@ -219,7 +219,7 @@ export const serviceMachine = setup({
     publish: enqueueActions(({ event, enqueue }) => {
       const out = (event as unknown as { output: Drained }).output;
       // Replies first, then notices: a caller learns its own write's result before the broadcast.
-      for (const r of out.replies) enqueue.emit(r);
+      for (const r of out.replies) if (isAwaited(r)) enqueue.emit(r);
       for (const n of out.notices) enqueue.emit(n);
     }),
     failInflight: enqueueActions(({ context, event, enqueue }) => {

@@ -247,3 +247,25 @@ test('service machine: a batch its sender gathered starts at once; a lone batcha
   assert.deepEqual(batches, [['one', 'one']]);
   actor.stop();
 });
+
+test('service machine: a told request (Asker.tell) is applied in order with asked ones; only its failure is emitted, to onTellFailure', async () => {
+  const logic = counter();
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const replies: number[] = [];
+  actor.on('reply', (r) => replies.push((r as unknown as { reqId: number }).reqId));
+  actor.start();
+  const ask = new Asker('counter', actor, 2000);
+  const failures: string[] = [];
+  ask.onTellFailure((e) => failures.push(`${e.code} ${e.message}`));
+  ask.tell({ op: 'add', n: 1 });
+  ask.tell({ op: 'boom' });
+  ask.tell({ op: 'add', n: 2 });
+  assert.equal(await ask.ask({ op: 'add', n: 3 }), 6);
+  assert.deepEqual(logic.log, ['add 1', 'add 2', 'add 3']);
+  assert.deepEqual(failures, ['-8 boom']);
+  // One reply for the failed told request (id 0), one for the asked one: none for the told successes.
+  assert.equal(replies.length, 2);
+  assert.deepEqual(replies.filter((id) => id === 0).length, 1);
+  assert.equal(ask.waiting, 0);
+  actor.stop();
+});
