@@ -186,9 +186,39 @@ export const serviceMachine = setup({
           setImmediate(() => sendBack({ type: 'gathered' }));
           return;
         }
-        drain(input.logic, e.batch, (output) => sendBack({ type: 'settled', output })).then(
-          (output) => sendBack({ type: 'drained', output }),
-          (error: unknown) => sendBack({ type: 'drainFailed', error }),
+        // What settles while the drain runs is held to the end of this turn of the event loop: if the
+        // drain has ended by then (a lone accept, verified at once), it goes out with `drained`, one
+        // machine step instead of a `settled` and a `drained`; if not, it goes out then. What settles
+        // once the drain has ended goes out at once. Either way in the order it settled.
+        let held: Drained | undefined;
+        let running = true;
+        const flush = () => {
+          if (!held) return;
+          const output = held;
+          held = undefined;
+          sendBack({ type: 'settled', output });
+        };
+        const early = (output: Drained) => {
+          if (!running) return sendBack({ type: 'settled', output });
+          if (!held) {
+            held = { replies: [], notices: [] };
+            setImmediate(flush);
+          }
+          held.replies.push(...output.replies);
+          held.notices.push(...output.notices);
+        };
+        drain(input.logic, e.batch, early).then(
+          (output) => {
+            running = false;
+            const before = held;
+            held = undefined;
+            sendBack({ type: 'drained', output: before ? { replies: [...before.replies, ...output.replies], notices: [...before.notices, ...output.notices] } : output });
+          },
+          (error: unknown) => {
+            running = false;
+            flush();
+            sendBack({ type: 'drainFailed', error });
+          },
         );
       });
     }),

@@ -269,3 +269,50 @@ test('service machine: a told request (Asker.tell) is applied in order with aske
   assert.equal(ask.waiting, 0);
   actor.stop();
 });
+
+test('service machine: what a batch settles before its writeBatch returns goes out with the drain (no settled step); what it settles later, at once', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const logic: ServiceLogic = {
+    name: 'merger',
+    async load() {},
+    isWrite: () => true,
+    read: () => null,
+    async write(): Promise<WriteOutcome> {
+      return { result: null };
+    },
+    batchable: () => true,
+    gathered: () => true,
+    async writeBatch(bodies, report) {
+      // 'now': settled before returning (a lone accept verified at once); 'later': after a wait.
+      if (bodies[0]!.op === 'now') return report([{ ok: true, result: 'now' }], [{ type: 'note', n: 1 }]);
+      await held;
+      report([{ ok: true, result: 'later' }], []);
+    },
+    summary: () => ({}),
+    async close() {},
+  };
+  const steps: string[] = [];
+  const actor = createActor(serviceMachine, {
+    input: { logic },
+    inspect: (e) => {
+      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
+    },
+  });
+  const order: string[] = [];
+  actor.on('reply', (r) => order.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
+  actor.on('note', () => order.push('note'));
+  actor.start();
+  const svc = new Asker('merger', actor, 2000);
+  await new Promise((r) => setImmediate(r));
+  steps.length = 0;
+  assert.equal(await svc.ask({ op: 'now' }), 'now');
+  assert.deepEqual(order, ['reply now', 'note']);
+  assert.deepEqual(steps, ['request', 'drained'], 'one machine step brought the answer');
+  // A writeBatch that is still running when it settles: the answer goes out without waiting for it.
+  const later = svc.ask({ op: 'wait' });
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  assert.equal(await later, 'later');
+  actor.stop();
+});
