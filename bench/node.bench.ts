@@ -63,7 +63,8 @@ function httpClient(port: number, auth: string | undefined, sockets: number): Cl
           port,
           method: 'POST',
           path: '/',
-          agent,
+          // A retry goes on a connection of its own: the pool's others may be as stale as the first.
+          agent: retry ? agent : false,
           headers: { 'content-type': 'text/plain;', 'content-length': Buffer.byteLength(body), ...(auth ? { authorization: auth } : {}) },
         },
         (res) => {
@@ -74,7 +75,9 @@ function httpClient(port: number, auth: string | undefined, sockets: number): Cl
       );
       req.on('error', (e: NodeJS.ErrnoException) => {
         // A kept-alive connection the server closed as this request went out on it (the keep-alive
-        // race: the bare server closes idle ones after 5 s): sent again once on a new connection.
+        // race: the node closes one idle for 30 s, the bare server for 5, and the bench's synchronous
+        // phases, signing tens of thousands of spends under load, outlast that): sent again once, on a
+        // new connection. Without it the bench died with `read ECONNRESET` or `socket hang up`.
         if (retry && req.reusedSocket && e.code === 'ECONNRESET') call(body, false).then(resolve, reject);
         else reject(e);
       });
