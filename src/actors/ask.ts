@@ -1,6 +1,6 @@
 import type { AnyActorRef } from 'xstate';
 import type { AnyProtocol, OpenProtocol, Reply, ReplyOf, RequestOf } from '../machines/messages.js';
-import { ServiceFailure } from '../machines/messages.js';
+import { ServiceFailure, TOLD } from '../machines/messages.js';
 
 /** Raised when a service does not answer in time; maps to komodod's internal-error code. */
 export class AskTimeout extends ServiceFailure {
@@ -28,7 +28,14 @@ export class Asker<P extends AnyProtocol = OpenProtocol> {
     actor.on('reply', (r: Reply) => this.settle(r));
   }
 
+  /** Where the failures of told requests go (none: they are dropped). */
+  private toldFailed: ((e: ServiceFailure) => void) | undefined;
+
   private settle(r: Reply): void {
+    if (r.reqId === TOLD) {
+      if (!r.ok) this.toldFailed?.(new ServiceFailure(r.error.code, r.error.message));
+      return;
+    }
     const p = this.pending.get(r.reqId);
     if (!p) return;
     this.pending.delete(r.reqId);
@@ -48,6 +55,20 @@ export class Asker<P extends AnyProtocol = OpenProtocol> {
       this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.actor.send({ type: 'request', reqId, body });
     });
+  }
+
+  /**
+   * Sends a request without waiting for its answer (a notice delivered to the service): no promise,
+   * no timer, and the service emits no reply unless it fails, which goes to `onFailure` (set with
+   * onTellFailure). Requests told and asked reach the service in the order they were sent.
+   */
+  tell<K extends P['request']['op']>(body: RequestOf<P, K>): void {
+    this.actor.send({ type: 'request', reqId: TOLD, body });
+  }
+
+  /** Where told requests' failures go (the node logs them). */
+  onTellFailure(handler: (e: ServiceFailure) => void): void {
+    this.toldFailed = handler;
   }
 
   get waiting(): number {

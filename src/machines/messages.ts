@@ -57,8 +57,21 @@ export type ReplyOf<P extends AnyProtocol, K extends P['request']['op']> = P['re
 
 export interface RequestEvent<Req extends Request = Request> {
   type: 'request';
+  /** The caller's id for the reply; TOLD when no reply is awaited (a notice delivered to a service). */
   reqId: number;
   body: Req;
+}
+
+/**
+ * The request id of a request sent without waiting for its reply (Asker.tell): its success is not
+ * emitted (one reply event, and the caller's promise and timer, less per notice delivered); its
+ * failure is, with this id, for the sender to log.
+ */
+export const TOLD = 0;
+
+/** Whether a reply goes out: every one but the success of a told request. */
+export function isAwaited(r: Reply): boolean {
+  return r.reqId !== TOLD || !r.ok;
 }
 
 export interface ServiceError {

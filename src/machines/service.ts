@@ -1,5 +1,5 @@
 import { setup, fromPromise, fromCallback, assign, enqueueActions, sendTo } from 'xstate';
-import { toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
+import { isAwaited, toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
 
 /** The least a notice is (each protocol names its own). */
 type AnyNotice = { type: string };
@@ -186,9 +186,39 @@ export const serviceMachine = setup({
           setImmediate(() => sendBack({ type: 'gathered' }));
           return;
         }
-        drain(input.logic, e.batch, (output) => sendBack({ type: 'settled', output })).then(
-          (output) => sendBack({ type: 'drained', output }),
-          (error: unknown) => sendBack({ type: 'drainFailed', error }),
+        // What settles while the drain runs is held to the end of this turn of the event loop: if the
+        // drain has ended by then (a lone accept, verified at once), it goes out with `drained`, one
+        // machine step instead of a `settled` and a `drained`; if not, it goes out then. What settles
+        // once the drain has ended goes out at once. Either way in the order it settled.
+        let held: Drained | undefined;
+        let running = true;
+        const flush = () => {
+          if (!held) return;
+          const output = held;
+          held = undefined;
+          sendBack({ type: 'settled', output });
+        };
+        const early = (output: Drained) => {
+          if (!running) return sendBack({ type: 'settled', output });
+          if (!held) {
+            held = { replies: [], notices: [] };
+            setImmediate(flush);
+          }
+          held.replies.push(...output.replies);
+          held.notices.push(...output.notices);
+        };
+        drain(input.logic, e.batch, early).then(
+          (output) => {
+            running = false;
+            const before = held;
+            held = undefined;
+            sendBack({ type: 'drained', output: before ? { replies: [...before.replies, ...output.replies], notices: [...before.notices, ...output.notices] } : output });
+          },
+          (error: unknown) => {
+            running = false;
+            flush();
+            sendBack({ type: 'drainFailed', error });
+          },
         );
       });
     }),
@@ -197,19 +227,19 @@ export const serviceMachine = setup({
   actions: {
     answerRead: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
-      enqueue.emit(replyTo(req, () => context.logic.read(req.body)));
+      const reply = replyTo(req, () => context.logic.read(req.body));
+      if (isAwaited(reply)) enqueue.emit(reply);
     }),
     writeNow: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
       let notices: AnyNotice[] = [];
-      enqueue.emit(
-        replyTo(req, () => {
-          const out = context.logic.writeNow!(req.body);
-          notices = out.notices ?? [];
-          return out.result;
-        }),
-      );
+      const reply = replyTo(req, () => {
+        const out = context.logic.writeNow!(req.body);
+        notices = out.notices ?? [];
+        return out.result;
+      });
       // As `publish`: the caller's reply first, then the notices.
+      if (isAwaited(reply)) enqueue.emit(reply);
       for (const n of notices) enqueue.emit(n);
     }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
@@ -219,7 +249,7 @@ export const serviceMachine = setup({
     publish: enqueueActions(({ event, enqueue }) => {
       const out = (event as unknown as { output: Drained }).output;
       // Replies first, then notices: a caller learns its own write's result before the broadcast.
-      for (const r of out.replies) enqueue.emit(r);
+      for (const r of out.replies) if (isAwaited(r)) enqueue.emit(r);
       for (const n of out.notices) enqueue.emit(n);
     }),
     failInflight: enqueueActions(({ context, event, enqueue }) => {

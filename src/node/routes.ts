@@ -51,6 +51,11 @@ export function routeNotices(r: Routed): void {
   const toMempool = (body: MempoolRequest) => void r.ask.mempool.ask(body).catch(failed('mempool'));
   const toWallet = (body: WalletRequest) => void r.ask.wallet.ask(body).catch(failed('wallet'));
   const toP2p = (body: P2PRequest) => void r.ask.p2p.ask(body).catch(failed('p2p'));
+  // The mempool's runs come with every burst of accepted transactions: told, not asked (no reply,
+  // promise or timer each), their failures logged as the asked ones'. A stuck recipient still shows
+  // in the block notices' timeouts.
+  r.ask.wallet.onTellFailure(failed('wallet'));
+  r.ask.p2p.onTellFailure(failed('p2p'));
 
   onNotice<ChainStoreNotice, 'blockConnected'>(r.chainStore, 'blockConnected', (n) => {
     const block = { block: n.block, txids: n.txids, height: n.height };
@@ -67,11 +72,11 @@ export function routeNotices(r: Routed): void {
   if (blockNotify) onNotice<ChainStoreNotice, 'tipChanged'>(r.chainStore, 'tipChanged', (n) => blockNotify.notify(n.hash));
 
   const runs = new NoticeRuns((run) => {
-    if (run.kind === 'removed') return toWallet({ op: 'txsRemoved', txids: run.items.map((n) => n.txid) });
-    toWallet({ op: 'txsAccepted', items: run.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
+    if (run.kind === 'removed') return r.ask.wallet.tell({ op: 'txsRemoved', txids: run.items.map((n) => n.txid) });
+    r.ask.wallet.tell({ op: 'txsAccepted', items: run.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
     // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
     const relayed = run.items.filter((n) => n.relay !== false);
-    if (relayed.length > 0) toP2p({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
+    if (relayed.length > 0) r.ask.p2p.tell({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
   });
   onNotice<MempoolNotice, 'txAccepted'>(r.mempool, 'txAccepted', (n) => runs.accepted(n));
   onNotice<MempoolNotice, 'txRemoved'>(r.mempool, 'txRemoved', (n) => runs.removed(n));

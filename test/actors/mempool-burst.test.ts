@@ -252,6 +252,19 @@ test('the service machine hands concurrent accepts to writeBatch, verified in th
   actor.stop();
 });
 
+test('an accept its sender gathered (sendrawtransaction alone) starts at once; a plain accept waits a turn for company', async () => {
+  const { txs, actor, mempool } = mempoolActor(0x7a, 2, -1);
+  await new Promise((r) => setImmediate(r)); // loaded
+  const gathered = mempool.ask({ op: 'accept', raw: txs[0]!.toRaw(), allowHighFees: false, gathered: true });
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'working' });
+  assert.equal(await gathered, txs[0]!.txid());
+  await new Promise((r) => setImmediate(r));
+  const plain = mempool.ask({ op: 'accept', raw: txs[1]!.toRaw(), allowHighFees: false });
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'gathering' });
+  assert.equal(await plain, txs[1]!.txid());
+  actor.stop();
+});
+
 test('relay: false (the wallet re-accept) reaches the txAccepted notice, alone and in a burst; other accepts are relayed', async () => {
   const { txs, actor, mempool } = mempoolActor(0x79, 9, -1);
   const relay = new Map<string, unknown>();

@@ -247,3 +247,72 @@ test('service machine: a batch its sender gathered starts at once; a lone batcha
   assert.deepEqual(batches, [['one', 'one']]);
   actor.stop();
 });
+
+test('service machine: a told request (Asker.tell) is applied in order with asked ones; only its failure is emitted, to onTellFailure', async () => {
+  const logic = counter();
+  const actor = createActor(serviceMachine, { input: { logic } });
+  const replies: number[] = [];
+  actor.on('reply', (r) => replies.push((r as unknown as { reqId: number }).reqId));
+  actor.start();
+  const ask = new Asker('counter', actor, 2000);
+  const failures: string[] = [];
+  ask.onTellFailure((e) => failures.push(`${e.code} ${e.message}`));
+  ask.tell({ op: 'add', n: 1 });
+  ask.tell({ op: 'boom' });
+  ask.tell({ op: 'add', n: 2 });
+  assert.equal(await ask.ask({ op: 'add', n: 3 }), 6);
+  assert.deepEqual(logic.log, ['add 1', 'add 2', 'add 3']);
+  assert.deepEqual(failures, ['-8 boom']);
+  // One reply for the failed told request (id 0), one for the asked one: none for the told successes.
+  assert.equal(replies.length, 2);
+  assert.deepEqual(replies.filter((id) => id === 0).length, 1);
+  assert.equal(ask.waiting, 0);
+  actor.stop();
+});
+
+test('service machine: what a batch settles before its writeBatch returns goes out with the drain (no settled step); what it settles later, at once', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const logic: ServiceLogic = {
+    name: 'merger',
+    async load() {},
+    isWrite: () => true,
+    read: () => null,
+    async write(): Promise<WriteOutcome> {
+      return { result: null };
+    },
+    batchable: () => true,
+    gathered: () => true,
+    async writeBatch(bodies, report) {
+      // 'now': settled before returning (a lone accept verified at once); 'later': after a wait.
+      if (bodies[0]!.op === 'now') return report([{ ok: true, result: 'now' }], [{ type: 'note', n: 1 }]);
+      await held;
+      report([{ ok: true, result: 'later' }], []);
+    },
+    summary: () => ({}),
+    async close() {},
+  };
+  const steps: string[] = [];
+  const actor = createActor(serviceMachine, {
+    input: { logic },
+    inspect: (e) => {
+      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
+    },
+  });
+  const order: string[] = [];
+  actor.on('reply', (r) => order.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
+  actor.on('note', () => order.push('note'));
+  actor.start();
+  const svc = new Asker('merger', actor, 2000);
+  await new Promise((r) => setImmediate(r));
+  steps.length = 0;
+  assert.equal(await svc.ask({ op: 'now' }), 'now');
+  assert.deepEqual(order, ['reply now', 'note']);
+  assert.deepEqual(steps, ['request', 'drained'], 'one machine step brought the answer');
+  // A writeBatch that is still running when it settles: the answer goes out without waiting for it.
+  const later = svc.ask({ op: 'wait' });
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  assert.equal(await later, 'later');
+  actor.stop();
+});

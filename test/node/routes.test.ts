@@ -25,14 +25,21 @@ const settle = () => new Promise((r) => setTimeout(r, 20));
 
 test('the routing table: each notice reaches its recipients in the order written, mempool runs as one message', async () => {
   const calls: string[] = [];
-  const recorder = (to: string) =>
-    ({
+  const recorder = (to: string) => {
+    // Asked or told (the mempool's runs are told): recorded alike, in the order sent.
+    const record = (body: Op) => {
+      const detail = body.op === 'txsAccepted' || body.op === 'relayTxs' ? ` ${(body.items as { txid: string }[]).map((i) => i.txid).join(',')}` : body.op === 'txsRemoved' ? ` ${(body.txids as string[]).join(',')}` : '';
+      calls.push(`${to} ${body.op}${detail}`);
+    };
+    return {
       ask: async (body: Op) => {
-        const detail = body.op === 'txsAccepted' || body.op === 'relayTxs' ? ` ${(body.items as { txid: string }[]).map((i) => i.txid).join(',')}` : body.op === 'txsRemoved' ? ` ${(body.txids as string[]).join(',')}` : '';
-        calls.push(`${to} ${body.op}${detail}`);
+        record(body);
         return null;
       },
-    }) as unknown as Asker;
+      tell: record,
+      onTellFailure: () => {},
+    } as unknown as Asker;
+  };
   const notified: string[] = [];
   const notifier = (kind: string) => ({ notify: (arg: string) => notified.push(`${kind} ${arg}`), close: () => {} }) as unknown as CommandNotifier;
   const make = (name: string) => createActor(serviceMachine, { input: { logic: emitter(name) } }).start();

@@ -142,6 +142,36 @@ class MempoolCoinView implements CoinView {
   }
 }
 
+/** The transactions a CC validator of a mempool check may read: the mempool's, a burst's, the chain's fetched for it. */
+class CCTxLookup {
+  constructor(
+    private readonly entries: Map<string, MempoolEntry>,
+    private readonly overlay: Overlay | undefined,
+    private readonly ccTxs: ReadonlyMap<string, Transaction> | undefined,
+  ) {}
+
+  tx(id: string): Transaction | undefined {
+    return this.entries.get(id)?.tx ?? this.overlay?.entries.get(id)?.tx ?? this.ccTxs?.get(id);
+  }
+}
+
+/**
+ * The CC checker of one check, made when a crypto-condition is first checked: most transactions have
+ * none, and making one (the eval dispatch and its caches) for each transaction was part of every accept.
+ */
+function lazyCCChecker(
+  make: NonNullable<MempoolOptions['ccChecker']>,
+  lookup: CCTxLookup,
+  height: number,
+): CryptoConditionChecker {
+  let made: CryptoConditionChecker | null | undefined;
+  return (fulfillment, condition, scriptCode, checker) => {
+    if (made === undefined) made = make(lookup, height) ?? null;
+    // No checker made: as TransactionSignatureChecker without one.
+    return made ? made(fulfillment, condition, scriptCode, checker) : false;
+  };
+}
+
 function leaveOverlayAll(overlay: Overlay, ps: readonly Prepared[]): void {
   for (const p of ps) leaveOverlay(overlay, p);
 }
@@ -286,9 +316,9 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     return body.op === 'accept' || body.op === 'acceptMany';
   }
 
-  /** An acceptMany was gathered by its sender (the RPC layer's calls of one turn): no turn to wait. */
+  /** An acceptMany, or an accept its sender gathered (the RPC layer's calls of one turn): no turn to wait. */
   gathered(body: MempoolRequest): boolean {
-    return body.op === 'acceptMany';
+    return body.op === 'acceptMany' || (body.op === 'accept' && body.gathered === true);
   }
 
   /**
@@ -523,20 +553,26 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
    * Undefined, and no message, when no transaction has a token OP_RETURN (nothing would be read).
    */
   private ccContext(txs: readonly Transaction[], burst?: ReadonlyMap<string, Transaction>): Promise<ReadonlyMap<string, Transaction>> | undefined {
-    const local = (txid: string) => this.entries.get(txid)?.tx ?? this.pending.entries.get(txid)?.tx ?? burst?.get(txid);
-    const txids = new Set<string>();
-    const shallow = new Set<string>();
+    let txids: Set<string> | undefined;
+    let shallow: Set<string> | undefined;
     for (const tx of txs) {
       if (!readsContext(tx)) continue;
+      txids ??= new Set();
+      shallow ??= new Set();
       for (const txid of ccReads(tx)) {
-        const known = local(txid);
+        const known = this.localTx(txid, burst);
         // A confirmed one comes with ccReads of it; a mempool one's reads are looked up here.
         if (!known) txids.add(txid);
-        else for (const next of ccReads(known)) if (!local(next)) shallow.add(next);
+        else for (const next of ccReads(known)) if (!this.localTx(next, burst)) shallow.add(next);
       }
     }
-    if (txids.size === 0 && shallow.size === 0) return undefined;
+    if (!txids || !shallow || (txids.size === 0 && shallow.size === 0)) return undefined;
     return this.opts.chain.ask({ op: 'ccContext', txids: [...txids], shallow: [...shallow] }).then((found) => new Map(found));
+  }
+
+  /** A transaction known here: in the mempool, in a burst being verified, or in this burst. */
+  private localTx(txid: string, burst?: ReadonlyMap<string, Transaction>): Transaction | undefined {
+    return this.entries.get(txid)?.tx ?? this.pending.entries.get(txid)?.tx ?? burst?.get(txid);
   }
 
   /** Waits until every burst still being verified has entered the mempool (or been refused). */
@@ -665,8 +701,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   }
 
   private scriptOptions(p: Prepared, overlay?: Overlay): Omit<InputScriptOptions, 'txdata' | 'verifyCoinImport'> & { ccEnabled: boolean } {
-    const lookup = { tx: (id: string) => this.entries.get(id)?.tx ?? overlay?.entries.get(id)?.tx ?? p.ccTxs?.get(id) };
-    const ccChecker = this.opts.ccChecker?.(lookup, p.height + 1);
+    const make = this.opts.ccChecker;
+    const ccChecker = make ? lazyCCChecker(make, new CCTxLookup(this.entries, overlay, p.ccTxs), p.height + 1) : undefined;
     return {
       ccEnabled: p.ccEnabled,
       ...(ccChecker ? { ccChecker } : {}),

@@ -99,7 +99,11 @@ export type MempoolRequest =
   // Writes.
   /** prioritisetransaction: adds to the txid's priority and fee deltas (kept until it is mined). */
   | { op: 'prioritise'; txid: string; priority: number; fee: bigint }
-  | ({ op: 'accept' } & AcceptItem)
+  /**
+   * One transaction. `gathered`: its sender waited for company already (sendrawtransaction's calls of
+   * one turn): the mempool starts it at once instead of holding it a turn, as it does an acceptMany.
+   */
+  | ({ op: 'accept'; gathered?: true } & AcceptItem)
   /** Accepted as one burst (the sendrawtransaction calls of one JSON-RPC batch). */
   | { op: 'acceptMany'; items: AcceptItem[] }
   /** The chain store's notices, forwarded by the node: the mempool re-checks its contents. */

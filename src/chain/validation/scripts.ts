@@ -6,7 +6,7 @@ import { scriptErrorString } from '../script/script-error.js';
 import { PrecomputedTxData } from '../script/sighash.js';
 import { isValidPubKeySize } from '../script/standard.js';
 import type { Transaction } from '../tx/transaction.js';
-import type { CoinView } from './coin.js';
+import type { Coin, CoinView } from './coin.js';
 import { MissingInputsError, REJECT_INVALID, REJECT_NONSTANDARD, reject } from './errors.js';
 import { isCoinImport, isMint } from './tx-values.js';
 
@@ -135,19 +135,33 @@ export function checkInputScripts(
   const missing = tx.vin.filter((_, i) => coins[i] === undefined).map((input) => input.prevout.key());
   if (missing.length > 0) throw new MissingInputsError(missing);
 
+  const run: InputRun = { tx, branchId, txdata, ccChecker: opts.ccChecker, cache, store, ccEnabled };
   for (let i = 0; i < tx.vin.length; i++) {
     const coin = coins[i]!;
-    const run = (f: number) => {
-      const checker = new CachingSignatureChecker(tx, i, coin.value, branchId, txdata, opts.ccChecker, cache, store);
-      return verifyScript(tx.vin[i]!.scriptSig, coin.script, f, checker, { ccEnabled });
-    };
-    const r = run(flags);
+    const r = runInput(run, i, coin, flags);
     if (r.ok) continue;
     const text = scriptErrorString(r.error);
     if (flags & STANDARD_NOT_MANDATORY_VERIFY_FLAGS) {
-      if (run(flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS).ok)
+      if (runInput(run, i, coin, flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS).ok)
         reject(REJECT_NONSTANDARD, `non-mandatory-script-verify-flag (${text})`, 0);
     }
     reject(REJECT_INVALID, `mandatory-script-verify-flag-failed (${text})`, 100, { debug: `input ${i}` });
   }
+}
+
+/** What every input's check of one transaction shares (a record, not a closure per input: tsx names each closure it makes). */
+interface InputRun {
+  tx: Transaction;
+  branchId: number;
+  txdata: PrecomputedTxData;
+  ccChecker: InputScriptOptions['ccChecker'];
+  cache: SignatureCache;
+  store: boolean;
+  ccEnabled: boolean;
+}
+
+/** VerifyScript of input `i` against the coin it spends, with `flags`. */
+function runInput(run: InputRun, i: number, coin: Coin, flags: number): ReturnType<typeof verifyScript> {
+  const checker = new CachingSignatureChecker(run.tx, i, coin.value, run.branchId, run.txdata, run.ccChecker, run.cache, run.store);
+  return verifyScript(run.tx.vin[i]!.scriptSig, coin.script, flags, checker, { ccEnabled: run.ccEnabled });
 }
