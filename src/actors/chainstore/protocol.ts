@@ -270,6 +270,10 @@ export type ChainStoreRequest =
   | { op: 'utxoStats' }
   /** Every head of the block tree and the active tip, highest first (getchaintips). */
   | { op: 'chainTips' }
+  /** komodo_coinsupply at an active-chain height: running totals, one read. */
+  | { op: 'coinSupply'; height: number }
+  /** CVerifyDB::VerifyDB over the last `depth` blocks at `level` (verifychain). */
+  | { op: 'verifyChain'; level: number; depth: number }
   // Writes.
   | { op: 'submitBlock'; raw: Uint8Array }
   | { op: 'invalidateBlock'; hash: string }
@@ -317,6 +321,9 @@ export interface ChainStoreReplies {
   networkHashPS: number;
   recentVersions: number[];
   chainTips: ChainTip[];
+  /** null: no block at that height, or one with no totals */
+  coinSupply: { supply: bigint; zfunds: bigint; sprout: bigint } | null;
+  verifyChain: boolean;
   utxoStats: { height: number; bestblock: string; transactions: number; txouts: number; bytesSerialized: number; hashSerialized: string; totalAmount: bigint };
   submitBlock: SubmitResult;
   invalidateBlock: null;

@@ -1,0 +1,163 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { startDaemon, removeDir, rpcError, type Daemon } from '../helpers/daemon.js';
+import { base58check } from '../helpers/base58.js';
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
+const hash160 = (b: Uint8Array) => createHash('ripemd160').update(sha256(b)).digest();
+const rAddress = (pub: Uint8Array) => base58check(Buffer.concat([Buffer.from([60]), hash160(pub)]));
+
+interface Vout {
+  valueZat: number;
+  n: number;
+  scriptPubKey: { type: string; addresses?: string[] };
+}
+interface Tx {
+  txid: string;
+  vin: { txid?: string; vout?: number; coinbase?: string }[];
+  vout: Vout[];
+}
+
+/** komodo_newcoins summed here from getblock: outputs with a destination (not RD6Gg...), less inputs spent. */
+async function expectedSupply(d: Daemon, height: number): Promise<number> {
+  const outs = new Map<string, number>();
+  let supply = 0;
+  for (let h = 1; h <= height; h++) {
+    const b = await d.rpc<{ tx: Tx[] }>('getblock', String(h), 2);
+    for (const tx of b.tx) {
+      for (const i of tx.vin) if (i.coinbase === undefined) supply -= outs.get(`${i.txid}:${i.vout}`)!;
+      for (const o of tx.vout) {
+        outs.set(`${tx.txid}:${o.n}`, o.valueZat);
+        const dest = ['pubkey', 'pubkeyhash', 'scripthash', 'cryptocondition'].includes(o.scriptPubKey.type);
+        if (dest && o.scriptPubKey.addresses?.[0] !== 'RD6GgnrMpPaTSMn8vai6yiGA7mN4QGPVMY') supply += o.valueZat;
+      }
+    }
+  }
+  return supply;
+}
+
+let d: Daemon;
+
+test('chain30 methods over HTTP: coinsupply, verifychain, estimatefee/estimatepriority, cclib*', { timeout: 240_000 }, async (t) => {
+  t.after(async () => {
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  d = await startDaemon();
+  await d.rpc('generate', 2);
+  await d.rpc('sendtoaddress', await d.rpc<string>('getnewaddress'), 3);
+  // komodo_newcoins leaves out outputs paying RD6Gg...: they leave the supply.
+  await d.rpc('sendtoaddress', 'RD6GgnrMpPaTSMn8vai6yiGA7mN4QGPVMY', 5);
+  await d.rpc('generate', 1);
+  await d.rpc('sendtoaddress', await d.rpc<string>('getnewaddress'), 1);
+  await d.rpc('generate', 1);
+
+  await t.test('coinsupply: totals equal an independent sum of the blocks, komodod\'s fields, errors', async () => {
+    const height = await d.rpc<number>('getblockcount');
+    const got = await d.rpc<Record<string, unknown>>('coinsupply');
+    assert.deepEqual(Object.keys(got), ['result', 'coin', 'height', 'supply', 'zfunds', 'sprout', 'total']);
+    const supply = await expectedSupply(d, height);
+    assert.deepEqual(got, { result: 'success', coin: 'ACDEV', height, supply: supply / 1e8, zfunds: 0, sprout: 0, total: supply / 1e8 });
+    for (let h = 1; h <= height; h++) {
+      const at = await d.rpc<{ supply: number; height: number }>('coinsupply', String(h));
+      assert.equal(at.height, h);
+      assert.equal(at.supply, (await expectedSupply(d, h)) / 1e8, `height ${h}`);
+    }
+    // height 3 paid 5 to RD6Gg...: less supply than its coinbase alone would add
+    assert.deepEqual(await d.rpc('coinsupply', String(height + 1)), { error: 'invalid height' });
+    assert.deepEqual(await d.rpc('coinsupply', '-1'), { error: 'invalid height' });
+    // atoi("aaa") is 0: genesis, never counted
+    assert.deepEqual(await d.rpc('coinsupply', 'aaa'), { error: 'couldnt calculate supply' });
+    assert.deepEqual(await rpcError(d.rpc('coinsupply', 3)), { code: -1, message: 'JSON value is not a string as expected' });
+    const e = await rpcError(d.rpc('coinsupply', '1', '2'));
+    assert.equal(e.message, await d.rpc<string>('help', 'coinsupply'));
+    // a reorg takes the disconnected block's totals away
+    const tip = await d.rpc<string>('getbestblockhash');
+    const before = await d.rpc<{ supply: number }>('coinsupply', String(height - 1));
+    await d.rpc('invalidateblock', tip);
+    assert.deepEqual(await d.rpc('coinsupply'), { ...before, height: height - 1 });
+    await d.rpc('reconsiderblock', tip);
+    assert.deepEqual(await d.rpc('coinsupply'), got);
+  });
+
+  await t.test('verifychain: true on a sound chain at every level; a damaged block file is found', async () => {
+    assert.equal(await d.rpc('verifychain'), true);
+    for (const level of [0, 1, 2, 3, 4]) assert.equal(await d.rpc('verifychain', level, 0), true, `level ${level}`);
+    assert.deepEqual(await rpcError(d.rpc('verifychain', 'a')), { code: -1, message: 'JSON value is not an integer as expected' });
+    const e = await rpcError(d.rpc('verifychain', 1, 2, 3));
+    assert.equal(e.message, await d.rpc<string>('help', 'verifychain'));
+    // The tip block's last transaction's lock time (a v4 transaction: lock time, expiry, valueBalance,
+    // then three empty counts end it) changed on disk: the header still
+    // hashes right (level 0 passes, as ReadBlockFromDisk checks the header), CheckBlock's merkle root fails.
+    const file = join(d.datadir, 'blocks', 'blk00000.dat');
+    const data = readFileSync(file);
+    let at = 0;
+    let end = 0;
+    while (at + 8 <= data.length && data.readUInt32LE(at + 4) > 0) {
+      end = at + 8 + data.readUInt32LE(at + 4);
+      at = end;
+    }
+    const where = end - 3 - 8 - 4 - 4;
+    const fd = openSync(file, 'r+');
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, where);
+    writeSync(fd, Buffer.from([b[0]! ^ 1]), 0, 1, where);
+    try {
+      assert.equal(await d.rpc('verifychain', 0, 1), true);
+      assert.equal(await d.rpc('verifychain', 1, 1), false);
+      assert.equal(await d.rpc('verifychain'), false);
+    } finally {
+      writeSync(fd, b, 0, 1, where);
+      closeSync(fd);
+    }
+    assert.equal(await d.rpc('verifychain'), true);
+  });
+
+  await t.test('estimatefee, estimatepriority: -1 until enough transactions were seen; komodod\'s errors', async () => {
+    assert.equal(await d.rpc('estimatefee', 6), -1);
+    assert.equal(await d.rpc('estimatepriority', 6), -1);
+    assert.equal(await d.rpc('estimatefee', -5), -1);
+    assert.deepEqual(await rpcError(d.rpc('estimatefee', '6')), { code: -3, message: 'Expected type number, got string' });
+    assert.deepEqual(await rpcError(d.rpc('estimatepriority', '6')), { code: -3, message: 'Expected type number, got string' });
+    const e = await rpcError(d.rpc('estimatefee'));
+    assert.equal(e.message, await d.rpc<string>('help', 'estimatefee'));
+    assert.ok(e.message.startsWith('estimatefee nblocks\n\nEstimates the approximate fee per kilobyte\nneeded for a transaction to begin confirmation\nwithin nblocks blocks.\n'));
+  });
+
+  await t.test('cclib, cclibinfo, cclibaddress: komodod\'s answers without -ac_cclib', async () => {
+    const help = await d.rpc<string>('help');
+    assert.ok(help.includes('== CClib ==\ncclib method [evalcode] [JSON params]\ncclibaddress [evalcode] [pubkey]\ncclibinfo\n'));
+    assert.deepEqual(await rpcError(d.rpc('cclib', 'fund')), { code: -1, message: 'no -ac_cclib= specified\n' });
+    assert.deepEqual(await rpcError(d.rpc('cclib', 'a', 'b', 'c', 'd')), { code: -1, message: 'cclib method [evalcode] [JSON params]\n' });
+    const info = await d.rpc<{ methods: Record<string, unknown>[] }>('cclibinfo');
+    assert.deepEqual(info, {
+      result: 'success',
+      CClib: 'customcc',
+      methods: [
+        { evalcode: 16, funcid: 'F', name: 'faucet2', method: 'fund', help: 'amount', params_required: 1, params_max: 1 },
+        { evalcode: 16, funcid: 'G', name: 'faucet2', method: 'get', help: '<no args>', params_required: 0, params_max: 0 },
+        { evalcode: 17, funcid: '0', name: 'custom', method: 'func0', help: '<parameter help>', params_required: 1, params_max: 1 },
+        { evalcode: 17, funcid: '1', name: 'custom', method: 'func1', help: '<no args>', params_required: 0, params_max: 0 },
+      ],
+    });
+    assert.deepEqual(await rpcError(d.rpc('cclibinfo', 1)), { code: -1, message: 'cclibinfo\n' });
+    const a16 = await d.rpc<Record<string, unknown>>('cclibaddress');
+    // CCcustom.cpp's CClibNormaladdr
+    assert.equal(a16.CClibNormalAddress, 'RVVeUg43rNcq3mZFnvZ8yqagyzqFgUnq4u');
+    assert.deepEqual(Object.keys(a16), ['result', 'CClibCCAddress', 'CClibCCBalance', 'CClibNormalAddress', 'CClibNormalBalance', 'CClibCCTokensAddress', 'myCCAddress(CClib)', 'myCCbalance(CClib)', 'myaddress', 'mybalance']);
+    // evalcode 17: CClibCCpriv hashed once more, its pubkey's address ("273" is 17 in komodod's uint8_t)
+    const priv = sha256(Buffer.from('57cf49717db4151b4f98c5458d26524b7be9bd55d820d6c4820ff5ec6c1ca0c0', 'hex'));
+    const a17 = await d.rpc<Record<string, unknown>>('cclibaddress', '273');
+    assert.equal(a17.CClibNormalAddress, rAddress(secp256k1.getPublicKey(priv, true)));
+    assert.notEqual(a17.CClibCCAddress, a16.CClibCCAddress);
+    assert.deepEqual(await rpcError(d.rpc('cclibaddress', '15')), { code: -1, message: 'evalcode not between EVAL_FIRSTUSER and EVAL_LASTUSER\n' });
+    assert.deepEqual(await rpcError(d.rpc('cclibaddress', '128')), { code: -1, message: 'evalcode not between EVAL_FIRSTUSER and EVAL_LASTUSER\n' });
+    const pk = await d.nodePubkey();
+    const withPk = await d.rpc<Record<string, unknown>>('cclibaddress', '16', pk);
+    assert.ok('PubkeyCCaddress(CClib)' in withPk);
+  });
+});
