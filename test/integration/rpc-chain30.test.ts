@@ -128,6 +128,89 @@ test('chain30 methods over HTTP: coinsupply, verifychain, estimatefee/estimatepr
     assert.ok(e.message.startsWith('estimatefee nblocks\n\nEstimates the approximate fee per kilobyte\nneeded for a transaction to begin confirmation\nwithin nblocks blocks.\n'));
   });
 
+  await t.test('getblockdeltas: komodod\'s fields and order, inputs from the spent index, outputs by address; errors', async () => {
+    const height = await d.rpc<number>('getblockcount');
+    const hash = await d.rpc<string>('getblockhash', height);
+    const b = await d.rpc<Record<string, unknown> & { tx: (Tx & { vout: (Vout & { scriptPubKey: { hex: string } })[] })[] }>('getblock', hash, 2);
+    const got = await d.rpc<Record<string, unknown>>('getblockdeltas', hash);
+    assert.deepEqual(Object.keys(got), ['hash', 'confirmations', 'rawconfirmations', 'size', 'height', 'version', 'merkleroot', 'segid', 'deltas', 'time', 'mediantime', 'nonce', 'bits', 'difficulty', 'chainwork', 'previousblockhash']);
+    for (const k of ['hash', 'confirmations', 'rawconfirmations', 'size', 'height', 'version', 'merkleroot', 'segid', 'time', 'nonce', 'bits', 'difficulty', 'chainwork', 'previousblockhash']) assert.deepEqual(got[k], b[k], k);
+    // GetMedianTimePast: the median of the block's and its 10 ancestors' times
+    const times: number[] = [];
+    for (let h = Math.max(0, height - 10); h <= height; h++) times.push((await d.rpc<{ time: number }>('getblock', String(h))).time);
+    times.sort((x, y) => x - y);
+    assert.equal(got.mediantime, times[Math.floor(times.length / 2)]);
+    const expected = [];
+    for (const [index, tx] of b.tx.entries()) {
+      const inputs = [];
+      for (const [j, i] of tx.vin.entries()) {
+        if (i.coinbase !== undefined) continue;
+        const prev = await d.rpc<{ vout: (Vout & { valueSat?: number; value: number })[] }>('getrawtransaction', i.txid, 1);
+        const o = prev.vout[i.vout!]!;
+        inputs.push({ address: o.scriptPubKey.addresses![0], satoshis: -Math.round(o.value * 1e8), index: j, prevtxid: i.txid, prevout: i.vout });
+      }
+      const outputs = tx.vout.filter((o) => o.scriptPubKey.addresses).map((o) => ({ address: o.scriptPubKey.addresses![0], satoshis: o.valueZat, index: o.n }));
+      expected.push({ txid: tx.txid, index, inputs, outputs });
+    }
+    assert.ok(expected.some((e) => e.inputs.length > 0));
+    assert.deepEqual(got.deltas, expected);
+    assert.deepEqual(await rpcError(d.rpc('getblockdeltas', '00'.repeat(32))), { code: -5, message: 'Block not found' });
+    assert.deepEqual(await rpcError(d.rpc('getblockdeltas')), { code: -1, message: '' });
+    assert.equal(await d.rpc('help', 'getblockdeltas'), '');
+    await d.rpc('invalidateblock', hash);
+    try {
+      assert.deepEqual(await rpcError(d.rpc('getblockdeltas', hash)), { code: -5, message: 'Block is an orphan' });
+      // the parent now has no next block
+      assert.ok(!('nextblockhash' in (await d.rpc<Record<string, unknown>>('getblockdeltas', b.previousblockhash))));
+    } finally {
+      await d.rpc('reconsiderblock', hash);
+    }
+  });
+
+  await t.test('getsnapshot: every address by amount (then address, descending), totals as Snapshot2 counts them', async () => {
+    // The UTXO set per address, replayed here from the blocks.
+    const height = await d.rpc<number>('getblockcount');
+    const utxo = new Map<string, { address: string | undefined; value: number }>();
+    for (let h = 1; h <= height; h++) {
+      const b = await d.rpc<{ tx: Tx[] }>('getblock', String(h), 2);
+      for (const tx of b.tx) {
+        for (const i of tx.vin) if (i.coinbase === undefined) utxo.delete(`${i.txid}:${i.vout}`);
+        for (const o of tx.vout) if (o.scriptPubKey.type !== 'nulldata') utxo.set(`${tx.txid}:${o.n}`, { address: o.scriptPubKey.addresses?.[0], value: o.valueZat });
+      }
+    }
+    const by = new Map<string, number>();
+    let utxos = 0;
+    let ignored = 0;
+    for (const u of utxo.values()) {
+      if (!u.address || u.value === 0) continue;
+      if (u.address === 'RD6GgnrMpPaTSMn8vai6yiGA7mN4QGPVMY') {
+        ignored++;
+        continue;
+      }
+      by.set(u.address, (by.get(u.address) ?? 0) + u.value);
+      utxos++;
+    }
+    const rich = [...by.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1));
+    const total = [...by.values()].reduce((a, b) => a + b, 0);
+    const segid = (a: string) => sha256(Buffer.from(a)).readUInt32LE(0) & 0x3f;
+    const got = await d.rpc<Record<string, unknown>>('getsnapshot');
+    assert.deepEqual(Object.keys(got), ['start_time', 'total', 'average', 'utxos', 'total_addresses', 'ignored_addresses', 'skipped_cc_utxos', 'cc_utxo_value', 'total_includeCCvouts', 'ending_height', 'addresses', 'end_time']);
+    assert.equal(got.total, total / 1e8);
+    assert.equal(got.average, Math.floor(total / 1e8) / by.size);
+    assert.equal(got.utxos, utxos);
+    assert.equal(got.total_addresses, by.size);
+    assert.equal(got.ignored_addresses, ignored);
+    assert.equal(got.ignored_addresses, 1);
+    assert.equal(got.ending_height, height);
+    assert.deepEqual(got.addresses, rich.map(([addr, v]) => ({ addr, amount: (v / 1e8).toFixed(8), segid: segid(addr) })));
+    const top2 = await d.rpc<{ addresses: unknown[] }>('getsnapshot', '2');
+    assert.deepEqual(top2.addresses, (got.addresses as unknown[]).slice(0, 2));
+    assert.deepEqual(await rpcError(d.rpc('getsnapshot', '-1')), { code: -8, message: 'Invalid parameter, top must be a positive integer' });
+    assert.deepEqual(await rpcError(d.rpc('getsnapshot', 2)), { code: -1, message: 'JSON value is not a string as expected' });
+    const e = await rpcError(d.rpc('getsnapshot', '1', '2'));
+    assert.equal(e.message, await d.rpc<string>('help', 'getsnapshot'));
+  });
+
   await t.test('cclib, cclibinfo, cclibaddress: komodod\'s answers without -ac_cclib', async () => {
     const help = await d.rpc<string>('help');
     assert.ok(help.includes('== CClib ==\ncclib method [evalcode] [JSON params]\ncclibaddress [evalcode] [pubkey]\ncclibinfo\n'));

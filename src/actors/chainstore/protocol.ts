@@ -274,6 +274,8 @@ export type ChainStoreRequest =
   | { op: 'coinSupply'; height: number }
   /** CVerifyDB::VerifyDB over the last `depth` blocks at `level` (verifychain). */
   | { op: 'verifyChain'; level: number; depth: number }
+  /** getsnapshot's figures and its first `top` addresses by amount (0: all). */
+  | { op: 'snapshot'; top: number }
   // Writes.
   | { op: 'submitBlock'; raw: Uint8Array }
   | { op: 'invalidateBlock'; hash: string }
@@ -324,6 +326,8 @@ export interface ChainStoreReplies {
   /** null: no block at that height, or one with no totals */
   coinSupply: { supply: bigint; zfunds: bigint; sprout: bigint } | null;
   verifyChain: boolean;
+  /** null when -addressindex is off */
+  snapshot: { height: number; total: bigint; utxos: bigint; addresses: bigint; ignored: bigint; ccUtxos: bigint; ccTotal: bigint; top: { addr: string; amount: bigint }[] } | null;
   utxoStats: { height: number; bestblock: string; transactions: number; txouts: number; bytesSerialized: number; hashSerialized: string; totalAmount: bigint };
   submitBlock: SubmitResult;
   invalidateBlock: null;

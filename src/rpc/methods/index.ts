@@ -33,8 +33,10 @@ import { cclibMethods } from './cclib.js';
 import { coinSupplyMethods } from './coinsupply.js';
 import { verifyChainMethods } from './verifychain.js';
 import { feeEstimateMethods } from './feeestimate.js';
+import { blockDeltasMethods } from './blockdeltas.js';
+import { snapshotMethods } from './snapshot.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node), ...cclibMethods(node), ...coinSupplyMethods(node), ...verifyChainMethods(node), ...feeEstimateMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node), ...cclibMethods(node), ...coinSupplyMethods(node), ...verifyChainMethods(node), ...feeEstimateMethods(node), ...blockDeltasMethods(node), ...snapshotMethods(node)];
 }
