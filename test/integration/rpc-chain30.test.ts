@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { startDaemon, removeDir, rpcError, type Daemon } from '../helpers/daemon.js';
@@ -209,6 +209,42 @@ test('chain30 methods over HTTP: coinsupply, verifychain, estimatefee/estimatepr
     assert.deepEqual(await rpcError(d.rpc('getsnapshot', 2)), { code: -1, message: 'JSON value is not a string as expected' });
     const e = await rpcError(d.rpc('getsnapshot', '1', '2'));
     assert.equal(e.message, await d.rpc<string>('help', 'getsnapshot'));
+  });
+
+  await t.test('genminingCSV: <chain>_mining.csv in the working directory, a line per block as komodod prints it', async () => {
+    // past height 64, where bnTargetB (zawy_ctB) is printed
+    await d.rpc('generate', 66);
+    const height = await d.rpc<number>('getblockcount');
+    const file = join(import.meta.dirname, '..', '..', 'ACDEV_mining.csv');
+    try {
+      assert.deepEqual(await d.rpc('genminingCSV'), { result: 'success', created: 'ACDEV_mining.csv' });
+      const lines = readFileSync(file, 'utf8').split('\n');
+      assert.equal(lines[0], 'height,nTime,nBits,bnTarget,bnTargetB,diff,solvetime');
+      assert.equal(lines.length, height + 3);
+      assert.equal(lines[height + 2], '');
+      let prev = 0;
+      let zawySeen = false;
+      for (let h = 0; h <= height; h++) {
+        const b = await d.rpc<{ time: number; bits: string; difficulty: number }>('getblock', String(h));
+        const bits = parseInt(b.bits, 16);
+        const target = BigInt(bits & 0x7fffff) << BigInt(8 * ((bits >>> 24) - 3));
+        const solvetime = prev === 0 ? 0 : b.time - prev;
+        let ct = 0n;
+        if (h >= 64 && (bits & 3) !== 0) {
+          // zawy_ctB with T = 5 (the dev chain's -ac_blocktime)
+          const num = (1000n * BigInt(solvetime) ** 2n * 1000n) / (5n * 5n * 784n);
+          ct = num > 1n ? (target / 1000n) * num : target;
+          zawySeen = true;
+        }
+        const hi = (v: bigint) => (v >> 128n).toString(16).padStart(32, '0');
+        assert.equal(lines[h + 1], `${h},${b.time},${b.bits},${hi(target)},${hi(ct)},${b.difficulty.toFixed(1)},${solvetime}`, `height ${h}`);
+        prev = b.time;
+      }
+      assert.ok(zawySeen);
+      assert.deepEqual(await rpcError(d.rpc('genminingCSV', 1)), { code: -1, message: 'genminingCSV\n' });
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   await t.test('cclib, cclibinfo, cclibaddress: komodod\'s answers without -ac_cclib', async () => {

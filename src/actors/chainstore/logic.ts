@@ -611,6 +611,14 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         const r = e ? this.supply.get(e.hash) : undefined;
         return r ? { supply: r.supply, zfunds: r.totalZfunds, sprout: r.totalSprout } : body.height === 0 ? { supply: 0n, zfunds: 0n, sprout: 0n } : null;
       }
+      case 'timesAndBits': {
+        const out: { time: number; bits: number }[] = [];
+        for (let h = Math.max(0, body.from); h <= Math.min(body.to, this.index.height); h++) {
+          const hd = this.index.atHeight(h)!.header;
+          out.push({ time: hd.time, bits: hd.bits });
+        }
+        return out;
+      }
       case 'snapshot':
         if (!this.indexes.addressIndex) return null;
         return { height: this.index.height, ...this.indexes.snapshot.totals(), top: this.indexes.snapshot.top(body.top) };
