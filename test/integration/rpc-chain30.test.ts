@@ -247,6 +247,45 @@ test('chain30 methods over HTTP: coinsupply, verifychain, estimatefee/estimatepr
     }
   });
 
+  await t.test('kvupdate, kvsearch: komodod 0adeeab\'s empty store (K OP_RETURNs are no longer read from blocks)', async () => {
+    const height = await d.rpc<number>('getblockcount');
+    // A 'K' OP_RETURN as the old kvupdate wrote it (keylen, valuesize, height, flags, key, value, pubkey), mined.
+    const key = Buffer.from('examplekey');
+    const value = Buffer.from('examplevalue');
+    const head = Buffer.alloc(13);
+    head[0] = 0x4b;
+    head.writeUInt16LE(key.length, 1);
+    head.writeUInt16LE(value.length, 3);
+    head.writeInt32LE(height, 5);
+    head.writeUInt32LE(1, 9);
+    const opret = Buffer.concat([head, key, value, Buffer.alloc(32)]);
+    const raw = await d.rpc<string>('createrawtransaction', [], { data: opret.toString('hex') });
+    const funded = await d.rpc<{ hex: string }>('fundrawtransaction', raw);
+    const signed = await d.rpc<{ hex: string }>('signrawtransaction', funded.hex);
+    await d.rpc('sendrawtransaction', signed.hex);
+    await d.rpc('generate', 1);
+    assert.deepEqual(await d.rpc('kvsearch', 'examplekey'), { coin: 'ACDEV', currentheight: height + 1, key: 'examplekey', keylen: 10, error: 'cant find key' });
+    assert.deepEqual(await d.rpc('kvsearch', ''), { error: 'null key' });
+    // strlen: a key is cut at its first NUL
+    assert.deepEqual(await d.rpc('kvsearch', '\u0000abc'), { error: 'null key' });
+    const big = 'k'.repeat(80008);
+    assert.deepEqual(await d.rpc('kvsearch', big), { coin: 'ACDEV', currentheight: height + 1, key: big, keylen: 80008, error: 'key too big' });
+    assert.deepEqual(await rpcError(d.rpc('kvsearch', 1)), { code: -1, message: 'JSON value is not a string as expected' });
+    assert.equal((await rpcError(d.rpc('kvsearch'))).message, await d.rpc<string>('help', 'kvsearch'));
+
+    assert.deepEqual(await d.rpc('kvupdate', 'examplekey', 'examplevalue', '2'), { error: 'error verifying sig, passphrase is probably wrong' });
+    assert.deepEqual(await d.rpc('kvupdate', 'newkey', 'v', '1', 'passphrase'), { error: 'error verifying sig, passphrase is probably wrong' });
+    assert.deepEqual(await d.rpc('kvupdate', '', 'v', '1'), { error: 'null key' });
+    // keylen is a uint16_t: 65536 bytes of key read as 0
+    assert.deepEqual(await d.rpc('kvupdate', 'k'.repeat(65536), 'v', '1'), { error: 'null key' });
+    // the days are read first, as a string
+    assert.deepEqual(await rpcError(d.rpc('kvupdate', 'k', 'v', 2)), { code: -1, message: 'JSON value is not a string as expected' });
+    assert.deepEqual(await rpcError(d.rpc('kvupdate', 'k', 5, '2')), { code: -1, message: 'JSON value is not a string as expected' });
+    assert.equal((await rpcError(d.rpc('kvupdate', 'k', 'v'))).message, await d.rpc<string>('help', 'kvupdate'));
+    // no transaction was sent
+    assert.equal((await d.rpc<string[]>('getrawmempool')).length, 0);
+  });
+
   await t.test('cclib, cclibinfo, cclibaddress: komodod\'s answers without -ac_cclib', async () => {
     const help = await d.rpc<string>('help');
     assert.ok(help.includes('== CClib ==\ncclib method [evalcode] [JSON params]\ncclibaddress [evalcode] [pubkey]\ncclibinfo\n'));
