@@ -318,4 +318,14 @@ test('chain30 methods over HTTP: coinsupply, verifychain, estimatefee/estimatepr
     const withPk = await d.rpc<Record<string, unknown>>('cclibaddress', '16', pk);
     assert.ok('PubkeyCCaddress(CClib)' in withPk);
   });
+
+  await t.test('the fee estimator\'s figures are written to fee_estimates.dat at stop and read at start', async () => {
+    await d.stop();
+    const saved = JSON.parse(readFileSync(join(d.datadir, 'fee_estimates.dat'), 'utf8')) as { bestSeenHeight: number };
+    // the last block the estimator saw while current
+    assert.ok(saved.bestSeenHeight > 0);
+    await d.start();
+    assert.ok(!d.log.some((l) => /Failed to read fee estimates/.test(l)), d.log.join('\n'));
+    assert.equal(await d.rpc('estimatefee', 1), -1);
+  });
 });

@@ -154,6 +154,23 @@ class TxConfirmStats {
     return median;
   }
 
+  /** Write: the moving averages (the current block's counters and the mempool's are not kept). */
+  save(): { avg: number[]; txCtAvg: number[]; confAvg: number[][] } {
+    return { avg: [...this.avg], txCtAvg: [...this.txCtAvg], confAvg: this.confAvg.map((r) => [...r]) };
+  }
+
+  /** Read: false (nothing changed) unless the saved shape is this one's, every figure a finite number ≥ 0. */
+  load(v: unknown): boolean {
+    const o = v as { avg?: unknown; txCtAvg?: unknown; confAvg?: unknown } | null;
+    const n = this.buckets.length;
+    const row = (r: unknown): r is number[] => Array.isArray(r) && r.length === n && r.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0);
+    if (!o || !row(o.avg) || !row(o.txCtAvg) || !Array.isArray(o.confAvg) || o.confAvg.length !== this.maxConfirms || !o.confAvg.every(row)) return false;
+    o.avg.forEach((x, j) => (this.avg[j] = x));
+    o.txCtAvg.forEach((x, j) => (this.txCtAvg[j] = x));
+    (o.confAvg as number[][]).forEach((r, i) => r.forEach((x, j) => (this.confAvg[i]![j] = x)));
+    return true;
+  }
+
   newTx(height: number, val: number): number {
     const b = this.findBucketIndex(val);
     this.unconfTxs[height % this.unconfTxs.length]![b]!++;
@@ -283,6 +300,24 @@ export class BlockPolicyEstimator {
     for (const e of entries) this.processBlockTx(height, e);
     this.feeStats.updateMovingAverages();
     this.priStats.updateMovingAverages();
+  }
+
+  /** CBlockPolicyEstimator::Write: what fee_estimates.dat keeps across a restart. */
+  save(): unknown {
+    return { version: 1, bestSeenHeight: this.bestSeenHeight, fee: this.feeStats.save(), priority: this.priStats.save() };
+  }
+
+  /** CBlockPolicyEstimator::Read; a file that does not read leaves the estimator as it was (komodod warns and goes on). */
+  load(v: unknown): boolean {
+    const o = v as { version?: unknown; bestSeenHeight?: unknown; fee?: unknown; priority?: unknown } | null;
+    if (!o || o.version !== 1 || typeof o.bestSeenHeight !== 'number' || !Number.isInteger(o.bestSeenHeight) || o.bestSeenHeight < 0) return false;
+    const fee = new TxConfirmStats(this.feeStats.buckets.slice(0, -1), MAX_BLOCK_CONFIRMS, DEFAULT_DECAY);
+    const pri = new TxConfirmStats(this.priStats.buckets.slice(0, -1), MAX_BLOCK_CONFIRMS, DEFAULT_DECAY);
+    if (!fee.load(o.fee) || !pri.load(o.priority)) return false;
+    this.feeStats.load(o.fee);
+    this.priStats.load(o.priority);
+    this.bestSeenHeight = o.bestSeenHeight;
+    return true;
   }
 
   /** estimateFee: satoshis per kB, 0 when there is no estimate. */

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus/timing.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { Coin } from '../../chain/validation/coin.js';
@@ -79,5 +80,27 @@ export class FeeEstimatorFeed {
   blockConnected(height: number, mined: readonly EstimatorEntry[], blockTime: number): void {
     this.estimator.processBlock(height, mined, this.current(this.tipTime));
     this.current(blockTime);
+  }
+}
+
+/** CTxMemPool::ReadFeeEstimates at start: a missing file is a first start; an unreadable one is logged and left. */
+export function readFeeEstimates(est: BlockPolicyEstimator, file: string, log?: (msg: string) => void): void {
+  if (!existsSync(file)) return;
+  let ok = false;
+  try {
+    ok = est.load(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    ok = false;
+  }
+  if (!ok) log?.(`WARNING: Failed to read fee estimates from ${file}. Continue anyway.`);
+}
+
+/** CTxMemPool::WriteFeeEstimates at stop (written aside, then renamed: a kill never leaves half a file). */
+export function writeFeeEstimates(est: BlockPolicyEstimator, file: string, log?: (msg: string) => void): void {
+  try {
+    writeFileSync(`${file}.new`, JSON.stringify(est.save()));
+    renameSync(`${file}.new`, file);
+  } catch (e) {
+    log?.(`WARNING: Failed to write fee estimates to ${file}: ${(e as Error).message}`);
   }
 }

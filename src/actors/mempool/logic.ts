@@ -31,7 +31,7 @@ import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
-import { FeeEstimatorFeed } from './fee-feed.js';
+import { FeeEstimatorFeed, readFeeEstimates, writeFeeEstimates } from './fee-feed.js';
 import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, PriorityDelta, TxAccepted, TxRemoved } from './protocol.js';
 
 export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAccepted, TxRemoved } from './protocol.js';
@@ -87,6 +87,9 @@ export interface MempoolOptions {
   verifyPool?: VerifyPool;
   /** -addressindex: keep the mempool's address index (komodod's addAddressIndex runs only then). Default on. */
   addressIndex?: boolean;
+  /** fee_estimates.dat: the fee estimator's figures, read at start and written at stop (as komodod). */
+  feeEstimatesFile?: string;
+  log?: (msg: string) => void;
 }
 
 const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync', 'prioritise']);
@@ -275,11 +278,14 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.fees = new FeeEstimatorFeed(this.now);
   }
 
-  async load(): Promise<void> {}
+  async load(): Promise<void> {
+    if (this.opts.feeEstimatesFile) readFeeEstimates(this.fees.estimator, this.opts.feeEstimatesFile, this.opts.log);
+  }
 
   async close(): Promise<void> {
     // Every burst still being verified is answered before the mempool stops.
     await this.settled();
+    if (this.opts.feeEstimatesFile) writeFeeEstimates(this.fees.estimator, this.opts.feeEstimatesFile, this.opts.log);
   }
 
   isWrite(body: MempoolRequest): boolean {
