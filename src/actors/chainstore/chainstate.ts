@@ -10,6 +10,7 @@ import { outpointKey } from '../../chain/tx/input.js';
 import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import { createHash } from 'node:crypto';
+import { SnapshotIndex } from './snapshotindex.js';
 import { ccoinsSize, varIntBytes, type UnspentOut } from '../../chain/tx/coins-size.js';
 
 /**
@@ -21,7 +22,8 @@ import { ccoinsSize, varIntBytes, type UnspentOut } from '../../chain/tx/coins-s
  * - txs: txid (internal) → block hash | height u32 | position u32 | offset u32 | length u32 (the transaction's bytes within its block's)
  * - spent: outpoint → spending txid (internal) | input u32 | height u32
  * - addressUnspent: type u8 | hash160 | txid (internal) | n u32 LE (CAddressUnspentKey) → value u64 | height u32 | coinbase u8 | script
- * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64 (a running total: CCaddress_balance reads one row)
+ * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64, then how many are nonzero, u32 (running totals: CCaddress_balance reads one row)
+ * - richlist, snapshotTotals: getsnapshot's order and counters (snapshotindex.ts)
  * - addressHistory: type u8 | hash160 | height u32 BE | position u32 BE | txid (internal) | index u32 BE | spending u8 (CAddressIndexKey) → satoshis i64
  *
  * connect() and disconnect() change them for one block and must run inside the chain store's write
@@ -37,6 +39,8 @@ export class ChainIndexes {
   private readonly addrBalance: Database<Buffer, Buffer>;
   private readonly addrHistory: Database<Buffer, Buffer>;
   private readonly pools: Database<Buffer, Buffer>;
+  /** getsnapshot's rich list and counters, kept with the balances. */
+  readonly snapshot: SnapshotIndex;
 
   constructor(
     db: ChainDb,
@@ -51,6 +55,7 @@ export class ChainIndexes {
     this.addrBalance = db.index('addressBalance');
     this.addrHistory = db.index('addressHistory');
     this.pools = db.index('pools');
+    this.snapshot = new SnapshotIndex(db);
   }
 
   /**
@@ -365,44 +370,58 @@ export class ChainIndexes {
     const unique = prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes;
     for (const a of unique) {
       this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
-      this.addBalance(a, value);
+      this.addBalance(a, value, value > 0n ? 1 : 0);
     }
   }
 
   private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint): void {
-    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value);
+    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0);
   }
 
   /**
-   * While a block connects or disconnects: its net change to each address's total (written once per
-   * address at its end, flushBalances, not read and written again per output).
+   * While a block connects or disconnects: its net change to each address's total and count (written
+   * once per address at its end, flushBalances, not read and written again per output).
    */
-  private balanceDeltas: Map<string, { prefix: Buffer; delta: bigint }> | null = null;
+  private balanceDeltas: Map<string, { prefix: Buffer; delta: bigint; dCount: number }> | null = null;
 
-  private addBalance(prefix: Buffer, delta: bigint): void {
+  /** `dCount`: the change in its count of nonzero outputs (kept after the total: getsnapshot's utxos). */
+  private addBalance(prefix: Buffer, delta: bigint, dCount: number): void {
     const pending = this.balanceDeltas;
-    if (!pending) return this.writeBalance(prefix, delta);
+    if (!pending) return this.writeBalance(prefix, delta, dCount);
     const id = prefix.toString('latin1');
     const d = pending.get(id);
-    if (d) d.delta += delta;
-    else pending.set(id, { prefix, delta });
+    if (d) {
+      d.delta += delta;
+      d.dCount += dCount;
+    } else pending.set(id, { prefix, delta, dCount });
   }
 
   private flushBalances(): void {
-    for (const { prefix, delta } of this.balanceDeltas!.values()) if (delta !== 0n) this.writeBalance(prefix, delta);
+    for (const { prefix, delta, dCount } of this.balanceDeltas!.values()) {
+      if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
+    }
   }
 
-  private writeBalance(k: Buffer, delta: bigint): void {
+  private writeBalance(k: Buffer, delta: bigint, dCount: number): void {
     const v = this.addrBalance.get(k);
-    const total = (v ? v.readBigInt64LE(0) : 0n) + delta;
+    const before = v ? v.readBigInt64LE(0) : 0n;
+    const total = before + delta;
+    const count = (v && v.length >= 12 ? v.readUInt32LE(8) : 0) + dCount;
     // An address with nothing unspent has no row (nor does one whose outputs are all worth 0).
     if (total === 0n) this.addrBalance.removeSync(k);
-    else this.addrBalance.putSync(k, i64(total));
+    else {
+      const b = Buffer.allocUnsafe(12);
+      b.writeBigInt64LE(total, 0);
+      b.writeUInt32LE(count, 8);
+      this.addrBalance.putSync(k, b);
+    }
+    if (dCount !== 0 || delta !== 0n) this.snapshot.changed(k, before, total, dCount);
   }
 
   /** Empties every index (-reindex, a migration). Inside a write transaction. */
   clear(): void {
     for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrBalance, this.addrHistory, this.pools]) d.clearSync();
+    this.snapshot.clear();
   }
 }
 

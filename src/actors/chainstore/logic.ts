@@ -11,6 +11,8 @@ import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
 import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
+import { SupplyIndex } from './supplyindex.js';
+import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import type { BlockUndo } from './coins.js';
@@ -86,6 +88,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   indexes!: ChainIndexes;
   /** The token registry (LMDB), kept in the same write transactions. */
   tokens!: TokenIndex;
+  /** komodo_coinsupply's running totals, per connected block. */
+  private supply!: SupplyIndex;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   private readonly now: () => number;
@@ -131,6 +135,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.store = BlockStore.open(dir, this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC, this.opts.reindex, this.opts.cacheBytes);
     this.indexes = new ChainIndexes(this.store.db, this.opts.addressIndex ?? true);
     this.tokens = new TokenIndex(this.store.db, this.log);
+    this.supply = new SupplyIndex(this.store.db);
     if (hasSchema1(dir)) {
       if ((this.store.schema ?? 0) >= 2) {
         // An upgrade committed and was killed before it removed the old files.
@@ -197,7 +202,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
 
   /**
    * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index),
-   * 4 (no value pools) or 5 (no address balances) to 6: the indexes are built once from the active chain, from genesis, then kept.
+   * 4 (no value pools), 5 (no address balances) or 6 (no coin supply totals) to 7: the indexes are built once from the active chain, from genesis, then kept.
    * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
    * kill midway goes on from where it was.
    */
@@ -208,6 +213,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.store.db.write(() => {
       this.indexes.clear();
       this.tokens.clear();
+      this.supply.clear();
       this.store.db.putMeta('upgradeTip', tip);
       this.store.db.putMeta('tip', genesis);
       this.store.putSchema();
@@ -230,6 +236,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         this.tokens.connect(block.txs, txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
         const undo = this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
         this.storePools(entry, block, txids, undo);
+        this.supply.connect(block, entry.hash, entry.height > 1 ? entry.prev : null, undo.spent);
         this.store.db.putMeta('tip', entry.hash);
       });
       this.index.setActiveTip(entry);
@@ -350,6 +357,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.store.db.clear();
       this.indexes.clear();
       this.tokens.clear();
+      this.supply.clear();
       this.store.db.putMeta('reindexing', true);
     });
     this.store.forget();
@@ -450,6 +458,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.store.db.clear();
       this.indexes.clear();
       this.tokens.clear();
+      this.supply.clear();
     });
     for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
     this.store.files.setAppendPoint(0, 0);
@@ -609,6 +618,40 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       }
       case 'chainTips':
         return this.chainTips();
+      case 'coinSupply': {
+        // komodo_coinsupply sums heights 1..height: genesis alone gives 0 (and komodod's "couldnt calculate supply").
+        const e = body.height > 0 ? this.index.atHeight(body.height) : undefined;
+        const r = e ? this.supply.get(e.hash) : undefined;
+        return r ? { supply: r.supply, zfunds: r.totalZfunds, sprout: r.totalSprout } : body.height === 0 ? { supply: 0n, zfunds: 0n, sprout: 0n } : null;
+      }
+      case 'timesAndBits': {
+        const out: { time: number; bits: number }[] = [];
+        for (let h = Math.max(0, body.from); h <= Math.min(body.to, this.index.height); h++) {
+          const hd = this.index.atHeight(h)!.header;
+          out.push({ time: hd.time, bits: hd.bits });
+        }
+        return out;
+      }
+      case 'snapshot':
+        if (!this.indexes.addressIndex) return null;
+        return { height: this.index.height, ...this.indexes.snapshot.totals(), top: this.indexes.snapshot.top(body.top) };
+      case 'verifyChain':
+        return verifyDB(
+          {
+            tipHeight: this.index.height,
+            atHeight: (h) => this.index.atHeight(h)!,
+            readRaw: (e) => this.store.files.readBlock(e.pos),
+            undoOf: (h) => this.indexes.undoOf(h),
+            coin: (t, n) => this.indexes.coin(t, n),
+            tx: (t) => this.txInfo(t)?.tx,
+            rules: this.opts.rules,
+            // nCoinCacheUsage: -dbcache's share, at about 150 bytes per coin held in memory.
+            maxOverlayCoins: Math.floor((this.opts.cacheBytes ?? 450 * 1024 * 1024) / 150),
+            log: this.log,
+          },
+          body.level,
+          body.depth,
+        );
       case 'utxoStats': {
         const tip = this.index.tip;
         const st = this.indexes.utxoStats(tip.hash);
@@ -1192,6 +1235,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.tokens.connect(block.txs, h.txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
       const undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
       this.storePools(entry, block, h.txids, undo);
+      this.supply.connect(block, entry.hash, entry.height > 1 ? entry.prev : null, undo.spent);
       this.store.db.putMeta('tip', entry.hash);
     });
     this.index.setActiveTip(entry);
@@ -1239,6 +1283,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.commit(() => {
       this.tokens.disconnect(tip.hash, tip.height);
       this.indexes.disconnect(block.txs, h.txids, tip.hash, tip.height);
+      this.supply.disconnect(tip.hash);
       this.store.db.putMeta('tip', parent.hash);
     });
     this.index.setActiveTip(parent);

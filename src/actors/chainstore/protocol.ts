@@ -275,6 +275,14 @@ export type ChainStoreRequest =
   | { op: 'utxoStats' }
   /** Every head of the block tree and the active tip, highest first (getchaintips). */
   | { op: 'chainTips' }
+  /** komodo_coinsupply at an active-chain height: running totals, one read. */
+  | { op: 'coinSupply'; height: number }
+  /** CVerifyDB::VerifyDB over the last `depth` blocks at `level` (verifychain). */
+  | { op: 'verifyChain'; level: number; depth: number }
+  /** getsnapshot's figures and its first `top` addresses by amount (0: all). */
+  | { op: 'snapshot'; top: number }
+  /** nTime and nBits of the active chain's blocks `from`..`to` (genminingCSV), from the in-memory index. */
+  | { op: 'timesAndBits'; from: number; to: number }
   // Writes.
   | { op: 'submitBlock'; raw: Uint8Array }
   | { op: 'invalidateBlock'; hash: string }
@@ -322,6 +330,12 @@ export interface ChainStoreReplies {
   networkHashPS: number;
   recentVersions: number[];
   chainTips: ChainTip[];
+  /** null: no block at that height, or one with no totals */
+  coinSupply: { supply: bigint; zfunds: bigint; sprout: bigint } | null;
+  verifyChain: boolean;
+  timesAndBits: { time: number; bits: number }[];
+  /** null when -addressindex is off */
+  snapshot: { height: number; total: bigint; utxos: bigint; addresses: bigint; ignored: bigint; ccUtxos: bigint; ccTotal: bigint; top: { addr: string; amount: bigint }[] } | null;
   utxoStats: { height: number; bestblock: string; transactions: number; txouts: number; bytesSerialized: number; hashSerialized: string; totalAmount: bigint };
   submitBlock: SubmitResult;
   invalidateBlock: null;

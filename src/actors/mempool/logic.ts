@@ -31,6 +31,7 @@ import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
+import { FeeEstimatorFeed, readFeeEstimates, writeFeeEstimates } from './fee-feed.js';
 import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, PriorityDelta, TxAccepted, TxRemoved } from './protocol.js';
 
 export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAccepted, TxRemoved } from './protocol.js';
@@ -86,6 +87,9 @@ export interface MempoolOptions {
   verifyPool?: VerifyPool;
   /** -addressindex: keep the mempool's address index (komodod's addAddressIndex runs only then). Default on. */
   addressIndex?: boolean;
+  /** fee_estimates.dat: the fee estimator's figures, read at start and written at stop (as komodod). */
+  feeEstimatesFile?: string;
+  log?: (msg: string) => void;
 }
 
 const WRITE_OPS = new Set(['accept', 'acceptMany', 'blockConnected', 'blockDisconnected', 'sync', 'prioritise']);
@@ -106,6 +110,8 @@ interface Prepared {
   prevouts: { value: bigint; script: Uint8Array }[];
   /** The confirmed transactions its CC validation may read, fetched with the coins (ccContext). */
   ccTxs?: ReadonlyMap<string, Transaction>;
+  /** The tip's time when it was checked (the fee estimator's IsInitialBlockDownload). */
+  tipTime?: number;
 }
 
 /** The earlier transactions of a burst, as later ones of the burst see them (not yet in the mempool). */
@@ -296,16 +302,22 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Signature failures in bursts so far: a burst checked before one of them is checked again. */
   private failures = 0;
   private readonly now: () => number;
+  /** The fee and priority estimator (estimatefee, estimatepriority), fed as komodod's mempool feeds it. */
+  private readonly fees: FeeEstimatorFeed;
 
   constructor(private readonly opts: MempoolOptions) {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+    this.fees = new FeeEstimatorFeed(this.now);
   }
 
-  async load(): Promise<void> {}
+  async load(): Promise<void> {
+    if (this.opts.feeEstimatesFile) readFeeEstimates(this.fees.estimator, this.opts.feeEstimatesFile, this.opts.log);
+  }
 
   async close(): Promise<void> {
     // Every burst still being verified is answered before the mempool stops.
     await this.settled();
+    if (this.opts.feeEstimatesFile) writeFeeEstimates(this.fees.estimator, this.opts.feeEstimatesFile, this.opts.log);
   }
 
   isWrite(body: MempoolRequest): boolean {
@@ -366,6 +378,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         return this.orderedEntries();
       case 'deltas':
         return body.txids.map((t) => this.deltas.get(t) ?? null);
+      case 'estimateFee':
+        return this.fees.estimator.estimateFee(body.blocks);
+      case 'estimatePriority':
+        return this.fees.estimator.estimatePriority(body.blocks);
       case 'info':
         return { size: this.entries.size, bytes: this.bytes, usage: this.usage, transactionsUpdated: this.transactionsUpdated } satisfies MempoolInfo;
       case 'spentBy':
@@ -697,7 +713,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       const c = coinView.coin(t, n)!;
       return { value: c.value, script: c.script };
     });
-    return { tx, txid, raw, fee, height: view.height, branchId, ccEnabled: ctx.ccEnabled, spends, coinView, prevouts };
+    return { tx, txid, raw, fee, height: view.height, branchId, ccEnabled: ctx.ccEnabled, spends, coinView, prevouts, tipTime: view.time };
   }
 
   private scriptOptions(p: Prepared, overlay?: Overlay): Omit<InputScriptOptions, 'txdata' | 'verifyCoinImport'> & { ccEnabled: boolean } {
@@ -717,6 +733,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** The transaction passed every check: it enters the mempool and is announced. */
   private commit(p: Prepared, notices: MempoolNotice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
+    this.fees.accepted({ txid: p.txid, tx: p.tx, fee: p.fee, size: p.raw.length, height: p.height, tipTime: p.tipTime ?? 0, coin: (t, n) => p.coinView.coin(t, n), inPool: (t) => this.entries.has(t) });
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
     if (p.tx.vin.some((i) => p.coinView.coin(i.prevout.txid(), i.prevout.index)?.coinbase === true)) this.coinbaseSpenders.add(p.txid);
     notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
@@ -818,6 +835,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Takes an entry out of the pool and of everything kept beside it: indexes and running totals. */
   private drop(e: MempoolEntry): void {
     this.entries.delete(e.txid);
+    this.fees.removed(e.txid);
     this.coinbaseSpenders.delete(e.txid);
     this.lockTimed.delete(e.txid);
     this.unindexAddresses(e);
@@ -850,6 +868,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
 
   /** removeForBlock: mined transactions leave, then anything spending what the block spent, then the expired. */
   private blockConnected(block: Block, txids: string[], height: number, notices: MempoolNotice[]): void {
+    const mined = this.fees.entriesOf(txids);
     block.txs.forEach((tx, i) => {
       const txid = txids[i]!;
       // removeForBlock's ClearPrioritisation: every transaction of the block, pooled or not.
@@ -867,6 +886,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         if (other && other !== txid) this.remove(other, 'conflict', notices);
       }
     });
+    this.fees.blockConnected(height, mined, block.header.time);
     for (const e of [...this.entries.values()]) {
       if (isExpiredTx(e.tx, height + 1)) this.remove(e.txid, 'expired', notices);
     }

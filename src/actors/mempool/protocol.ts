@@ -96,6 +96,10 @@ export type MempoolRequest =
   | { op: 'spentMany'; outpoints: Outpoint[] }
   /** The prioritisetransaction deltas (mapDeltas) of these txids, null where none. */
   | { op: 'deltas'; txids: string[] }
+  /** CBlockPolicyEstimator::estimateFee: satoshis per kB for confirmation within `blocks`, 0 when unknown. */
+  | { op: 'estimateFee'; blocks: number }
+  /** CBlockPolicyEstimator::estimatePriority: -1 when unknown. */
+  | { op: 'estimatePriority'; blocks: number }
   // Writes.
   /** prioritisetransaction: adds to the txid's priority and fee deltas (kept until it is mined). */
   | { op: 'prioritise'; txid: string; priority: number; fee: bigint }
@@ -123,6 +127,8 @@ export interface MempoolReplies {
   addressDeltas: MempoolAddressDelta[];
   spentMany: ({ txid: string; vin: number } | null)[];
   deltas: (PriorityDelta | null)[];
+  estimateFee: number;
+  estimatePriority: number;
   prioritise: null;
   /** the txid */
   accept: string;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Asker } from '../../actors/ask.js';
 import type { ChainStoreProtocol } from '../../actors/chainstore/protocol.js';
 import type { MempoolOptions } from '../../actors/mempool/logic.js';
@@ -16,5 +17,7 @@ export function mempoolOptions(parts: NodeParts, chain: Asker<ChainStoreProtocol
     // The validators read the mempool's transactions and the chain's, which the mempool fetches from
     // the chain store by message before it validates (MempoolLogic.ccContext).
     ccChecker: parts.ccChecks,
+    feeEstimatesFile: join(config.datadir, 'fee_estimates.dat'),
+    log: parts.log,
   };
 }

@@ -105,7 +105,7 @@ function poolsJSON(p: Pools, withDelta: boolean): { chainSupply: JsonObj; valueP
 }
 
 /** komodo_segid(0, height): judged on the active chain's block at that height. */
-async function segidAt(node: NodeServices, height: number, info: BlockInfo): Promise<number> {
+export async function segidAt(node: NodeServices, height: number, info: BlockInfo): Promise<number> {
   if (height <= 0) return -1;
   let b: BlockInfo | null = info;
   if (!info.active) {

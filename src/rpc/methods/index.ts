@@ -32,8 +32,16 @@ import { blockTemplateMethods } from './blocktemplate.js';
 import { prioritiseMethods } from './prioritise.js';
 import { notaryMethods } from './notary.js';
 import { notaryPayMethods } from './notarypay.js';
+import { cclibMethods } from './cclib.js';
+import { coinSupplyMethods } from './coinsupply.js';
+import { verifyChainMethods } from './verifychain.js';
+import { feeEstimateMethods } from './feeestimate.js';
+import { blockDeltasMethods } from './blockdeltas.js';
+import { snapshotMethods } from './snapshot.js';
+import { miningCsvMethods } from './miningcsv.js';
+import { kvMethods } from './kv.js';
 
 /** Every method the node serves, by category module. */
 export function nodeMethods(node: NodeServices): RpcMethod[] {
-  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...walletCryptMethods(node), ...walletAccountMethods(node), ...walletWatchMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node)];
+  return [helpMethod, ...controlMethods(node), ...blockchainMethods(node), ...blockTreeMethods(node), ...txOutProofMethods(node), ...txOutSetMethods(node), ...chainTxStatsMethods(node), ...rawTransactionMethods(node), ...miscMethods(node), ...miningInfoMethods(node), ...miningMethods(node), ...networkMethods(node), ...tokensMethods(node), ...assetsMethods(node), ...walletMethods(node), ...walletCoinMethods(node), ...walletSignMethods(node), ...walletPoolMethods(node), ...walletReceivedMethods(node), ...walletCryptMethods(node), ...walletAccountMethods(node), ...walletWatchMethods(node), ...rawWalletMethods(node), ...addressMethods(node), ...devMethods(node), ...utilMethods(node), ...netInfoMethods(node), ...miningStatsMethods(node), ...blockTemplateMethods(node), ...prioritiseMethods(node), ...notaryMethods(node), ...notaryPayMethods(node), ...cclibMethods(node), ...coinSupplyMethods(node), ...verifyChainMethods(node), ...feeEstimateMethods(node), ...blockDeltasMethods(node), ...snapshotMethods(node), ...miningCsvMethods(node), ...kvMethods(node)];
 }
