@@ -22,6 +22,11 @@ test('help lists every served method but the hidden ones, each under its own usa
     const lines = new Set(list.split('\n'));
     for (const name of t.names()) {
       const m = t.get(name)!;
+      // komodod's getblockdeltas throws runtime_error("") for its help: an empty text.
+      if (name === 'getblockdeltas') {
+        assert.equal(t.helpText(m), '');
+        continue;
+      }
       const first = t.helpText(m).split('\n')[0]!;
       // Each text is the method's own: its usage line starts with its name.
       assert.ok(first === name || first.startsWith(name + ' '), `${name}: help starts with "${first}"`);
