@@ -118,8 +118,19 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.equal(await node.rpc<number>('getbalance', '*', 1), spendable);
     assert.equal(await node.rpc<number>('getbalance', '*', 1, false), spendable);
     assert.equal(Math.round((await node.rpc<number>('getbalance', '*', 1, true)) * 1e8), Math.round(spendable * 1e8) + 5e8);
-    // (getbalance "watched2" with includeWatchonly: the accounts sums do not cover keyless destinations yet — open, see README.)
+    // GetAccountBalance counts the label's watched address only with includeWatchonly (ISMINE_WATCH_ONLY).
+    assert.equal(await node.rpc<number>('getbalance', 'watched2', 1, true), 5);
     assert.equal(await node.rpc<number>('getbalance', 'watched2', 1), 0);
+    // ListReceived: the watched address with includeWatchonly (involvesWatchonly), not without.
+    const byAddr = await node.rpc<R[]>('listreceivedbyaddress', 1, false, true);
+    const row = byAddr.find((r) => r.address === w.address);
+    assert.ok(row, 'the watched address is listed with includeWatchonly');
+    assert.equal(row.involvesWatchonly, true);
+    assert.equal(row.account, 'watched2');
+    assert.equal(row.amount, 5);
+    assert.deepEqual(row.txids, [paid]);
+    assert.equal((await node.rpc<R[]>('listreceivedbyaddress', 1, false)).find((r) => r.address === w.address), undefined);
+    assert.equal((await node.rpc<R[]>('listreceivedbyaddress', 1, true)).find((r) => r.address === w.address), undefined);
     assert.equal((await node.rpc<R>('getwalletinfo')).balance, spendable);
     // getreceivedbyaddress tallies an address IsMine at any level.
     assert.equal(await node.rpc<number>('getreceivedbyaddress', w.address), 5);
@@ -233,7 +244,8 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.equal(multisigCoin.account, 'shared');
     assert.equal(multisigCoin.redeemScript, created.redeemScript);
     assert.deepEqual(await node.rpc<Unspent[]>('listunspent', 1, 9999999, [multisig]), coins);
-    // (getbalance "shared": the accounts sums do not cover keyless destinations yet — open, see README.)
+    // The P2SH of the wallet's own keys is spendable: GetAccountBalance counts it under its account.
+    assert.equal(await node.rpc<number>('getbalance', 'shared', 1), 3);
   });
 
   await t.test('signrawtransaction signs the P2SH with the wallet\'s redeem script and keys', async () => {

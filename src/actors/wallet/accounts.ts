@@ -1,7 +1,7 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
-import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import { decodeAddress, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import type { Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore } from './keystore.js';
 import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
@@ -18,6 +18,10 @@ import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './pro
 export interface AccountsLedger {
   /** IsMine for a key script (P2PKH, P2PK): the wallet key it pays, or undefined. */
   keyOf(script: Uint8Array): HeldKey | undefined;
+  /** IsMine for any other script: its destination and level when the wallet watches it or can spend it (a P2SH), else undefined. */
+  keylessOf(script: Uint8Array): { address: string; keyIdHex: string | null; level: KeylessLevel } | undefined;
+  /** The address-book name of a keyless destination (mapAddressBook), or undefined. */
+  labelOf(address: string): string | undefined;
   /** GetDebit of a recorded transaction (its `tx` parsed). */
   debit(txid: string, tx: Transaction): bigint;
   /** The script of a wallet output a transaction spends (IsMine(txin)), or undefined when not the wallet's. */
@@ -32,12 +36,37 @@ export interface AccountsLedger {
   maturity(): number;
 }
 
+export type KeylessLevel = 'spendable' | 'watch' | 'no';
+
+/**
+ * A wallet destination without a wallet key (a watched address, a P2SH the wallet can spend, or a
+ * keyless address-book entry IsMine does not own): one object per address, its IsMine level as last told.
+ */
+export interface Keyless {
+  readonly keyless: true;
+  /** The index id: the key id (hex) of a P2PKH, 's' + address for a P2SH (as CoinOwner.idx). */
+  readonly idHex: string;
+  readonly address: string;
+  /** mapAddressBook order (CTxDestination: key ids before script ids, each by id). */
+  readonly order: string;
+  level: KeylessLevel;
+}
+
+/** What the accounts count under an address: a wallet key or a keyless destination. */
+export type Holder = HeldKey | Keyless;
+
+const isKeyless = (h: Holder): h is Keyless => (h as Keyless).keyless === true;
+
+/** mapAddressBook (std::map<CTxDestination>) order: boost::variant compares the kind first (key id, then script id), then the id. */
+const orderOf = (h: Holder): string => (isKeyless(h) ? h.order : `1${h.idHex}`);
+
 /**
  * The one place that says whether a wallet destination is spendable or watch-only (isminetype):
- * every held key is spendable today; the watch-only branch answers 'watch' for imported scripts here.
+ * a held key is spendable; a keyless destination is what IsMine last said of its script ('no' for a
+ * keyless address-book entry the wallet neither watches nor can spend).
  */
-export function mineKind(_k: HeldKey): 'spendable' | 'watch' {
-  return 'spendable';
+export function mineKind(k: Holder): KeylessLevel {
+  return isKeyless(k) ? k.level : 'spendable';
 }
 
 /** The key id (hex) a script's destination is (ExtractDestination: P2PKH and P2PK both give a key id), or null. */
@@ -70,10 +99,12 @@ export interface TxRec {
 }
 
 export interface Paid {
-  key: HeldKey;
+  key: Holder;
   value: bigint;
   listed: boolean;
   book: string | undefined;
+  /** Counted as watch-only (isminetype when counted: the sums it went to). */
+  watch: boolean;
 }
 
 const NO_PAID: Paid[] = [];
@@ -127,6 +158,10 @@ class AccountSums {
   readonly cb = new HeightSums();
   /** Received by transactions in the mempool. */
   mem = 0n;
+  /** The same three for watch-only destinations (ISMINE_WATCH_ONLY: counted only with includeWatchonly). */
+  readonly wRecv = new HeightSums();
+  readonly wCb = new HeightSums();
+  wMem = 0n;
   /** Debited by its sends (strFromAccount) in the chain or the mempool. */
   sent = 0n;
   /** The accounting entries' total (GetAccountCreditDebit), and how many there are. */
@@ -140,6 +175,12 @@ class AccountSums {
   tMemN = 0;
   tNone = 0n;
   tNoneN = 0;
+  /** The same for its watch-only addresses. */
+  readonly wTally = new HeightSums();
+  wtMem = 0n;
+  wtMemN = 0;
+  wtNone = 0n;
+  wtNoneN = 0;
 }
 
 interface MoveDoc {
@@ -162,8 +203,10 @@ export class Accounts {
   /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
   private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
   /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
-  private readonly book = new Map<string, Set<HeldKey>>();
-  private readonly bookOf = new Map<HeldKey, string>();
+  private readonly book = new Map<string, Set<Holder>>();
+  private readonly bookOf = new Map<Holder, string>();
+  /** The keyless destinations met (paid by a wallet transaction, or given an address-book entry), by address. */
+  private readonly keyless = new Map<string, Keyless>();
   /** The accounting entries by nOrderPos (each move is two). */
   private readonly moves = new Map<number, MoveEntry>();
   /** GetAddressGroupings, as a union-find over key ids; rebuilt when a grouped change key enters the book. */
@@ -191,12 +234,13 @@ export class Accounts {
   }
 
   /** The account a key is listed under in the address book, or undefined when it is not listed. */
-  bookName(k: HeldKey): string | undefined {
+  bookName(k: Holder): string | undefined {
+    if (isKeyless(k)) return this.ledger.labelOf(k.address);
     // init.cpp's first run: SetAddressBook(vchDefaultKey, "", "receive") for the node's default key.
     return k.account ?? (k.origin === 'node' ? '' : undefined);
   }
 
-  private bookKey(k: HeldKey): void {
+  private bookKey(k: Holder): void {
     const name = this.bookName(k);
     const before = this.bookOf.get(k);
     if (before === name) return;
@@ -267,7 +311,7 @@ export class Accounts {
     let paid: Paid | Paid[] | null = null;
     let oneshot = 0;
     tx.vout.forEach((o) => {
-      const k = this.ledger.keyOf(o.script);
+      const k = this.holderOf(o.script);
       let listed = k !== undefined;
       if (debit > 0n) {
         // komodod's quirk: IsChange outputs (mine, not in the address book) after the second one are left out.
@@ -275,7 +319,7 @@ export class Accounts {
         else debited += o.value;
       }
       if (!k) return;
-      const p: Paid = { key: k, value: o.value, listed, book: undefined };
+      const p: Paid = { key: k, value: o.value, listed, book: undefined, watch: false };
       paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
     });
     rec.debited = debited;
@@ -329,7 +373,7 @@ export class Accounts {
     if (rec.st !== null) this.apply(rec, rec.st, -1);
     rec.st = st;
     if (st !== null) {
-      for (const p of paidOf(rec)) p.book = this.bookName(p.key);
+      for (const p of paidOf(rec)) (p.book = this.bookName(p.key)), (p.watch = mineKind(p.key) === 'watch');
       this.apply(rec, st, 1);
     }
   }
@@ -341,25 +385,58 @@ export class Accounts {
       for (const p of paidOf(rec)) {
         if (!p.listed) continue;
         const a = this.acc(p.book ?? '');
-        if (st === 0) a.mem += s * p.value;
-        else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
+        if (st === 0) p.watch ? (a.wMem += s * p.value) : (a.mem += s * p.value);
+        else (rec.coinbase ? (p.watch ? a.wCb : a.cb) : p.watch ? a.wRecv : a.recv).add(st, s * p.value, sign);
       }
       const from = this.acc(rec.fromAccount);
       from.sent += s * rec.debited;
       from.txCount += sign;
     }
     // ListReceived: the address book's addresses, coinbases left out.
-    for (const { book, value } of rec.coinbase ? NO_PAID : paidOf(rec)) {
+    for (const { book, value, watch } of rec.coinbase ? NO_PAID : paidOf(rec)) {
       if (book === undefined) continue;
       const a = this.acc(book);
-      if (st > 0) a.tally.add(st, s * value, sign);
+      if (watch) {
+        if (st > 0) a.wTally.add(st, s * value, sign);
+        else if (st === 0) (a.wtMem += s * value), (a.wtMemN += sign);
+        else (a.wtNone += s * value), (a.wtNoneN += sign);
+      } else if (st > 0) a.tally.add(st, s * value, sign);
       else if (st === 0) (a.tMem += s * value), (a.tMemN += sign);
       else (a.tNone += s * value), (a.tNoneN += sign);
     }
   }
 
+  /** Who an output pays in the accounts: a wallet key, a keyless destination the wallet watches or can spend, or nobody. */
+  private holderOf(script: Uint8Array): Holder | undefined {
+    const k = this.ledger.keyOf(script);
+    if (k) return k;
+    const d = this.ledger.keylessOf(script);
+    return d ? this.intern(d.address, d.keyIdHex, d.level) : undefined;
+  }
+
+  private intern(address: string, keyIdHex: string | null, level: KeylessLevel): Keyless {
+    let h = this.keyless.get(address);
+    if (!h) {
+      h = { keyless: true, idHex: keyIdHex ?? `s${address}`, address, order: keyIdHex ? `1${keyIdHex}` : `2${toHex(decodeAddress(address)?.hash ?? new Uint8Array())}`, level };
+      this.keyless.set(address, h);
+      this.bookKey(h);
+    }
+    return h;
+  }
+
+  /**
+   * A keyless destination's address-book entry or IsMine level changed (importaddress,
+   * addmultisigaddress): it enters the book under its name and its transactions are figured again.
+   * O(its transactions).
+   */
+  keylessChanged(address: string, keyIdHex: string | null, level: KeylessLevel): void {
+    const h = this.intern(address, keyIdHex, level);
+    h.level = level;
+    this.relabel(h);
+  }
+
   /** A key's account changed: its transactions are figured again (IsChange and the account both follow the book). */
-  private relabel(k: HeldKey): void {
+  private relabel(k: Holder): void {
     const wasBook = this.bookOf.has(k);
     this.bookKey(k);
     if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
@@ -376,12 +453,15 @@ export class Accounts {
    * minus the account's sends and fees in the chain or the mempool, plus its accounting entries.
    * komodo_dpowconfs is the depth itself on a chain never notarised. O(minconf + maturity).
    */
-  balance(account: string, minConf: number): bigint {
+  balance(account: string, minConf: number, watchOnly = false): bigint {
     const a = this.sums.get(account);
     if (!a) return 0n;
     const tip = this.ledger.tipHeight();
+    const matured = tip - Math.max(minConf, this.ledger.maturity()) + 1;
     let b = a.recv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.mem : 0n);
-    b += a.cb.upTo(tip - Math.max(minConf, this.ledger.maturity()) + 1).sum;
+    b += a.cb.upTo(matured).sum;
+    // isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY: the watch-only receipts too.
+    if (watchOnly) b += a.wRecv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.wMem : 0n) + a.wCb.upTo(matured).sum;
     return b - a.sent + a.moves;
   }
 
@@ -394,23 +474,25 @@ export class Accounts {
     const names = new Set<string>();
     for (const [name, ks] of this.book) {
       for (const k of ks) {
-        if (mineKind(k) === 'spendable' || watchOnly) {
+        const kind = mineKind(k);
+        // IsMine(destination) & includeWatchonly: a keyless entry IsMine does not own is never listed.
+        if (kind === 'spendable' || (watchOnly && kind === 'watch')) {
           names.add(name);
           break;
         }
       }
     }
     for (const [name, a] of this.sums) if (a.txCount > 0 || a.moveCount > 0) names.add(name);
-    return [...names].sort(byteCmp).map((account) => ({ account, amount: this.balance(account, minConf) }));
+    return [...names].sort(byteCmp).map((account) => ({ account, amount: this.balance(account, minConf, watchOnly) }));
   }
 
-  /** getaddressesbyaccount: the account's address-book keys, in mapAddressBook (key id) order. */
-  addresses(account: string): HeldKey[] {
-    return [...(this.book.get(account) ?? [])].sort((a, b) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0));
+  /** getaddressesbyaccount: the account's address-book addresses (keyless ones too), in mapAddressBook order. */
+  addresses(account: string): string[] {
+    return [...(this.book.get(account) ?? [])].sort(byOrder).map(addressOfHolder);
   }
 
   /** An address's ListReceived tally at `minConf` from the transactions paying it: amount, the smallest depth included (max int: none), the txids. */
-  private tallyOf(k: HeldKey, minConf: number): Tally & { txids: string[] } {
+  private tallyOf(k: Holder, minConf: number): Tally & { txids: string[] } {
     const tip = this.ledger.tipHeight();
     const out = { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [] as string[], any: false };
     const picked = this.recsOf(k.idHex).filter((r) => !r.coinbase && r.st !== null && depthAt(r.st, tip) >= minConf);
@@ -429,14 +511,24 @@ export class Accounts {
   }
 
   /** An account's ListReceived tally at `minConf`, from its running sums: O(minconf). */
-  private accountTally(account: string, minConf: number): Tally {
+  private accountTally(account: string, minConf: number, watchOnly = false): Tally {
     const a = this.sums.get(account);
     if (!a) return { amount: 0n, conf: Number.MAX_SAFE_INTEGER, any: false };
     const tip = this.ledger.tipHeight();
     const { sum, top } = a.tally.upTo(tip - minConf + 1);
-    const out = { amount: sum, conf: top > 0 ? tip - top + 1 : Number.MAX_SAFE_INTEGER, any: top > 0 };
-    if (minConf <= 0 && a.tMemN > 0) (out.amount += a.tMem), (out.conf = 0), (out.any = true);
-    if (minConf <= -1 && a.tNoneN > 0) (out.amount += a.tNone), (out.conf = -1), (out.any = true);
+    let high = top;
+    let amount = sum;
+    // IsMine(address) & filter: the watch-only addresses' receipts only when asked for.
+    if (watchOnly) {
+      const w = a.wTally.upTo(tip - minConf + 1);
+      amount += w.sum;
+      high = Math.max(high, w.top);
+    }
+    const out = { amount, conf: high > 0 ? tip - high + 1 : Number.MAX_SAFE_INTEGER, any: high > 0 };
+    const memN = a.tMemN + (watchOnly ? a.wtMemN : 0);
+    const noneN = a.tNoneN + (watchOnly ? a.wtNoneN : 0);
+    if (minConf <= 0 && memN > 0) (out.amount += a.tMem + (watchOnly ? a.wtMem : 0n)), (out.conf = 0), (out.any = true);
+    if (minConf <= -1 && noneN > 0) (out.amount += a.tNone + (watchOnly ? a.wtNone : 0n)), (out.conf = -1), (out.any = true);
     return out;
   }
 
@@ -445,34 +537,37 @@ export class Accounts {
    * each address's non-coinbase receipts at least minconf deep; by account, summed per name in byte order.
    */
   received(minConf: number, includeEmpty: boolean, watchOnly: boolean, byAccount: boolean): ReceivedRow[] {
-    const byId = (a: HeldKey, b: HeldKey) => (a.idHex < b.idHex ? -1 : a.idHex > b.idHex ? 1 : 0);
     if (byAccount) {
       const rows: ReceivedRow[] = [];
       for (const account of [...this.book.keys()].sort(byteCmp)) {
-        // (The watch-only branch splits these sums by isminetype; every address is spendable today.)
-        const t = this.accountTally(account, minConf);
+        // Only addresses IsMine & filter take part: an account of such addresses alone has no row.
+        const mine = [...this.book.get(account)!].filter((k) => owned(k, watchOnly)).sort(byOrder);
+        if (mine.length === 0) continue;
+        const t = this.accountTally(account, minConf, watchOnly);
         if (!t.any && !includeEmpty) continue;
         // komodod assigns (not ORs) the flag: the account's last address in mapAddressBook order decides it.
-        const last = [...this.book.get(account)!].sort(byId).pop()!;
+        const last = mine.pop()!;
         const watchOnlyRow = watchOnly && mineKind(last) === 'watch' && this.tallyOf(last, minConf).any;
         rows.push({ account, amount: t.amount, confirmations: t.conf, watchOnly: watchOnlyRow });
       }
       return rows;
     }
     const rows: ReceivedRow[] = [];
-    for (const [k, account] of [...this.bookOf].sort(([a], [b]) => byId(a, b))) {
+    for (const [k, account] of [...this.bookOf].sort(([a], [b]) => byOrder(a, b))) {
+      // IsMine(address) & filter: a watch-only address only when asked for, a keyless one IsMine does not own never.
+      if (!owned(k, watchOnly)) continue;
       const watch = mineKind(k) === 'watch';
-      // IsMine(address) & filter: a watch-only address is tallied only when asked for.
-      const t = watch && !watchOnly ? { amount: 0n, conf: Number.MAX_SAFE_INTEGER, txids: [], any: false } : this.tallyOf(k, minConf);
+      const t = this.tallyOf(k, minConf);
       if (!t.any && !includeEmpty) continue;
-      rows.push({ address: addressOf(k.idHex), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
+      rows.push({ address: addressOfHolder(k), account, amount: t.amount, confirmations: t.conf, watchOnly: t.any && watch, txids: t.txids });
     }
     return rows;
   }
 
   /** getreceivedbyaccount: the account's address-book addresses' receipts at least minconf deep. O(minconf). */
   receivedByAccount(account: string, minConf: number): bigint {
-    return this.accountTally(account, minConf).amount;
+    // IsMine(address) as a bool: watch-only addresses count too.
+    return this.accountTally(account, minConf, true).amount;
   }
 
   // ---- moves -------------------------------------------------------------------------------
@@ -525,10 +620,11 @@ export class Accounts {
   /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
   private group(rec: TxRec, inputs: string[]): void {
     if (inputs.length > 0) {
-      const change = paidOf(rec).filter((p) => this.bookName(p.key) === undefined).map((p) => p.key.idHex);
+      const change = paidOf(rec).filter((p) => !isKeyless(p.key) && this.bookName(p.key) === undefined).map((p) => p.key.idHex);
       this.union([...inputs, ...change]);
     }
-    for (const p of paidOf(rec)) this.union([p.key.idHex]);
+    // (The wallet keys' outputs only: the groupings answer key addresses.)
+    for (const p of paidOf(rec)) if (!isKeyless(p.key)) this.union([p.key.idHex]);
   }
 
   /**
@@ -577,6 +673,17 @@ interface Tally {
 const depthAt = (st: number, tip: number): number => (st > 0 ? tip - st + 1 : st);
 
 const addressOf = (idHex: string): string => encodeAddress(PUBKEY_ADDRESS, fromHex(idHex));
+const addressOfHolder = (h: Holder): string => (isKeyless(h) ? h.address : addressOf(h.idHex));
+const byOrder = (a: Holder, b: Holder): number => {
+  const x = orderOf(a);
+  const y = orderOf(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+/** IsMine(destination) & filter. */
+const owned = (k: Holder, watchOnly: boolean): boolean => {
+  const kind = mineKind(k);
+  return kind === 'spendable' || (watchOnly && kind === 'watch');
+};
 
 /** uint256 order: the display hex compared from its last byte (internal byte order). */
 function internalCmp(a: string, b: string): number {

@@ -218,6 +218,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.crypt = new WalletCrypt(opts.keys, this.now, this.log);
     this.accounts = new Accounts(opts.keys, {
       keyOf: (script) => this.keyOfScript(script),
+      keylessOf: (script) => {
+        if (this.watch.empty) return undefined;
+        const level = this.mineLevel(script);
+        const dest = level === ISMINE_NO ? null : scriptDestination(script);
+        return dest ? { ...dest, level: level === ISMINE_WATCH_ONLY ? 'watch' : 'spendable' } : undefined;
+      },
+      labelOf: (address) => this.watch.labelOf(address),
       debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
       // The spent coin is still in the book when its spender is recorded; the stored transaction otherwise (the load).
       spentScript: (txid, n) => {
@@ -245,6 +252,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly watchOps = new WatchOps({
     book: () => this.watch,
     mineLevel: (script) => this.mineLevel(script),
+    keylessChanged: (script) => {
+      const dest = scriptDestination(script);
+      if (!dest || (dest.keyIdHex && this.keys.byIdHex(dest.keyIdHex))) return;
+      const level = this.mineLevel(script);
+      this.accounts.keylessChanged(dest.address, dest.keyIdHex, level === ISMINE_SPENDABLE ? 'spendable' : level === ISMINE_WATCH_ONLY ? 'watch' : 'no');
+    },
     accountOfAddress: (address, keyIdHex) => this.accountOfAddress(address, keyIdHex),
     relabelOwner: (idx, account) => this.book.relabelOwner(idx, account),
     markDirty: () => this.markDirty(),
@@ -870,7 +883,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'unconfirmedBalance':
         return this.book.totals().unconfirmed;
       case 'accountBalance':
-        return this.accounts.balance(body.account, body.minConf);
+        return this.accounts.balance(body.account, body.minConf, body.watchOnly ?? false);
       case 'listAccounts':
         return this.accounts.list(body.minConf, body.watchOnly);
       case 'listReceived':
@@ -878,7 +891,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'receivedByAccount':
         return this.accounts.receivedByAccount(body.account, body.minConf);
       case 'addressesByAccount':
-        return this.accounts.addresses(body.account).map((k) => encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)));
+        return this.accounts.addresses(body.account);
       case 'addressGroupings':
         return this.accounts.groupings((idHex) => this.addressBalance(idHex));
       case 'signMessage': {

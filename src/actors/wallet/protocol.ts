@@ -230,7 +230,8 @@ export type WalletRequest =
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
   | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
   /** The accounts family (src/actors/wallet/accounts.ts): GetAccountBalance, listaccounts, ListReceived, groupings, the address book. */
-  | { op: 'accountBalance'; account: string; minConf: number }
+  /** watchOnly: isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (getbalance's includeWatchonly). */
+  | { op: 'accountBalance'; account: string; minConf: number; watchOnly?: boolean }
   | { op: 'listAccounts'; minConf: number; watchOnly: boolean }
   | { op: 'listReceived'; minConf: number; includeEmpty: boolean; watchOnly: boolean; byAccount: boolean }
   | { op: 'receivedByAccount'; account: string; minConf: number }

@@ -1,6 +1,8 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { decodeAddress, p2shAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
 import { toHex } from '../../chain/encoding/hex.js';
+import { hash160 } from '../../chain/crypto/hash.js';
+import { p2shScript } from '../../chain/script/script.js';
 import { ServiceFailure } from '../protocol.js';
 import { ISMINE_SPENDABLE, type IsMineType, type WatchBook } from './watchonly.js';
 
@@ -9,6 +11,8 @@ export interface WatchHost {
   /** The wallet's WatchBook (opened with the wallet). */
   book(): WatchBook;
   mineLevel(script: Uint8Array): IsMineType;
+  /** A keyless destination's address-book entry or IsMine level changed: the accounts sums follow (Accounts.keylessChanged). */
+  keylessChanged(script: Uint8Array): void;
   /** The address-book name of a destination (a wallet key's account, else a keyless entry's). */
   accountOfAddress(address: string, keyIdHex: string | null): string | undefined;
   /** A keyless destination's coins move to a new account (CoinBook.relabelOwner). */
@@ -62,10 +66,14 @@ export class WatchOps {
     }
     if (address !== undefined) await this.setAddressBook(address, label, 'receive');
     // "Don't throw error in case an address is already there".
-    if (this.host.book().isWatched(script)) return null;
+    if (this.host.book().isWatched(script)) {
+      this.host.keylessChanged(script);
+      return null;
+    }
     await this.host.book().addWatch(script);
     // What was computed without the script (outputs, debits) is redone when read.
     this.host.markDirty();
+    this.host.keylessChanged(script);
     if (rescan) await this.host.rescan();
     return null;
   }
@@ -78,6 +86,7 @@ export class WatchOps {
     if (await this.host.book().addScript(redeemScript)) this.host.markDirty();
     const address = p2shAddress(redeemScript);
     await this.setAddressBook(address, account, 'send');
+    this.host.keylessChanged(p2shScript(hash160(redeemScript)));
     return address;
   }
 

@@ -208,9 +208,9 @@ async function getbalance(node: NodeServices, params: JsonValue[]): Promise<Json
   const watchOnly = params.length > 2 ? getBool(params[2]!) : false;
   const account = getStr(params[0]!);
   if (account === '*') return valueFromAmount(await balance(node, minDepth, undefined, false, watchOnly));
-  // GetAccountBalance: the account's receipts minus its sends and fees, plus its moves (src/actors/wallet/accounts.ts).
-  // Its sums cover the wallet's keys; watch-only (keyless) destinations are not in them yet.
-  return valueFromAmount(await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth }));
+  // GetAccountBalance: the account's receipts minus its sends and fees, plus its moves (src/actors/wallet/accounts.ts),
+  // its keyless destinations' too (watch-only ones with includeWatchonly).
+  return valueFromAmount(await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth, watchOnly }));
 }
 
 async function listunspent(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
