@@ -282,6 +282,13 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.equal(v.iswatchonly, false);
     const coins = await unspentAt(w.address);
     assert.deepEqual(coins.map((c) => [c.txid, c.spendable]), [[paid, true]]);
+    // The address is the key's now (its account, spendable): the watched label's account no longer holds it.
+    assert.equal(await node.rpc<number>('getbalance', 'watched2', 1, true), 0);
+    const rows = (await node.rpc<R[]>('listreceivedbyaddress', 1, true, true)).filter((r) => r.address === w.address);
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.involvesWatchonly, undefined);
+    assert.equal(rows[0]!.account, v.account);
+    assert.equal(rows[0]!.amount, 5);
     assert.deepEqual(await err('importaddress', w.address), { code: -4, message: 'The wallet already contains the private key for this address or script' });
   });
 

@@ -228,7 +228,10 @@ export class Accounts {
       this.addMove(d);
       next = Math.max(next, d.seq + 2);
     }
-    this.keys.watch((k) => this.bookKey(k));
+    this.keys.watch((k) => {
+      this.bookKey(k);
+      this.keyBecameHeld(k);
+    });
     this.keys.onRelabel((k) => this.relabel(k));
     return next;
   }
@@ -433,6 +436,30 @@ export class Accounts {
     const h = this.intern(address, keyIdHex, level);
     h.level = level;
     this.relabel(h);
+  }
+
+  /**
+   * A key entered the wallet (importprivkey of a watched address): its address is the key's from now
+   * on (one mapAddressBook entry per destination); the keyless holder leaves the book and its
+   * transactions are figured again under the key. O(its transactions); a Map miss for any other key.
+   */
+  private keyBecameHeld(k: HeldKey): void {
+    if (this.keyless.size === 0) return;
+    const address = addressOf(k.idHex);
+    const h = this.keyless.get(address);
+    if (!h) return;
+    this.keyless.delete(address);
+    const name = this.bookOf.get(h);
+    if (name !== undefined) {
+      this.bookOf.delete(h);
+      const set = this.book.get(name)!;
+      set.delete(h);
+      if (set.size === 0) this.book.delete(name);
+    }
+    for (const rec of [...this.recsOf(h.idHex)]) {
+      const tx = this.ledger.parse(rec.txid);
+      if (tx) this.track(rec.txid, tx);
+    }
   }
 
   /** A key's account changed: its transactions are figured again (IsChange and the account both follow the book). */
