@@ -131,6 +131,12 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.deepEqual(row.txids, [paid]);
     assert.equal((await node.rpc<R[]>('listreceivedbyaddress', 1, false)).find((r) => r.address === w.address), undefined);
     assert.equal((await node.rpc<R[]>('listreceivedbyaddress', 1, true)).find((r) => r.address === w.address), undefined);
+    // By account, and listaccounts: the label's account with includeWatchonly only.
+    const byAcc = (await node.rpc<R[]>('listreceivedbyaccount', 1, false, true)).find((r) => r.account === 'watched2');
+    assert.deepEqual(byAcc && [byAcc.amount, byAcc.involvesWatchonly], [5, true]);
+    assert.equal((await node.rpc<R[]>('listreceivedbyaccount', 1, true)).find((r) => r.account === 'watched2'), undefined);
+    assert.equal((await node.rpc<Record<string, number>>('listaccounts', 1, true)).watched2, 5);
+    assert.equal((await node.rpc<Record<string, number>>('listaccounts', 1)).watched2, undefined);
     assert.equal((await node.rpc<R>('getwalletinfo')).balance, spendable);
     // getreceivedbyaddress tallies an address IsMine at any level.
     assert.equal(await node.rpc<number>('getreceivedbyaddress', w.address), 5);
@@ -262,6 +268,8 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
 
   await t.test('a restart keeps the watched scripts, labels and redeem scripts', async () => {
     const before = { watch: await unspentAt(w.address), hex: await unspentAt(hexOnly.address), all: await node.rpc<number>('getbalance', '*', 1, true) };
+    const accountsBefore = { watched: await node.rpc<number>('getbalance', 'watched2', 1, true), shared: await node.rpc<number>('getbalance', 'shared', 1) };
+    const receivedBefore = await node.rpc<R[]>('listreceivedbyaddress', 1, false, true);
     await node.stop();
     d = await node.start();
     node = d;
@@ -273,6 +281,10 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     assert.deepEqual(await unspentAt(w.address), before.watch);
     assert.deepEqual(await unspentAt(hexOnly.address), before.hex);
     assert.equal(await node.rpc<number>('getbalance', '*', 1, true), before.all);
+    // The accounts sums of keyless destinations are figured again from the stored transactions.
+    assert.equal(accountsBefore.watched, 5);
+    assert.deepEqual({ watched: await node.rpc<number>('getbalance', 'watched2', 1, true), shared: await node.rpc<number>('getbalance', 'shared', 1) }, accountsBefore);
+    assert.deepEqual(await node.rpc<R[]>('listreceivedbyaddress', 1, false, true), receivedBefore);
   });
 
   await t.test('importprivkey of a watched key makes its coin spendable; importaddress then refuses it', async () => {
