@@ -205,6 +205,7 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
   });
 
   let multisig = '';
+  let partialMultisig = '';
   let multisigCoin: Unspent | undefined;
   const k1 = await node.rpc<string>('getnewaddress');
   const k2 = await node.rpc<string>('getnewaddress');
@@ -234,6 +235,7 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
 
     // Holding one key of two: the P2SH is not the wallet's (komodod wants every key).
     const partial = await node.rpc<string>('addmultisigaddress', 1, [k1, w.pubkey]);
+    partialMultisig = partial;
     const vp = await node.rpc<R>('validateaddress', partial);
     assert.equal(vp.ismine, false);
     assert.equal(vp.iswatchonly, false);
@@ -269,7 +271,10 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
   await t.test('a restart keeps the watched scripts, labels and redeem scripts', async () => {
     const before = { watch: await unspentAt(w.address), hex: await unspentAt(hexOnly.address), all: await node.rpc<number>('getbalance', '*', 1, true) };
     const accountsBefore = { watched: await node.rpc<number>('getbalance', 'watched2', 1, true), shared: await node.rpc<number>('getbalance', 'shared', 1) };
-    const receivedBefore = await node.rpc<R[]>('listreceivedbyaddress', 1, false, true);
+    const receivedBefore = await node.rpc<R[]>('listreceivedbyaddress', 1, true, true);
+    // mapAddressBook by name: the keyless entries too (the partial multisig's "" entry, IsMine or not).
+    const bookBefore = await node.rpc<string[]>('getaddressesbyaccount', '');
+    assert.ok(bookBefore.includes(partialMultisig));
     await node.stop();
     d = await node.start();
     node = d;
@@ -284,7 +289,8 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     // The accounts sums of keyless destinations are figured again from the stored transactions.
     assert.equal(accountsBefore.watched, 5);
     assert.deepEqual({ watched: await node.rpc<number>('getbalance', 'watched2', 1, true), shared: await node.rpc<number>('getbalance', 'shared', 1) }, accountsBefore);
-    assert.deepEqual(await node.rpc<R[]>('listreceivedbyaddress', 1, false, true), receivedBefore);
+    assert.deepEqual(await node.rpc<R[]>('listreceivedbyaddress', 1, true, true), receivedBefore);
+    assert.deepEqual(await node.rpc<string[]>('getaddressesbyaccount', ''), bookBefore);
   });
 
   await t.test('importprivkey of a watched key makes its coin spendable; importaddress then refuses it', async () => {

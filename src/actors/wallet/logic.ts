@@ -5,11 +5,11 @@ import type { ChainParams } from '../../chain/params/chain-params.js';
 import { equalBytes, fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { p2pkhScript, p2pkScript } from '../../chain/script/script.js';
+import { p2pkhScript, p2pkScript, p2shScript } from '../../chain/script/script.js';
 import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
 import { cond1FingerprintOf, cond1Fingerprints, cond1SubScript } from '../../chain/cc/cond1.js';
 import { MODULE_GLOBALS } from '../../chain/cc/globals.js';
-import { encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/address.js';
 import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
@@ -252,12 +252,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly watchOps = new WatchOps({
     book: () => this.watch,
     mineLevel: (script) => this.mineLevel(script),
-    keylessChanged: (script) => {
-      const dest = scriptDestination(script);
-      if (!dest || (dest.keyIdHex && this.keys.byIdHex(dest.keyIdHex))) return;
-      const level = this.mineLevel(script);
-      this.accounts.keylessChanged(dest.address, dest.keyIdHex, level === ISMINE_SPENDABLE ? 'spendable' : level === ISMINE_WATCH_ONLY ? 'watch' : 'no');
-    },
+    keylessChanged: (script) => this.keylessChanged(script),
     accountOfAddress: (address, keyIdHex) => this.accountOfAddress(address, keyIdHex),
     relabelOwner: (idx, account) => this.book.relabelOwner(idx, account),
     markDirty: () => this.markDirty(),
@@ -305,6 +300,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.keys.onRelabel((k) => this.book.relabel(k));
     this.nextSeq = await this.accounts.open(await openStore<MoveDoc>(this.opts.dir, 'walletacct', { secret: true }));
     this.watch = await WatchBook.open(this.opts.dir);
+    // The keyless address-book entries enter the accounts' book (getaddressesbyaccount, ListReceived's empty rows) before any transaction.
+    for (const address of this.watch.labelled()) {
+      const d = decodeAddress(address);
+      if (d && (d.version === PUBKEY_ADDRESS || d.version === SCRIPT_ADDRESS)) this.keylessChanged(d.version === PUBKEY_ADDRESS ? p2pkhScript(d.hash) : p2shScript(d.hash));
+    }
     this.txStore = await openStore<TxDoc>(this.opts.dir, 'wallettx', { secret: true });
     const docs = (await this.txStore.find({})).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     for (const d of docs) {
@@ -491,6 +491,14 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (this.keyOfScript(script)) return ISMINE_SPENDABLE;
     if (this.watch.empty) return ISMINE_NO;
     return isMineLevel(script, (id) => this.keys.byKeyId(id) !== undefined, this.watch);
+  }
+
+  /** A keyless destination's address-book entry or IsMine level changed: the accounts sums follow. */
+  private keylessChanged(script: Uint8Array): void {
+    const dest = scriptDestination(script);
+    if (!dest || (dest.keyIdHex && this.keys.byIdHex(dest.keyIdHex))) return;
+    const level = this.mineLevel(script);
+    this.accounts.keylessChanged(dest.address, dest.keyIdHex, level === ISMINE_SPENDABLE ? 'spendable' : level === ISMINE_WATCH_ONLY ? 'watch' : 'no');
   }
 
   /** The address-book name of a destination: its wallet key's account, else the keyless entry's (mapAddressBook). */

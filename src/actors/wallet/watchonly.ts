@@ -86,6 +86,11 @@ export class WatchBook {
     return this.labels.size > 0 ? this.labels.get(address) : undefined;
   }
 
+  /** The addresses with a keyless address-book entry. */
+  labelled(): IterableIterator<string> {
+    return this.labels.keys();
+  }
+
   /** SetAddressBook(dest, name, purpose) for a destination without a wallet key. */
   async setLabel(address: string, label: string, purpose: string): Promise<void> {
     this.labels.set(address, label);
