@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 
 /**
  * lockunspent / listlockunspent / settxfee over HTTP: komodod's results, key order, errors and help;
@@ -23,11 +23,7 @@ test('lockunspent, listlockunspent and settxfee as komodod answers them', async 
   });
   d = await startDaemon();
   let node = d;
-  const err = async (m: string, ...p: unknown[]) => {
-    const r = await node.rpcRaw(m, p);
-    assert.ok(r.error, `${m} should fail: ${r.raw}`);
-    return r.error!;
-  };
+  const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
   const outs = (list: { txid: string; vout: number }[]) => list.map((u) => ({ txid: u.txid, vout: u.vout }));
 
   await node.rpc('generate', 3);

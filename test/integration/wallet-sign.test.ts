@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 import { encodeWIF, decodeWIF } from '../../src/chain/address/index.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
@@ -34,11 +34,7 @@ test('signmessage, getrawchangeaddress, getunconfirmedbalance as komodod answers
   });
   d = await startDaemon();
   const node = d;
-  const err = async (m: string, ...p: unknown[]) => {
-    const r = await node.rpcRaw(m, p);
-    assert.ok(r.error, `${m} should fail: ${r.raw}`);
-    return r.error!;
-  };
+  const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
 
   await t.test('signmessage: the wallet key signs deterministically, verifymessage agrees', async () => {
     const addr = await node.rpc<string>('getnewaddress');

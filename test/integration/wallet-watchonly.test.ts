@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
 import { encodeWIF } from '../../src/chain/address/index.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
@@ -53,11 +53,7 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
   });
   d = await startDaemon();
   let node = d;
-  const err = async (m: string, ...p: unknown[]) => {
-    const r = await node.rpcRaw(m, p);
-    assert.ok(r.error, `${m} should fail: ${r.raw}`);
-    return r.error!;
-  };
+  const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
   const unspentAt = async (address: string, ...p: unknown[]) => (await node.rpc<Unspent[]>('listunspent', ...p)).filter((u) => u.address === address);
 
   await node.rpc('generate', 2);
