@@ -9,6 +9,7 @@ import { addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
+import { compactSizeBytes } from '../../chain/encoding/writer.js';
 import { createHash } from 'node:crypto';
 import { SnapshotIndex } from './snapshotindex.js';
 import { ccoinsSize, varIntBytes, type UnspentOut } from '../../chain/tx/coins-size.js';
@@ -560,20 +561,6 @@ function encodeCoin(c: Coin): Buffer {
   return v;
 }
 
-/** WriteCompactSize. */
-function compactSizeBytes(n: number): Buffer {
-  if (n < 0xfd) return Buffer.from([n]);
-  if (n <= 0xffff) {
-    const b = Buffer.allocUnsafe(3);
-    b[0] = 0xfd;
-    b.writeUInt16LE(n, 1);
-    return b;
-  }
-  const b = Buffer.allocUnsafe(5);
-  b[0] = 0xfe;
-  b.writeUInt32LE(n, 1);
-  return b;
-}
 
 function decodeCoin(v: Buffer): Coin {
   return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.subarray(17)) };

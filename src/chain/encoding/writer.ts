@@ -95,6 +95,19 @@ export class BufferWriter {
   }
 }
 
+/** WriteCompactSize alone, for a caller that streams its bytes without a Writer. */
+export function compactSizeBytes(n: number): Uint8Array {
+  if (n < 0xfd) return Uint8Array.of(n);
+  const len = compactSizeLength(n);
+  const b = new Uint8Array(len);
+  const v = new DataView(b.buffer);
+  b[0] = len === 3 ? 0xfd : len === 5 ? 0xfe : 0xff;
+  if (len === 3) v.setUint16(1, n, true);
+  else if (len === 5) v.setUint32(1, n, true);
+  else v.setBigUint64(1, BigInt(n), true);
+  return b;
+}
+
 export function compactSizeLength(n: number): number {
   return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
 }
