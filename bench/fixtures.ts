@@ -12,7 +12,7 @@ import { produceScriptSig } from '../src/chain/script/sign.js';
 import { SIGHASH_ALL } from '../src/chain/script/sighash.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
 import type { ChainStoreLogic } from '../src/actors/chainstore/logic.js';
-import { assembleBlock, solveBlock } from '../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../src/chain/block/assemble.js';
 
 export const params = devChainParams();
 

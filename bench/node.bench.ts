@@ -26,7 +26,7 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import { ChainStoreLogic } from '../src/actors/chainstore/logic.js';
 import { consensusRules } from '../src/actors/chainstore/consensus.js';
-import { assembleBlock, solveBlock } from '../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../src/chain/block/assemble.js';
 import { loadConfig } from '../src/node/config.js';
 import { startNode, type NodeHandle } from '../src/node/node.js';
 import { roundsUntilSteady, type Row } from './lib.js';

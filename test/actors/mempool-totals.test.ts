@@ -14,7 +14,7 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Block } from '../../src/chain/block/block.js';
 import type { Coin } from '../../src/chain/validation/index.js';
 import { MempoolLogic, entryUsage, type MempoolInfo } from '../../src/actors/mempool/logic.js';
-import { coinbaseFor } from '../../src/actors/miner/assemble.js';
+import { coinbaseFor } from '../../src/chain/block/assemble.js';
 import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
 import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';

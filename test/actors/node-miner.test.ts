@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/node/config.js';
 import { startNode } from '../../src/node/node.js';
-import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 import { removeDir } from '../helpers/daemon.js';
 
 /**

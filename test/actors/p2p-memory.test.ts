@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadConfig } from '../../src/node/config.js';
 import { startNode } from '../../src/node/node.js';
-import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 import { Block } from '../../src/chain/block/block.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';

@@ -10,7 +10,7 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { HeadersMessage } from '../../src/chain/p2p/messages.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
-import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 
 /**
  * The chain store's P2P reads: CChain::GetLocator (chain.cpp:49-74: the tip, ten single steps, then

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 import { Block } from '../../src/chain/block/block.js';
 import { fromHex, toHex } from '../../src/chain/encoding/hex.js';
 import { TxOut } from '../../src/chain/tx/output.js';

@@ -8,7 +8,7 @@ import type { MempoolProtocol } from '../mempool/protocol.js';
 import type { BlockTemplate, MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { maxBlockTimeAhead } from '../../chain/validation/block.js';
-import { assembleBlock, solveBlock } from './assemble.js';
+import { assembleBlock, solveBlock } from '../../chain/block/assemble.js';
 import { chainOutpoints } from './select.js';
 import { selectForBlock } from './priority.js';
 import type { PriorityDelta } from '../mempool/protocol.js';

@@ -11,7 +11,7 @@ import { TxOut } from '../../chain/tx/output.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { Coin } from '../../chain/validation/coin.js';
 import type { ConnectView } from '../chainstore/rules.js';
-import { assembleBlock } from '../miner/assemble.js';
+import { assembleBlock } from '../../chain/block/assemble.js';
 import { COIN } from '../../chain/consensus/amount.js';
 
 /**

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { Block } from '../../chain/block/block.js';
-import { BlockHeader } from '../../chain/block/header.js';
-import { checkProofOfWork } from '../../chain/block/pow.js';
-import { solveEquihash } from '../../chain/block/equihash-solver.js';
-import { fromHexReversed } from '../../chain/encoding/hex.js';
-import type { ChainParams } from '../../chain/params/chain-params.js';
-import { concatScript, pushData, pushNumber, p2pkScript } from '../../chain/script/script.js';
-import { Transaction } from '../../chain/tx/transaction.js';
-import { Outpoint, TxIn } from '../../chain/tx/input.js';
-import { TxOut } from '../../chain/tx/output.js';
-import { EMPTY_SAPLING_ROOT } from '../../chain/consensus/block.js';
+import { Block } from './block.js';
+import { BlockHeader } from './header.js';
+import { checkProofOfWork } from './pow.js';
+import { solveEquihash } from './equihash-solver.js';
+import { fromHexReversed } from '../encoding/hex.js';
+import type { ChainParams } from '../params/chain-params.js';
+import { concatScript, pushData, pushNumber, p2pkScript } from '../script/script.js';
+import { Transaction } from '../tx/transaction.js';
+import { Outpoint, TxIn } from '../tx/input.js';
+import { TxOut } from '../tx/output.js';
+import { EMPTY_SAPLING_ROOT } from '../consensus/block.js';
 
 export interface TemplateInput {
   /** The tip the block builds on. */
