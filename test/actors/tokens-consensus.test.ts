@@ -19,7 +19,7 @@ import {
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import { ccEvalChecker } from '../../src/chain/consensus/cc-eval.js';
 import { EMPTY_SAPLING_ROOT } from '../../src/chain/consensus/block.js';
-import type { ConnectView } from '../../src/actors/chainstore/rules.js';
+import type { ConnectView } from '../../src/chain/validation/coin.js';
 import { outpointKey } from '../../src/chain/tx/input.js';
 import type { Coin } from '../../src/actors/chainstore/coins.js';
 

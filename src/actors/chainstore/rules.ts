@@ -1,21 +1,11 @@
 import type { Block } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
-import type { Transaction } from '../../chain/tx/transaction.js';
-import type { Coin, PrevContext } from './protocol.js';
+import type { PrevContext } from './protocol.js';
+import type { ConnectView } from '../../chain/validation/coin.js';
 
 export type { PrevContext } from './protocol.js';
-
-/**
- * Coins visible while connecting: the chain's UTXO set as changed by the block's earlier
- * transactions. The rules call `apply` after checking each transaction, so a later transaction sees
- * the outputs of earlier ones and cannot spend what an earlier one spent.
- */
-export interface ConnectView {
-  coin(txid: string, n: number): Coin | undefined;
-  /** A confirmed transaction, or an earlier one of the same block (CC validators read previous transactions). */
-  tx(txid: string): Transaction | undefined;
-  apply(tx: Transaction, txid: string, height: number): void;
-}
+/** The coins a connect reads and updates: a consensus-level view, declared beside Coin in src/chain. */
+export type { ConnectView } from '../../chain/validation/coin.js';
 
 /**
  * The consensus rules the chain store applies, bound to one chain's parameters. Each check throws

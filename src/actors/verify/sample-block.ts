@@ -10,7 +10,7 @@ import { Outpoint, TxIn } from '../../chain/tx/input.js';
 import { TxOut } from '../../chain/tx/output.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { Coin } from '../../chain/validation/coin.js';
-import type { ConnectView } from '../chainstore/rules.js';
+import type { ConnectView } from '../../chain/validation/coin.js';
 import { assembleBlock } from '../../chain/block/assemble.js';
 import { COIN } from '../../chain/consensus/amount.js';
 

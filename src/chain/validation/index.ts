@@ -13,7 +13,7 @@ export {
   MissingInputsError,
   type ValidationErrorOptions,
 } from './errors.js';
-export type { Coin, CoinView } from './coin.js';
+export type { Coin, CoinView, ConnectView } from './coin.js';
 export {
   type ValidationContext,
   type ValidationContextOptions,
