@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareAddressUnspent } from '../../src/actors/chainstore/coins.js';
-import { OrderedOutputs, compareOutpoints, type OrderedOutput, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
+import { compareOutpoints } from '../../src/chain/address/unspent-order.js';
+import { OrderedOutputs, type OrderedOutput, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -20,7 +20,7 @@ const keyBytes = (o: OutputRef) => {
 
 const hex = (rnd: () => number, bytes: number) => Array.from({ length: bytes }, () => Math.floor(rnd() * 256).toString(16).padStart(2, '0')).join('');
 
-test('compareOutpoints (compareAddressUnspent) is the byte order of the key: txid in internal order, then the index little-endian', () => {
+test('compareOutpoints (src/chain/address/unspent-order.ts) is the byte order of the key: txid in internal order, then the index little-endian', () => {
   const rnd = prng(7);
   const txids = Array.from({ length: 6 }, () => hex(rnd, 32));
   // txids differing only in their first or last display byte, and indexes differing in either byte.
@@ -28,7 +28,6 @@ test('compareOutpoints (compareAddressUnspent) is the byte order of the key: txi
   const outs = txids.flatMap((txid) => [0, 1, 255, 256, 257, 65536, 0x7fffffff].map((index) => ({ txid, index })));
   const byKey = [...outs].sort((a, b) => Buffer.compare(keyBytes(a), keyBytes(b)));
   assert.deepEqual([...outs].sort(compareOutpoints), byKey);
-  assert.deepEqual([...outs].sort(compareAddressUnspent), byKey);
   for (const a of outs.slice(0, 20)) for (const b of outs) assert.equal(Math.sign(compareOutpoints(a, b)), Buffer.compare(keyBytes(a), keyBytes(b)));
 });
 

@@ -8,7 +8,8 @@ import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkScript, p2pkhScript, p2shScript, opReturnScript } from '../../src/chain/script/script.js';
 import { cc1Script } from '../../src/chain/tokens/index.js';
 import { addressKey, addressKeysOf } from '../../src/chain/address/index-key.js';
-import { compareAddressUnspent, type AddressUnspent } from '../../src/actors/chainstore/coins.js';
+import type { AddressUnspent } from '../../src/actors/chainstore/coins.js';
+import { compareOutpoints } from '../../src/chain/address/unspent-order.js';
 import type { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
 import { fakeHash, tempIndexes } from '../helpers/chainstate.js';
 
@@ -58,10 +59,10 @@ test('unspent entries are ordered as leveldb orders CAddressUnspentKey: txid int
   // internal order compares the last display byte first
   const a = mk('00'.repeat(31) + '01', 0);
   const b = mk('ff'.repeat(31) + '02', 0);
-  assert.ok(compareAddressUnspent(a, b) < 0);
+  assert.ok(compareOutpoints(a, b) < 0);
   // index 256 (00 01 00 00) sorts before index 1 (01 00 00 00)
-  assert.ok(compareAddressUnspent(mk(a.txid, 256), mk(a.txid, 1)) < 0);
-  assert.equal(compareAddressUnspent(mk(a.txid, 7), mk(a.txid, 7)), 0);
+  assert.ok(compareOutpoints(mk(a.txid, 256), mk(a.txid, 1)) < 0);
+  assert.equal(compareOutpoints(mk(a.txid, 7), mk(a.txid, 7)), 0);
 });
 
 test('the address unspent index connects and disconnects symmetrically, including outputs created and spent in one block', async () => {

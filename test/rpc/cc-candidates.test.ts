@@ -7,7 +7,7 @@ import { toHex, toHexReversed } from '../../src/chain/encoding/hex.js';
 import { p2pkScript, p2pkhScript } from '../../src/chain/script/script.js';
 import { EVAL_TOKENS, tokensCC1Script, type SpendableCoin } from '../../src/chain/tokens/index.js';
 import { addressKey } from '../../src/chain/address/index-key.js';
-import { compareAddressUnspent } from '../../src/actors/chainstore/coins.js';
+import { compareOutpoints } from '../../src/chain/address/unspent-order.js';
 import { OrderedOutputs, type OutputRef } from '../../src/actors/chainstore/ordered-outputs.js';
 import type { TokenOutput } from '../../src/actors/tokenregistry/protocol.js';
 import type { NodeServices } from '../../src/actors/services.js';
@@ -94,7 +94,7 @@ function reference<T extends { txid: string; index: number; value: bigint }>(all
   const threshold = total / BigInt(maxinputs);
   const out: string[] = [];
   let sum = 0n;
-  for (const o of [...all].sort(compareAddressUnspent)) {
+  for (const o of [...all].sort(compareOutpoints)) {
     if (o.value < threshold || skip(o)) continue;
     if (spent.has(`${o.txid}:${o.index}`)) continue;
     out.push(`${o.txid}:${o.index}`);
@@ -129,7 +129,7 @@ test('token and normal candidates equal komodod walk over the whole set (seeded 
     }
     // The mempool spends a random tenth, and in half the scenarios also the first outputs in key order.
     for (const o of all) if (rnd() < 0.1) w.spent.add(`${o.txid}:${o.index}`);
-    if (seed % 2 === 0) for (const o of [...all].sort(compareAddressUnspent).slice(0, count / 2)) w.spent.add(`${o.txid}:${o.index}`);
+    if (seed % 2 === 0) for (const o of [...all].sort(compareOutpoints).slice(0, count / 2)) w.spent.add(`${o.txid}:${o.index}`);
     for (let q = 0; q < 20; q++) {
       const total = BigInt(1 + Math.floor(rnd() * (q < 10 ? 100 : 5_000)));
       assert.deepEqual(picked(await w.cc.tokenCandidates(PK, TOKENID, 0, total, 60)), reference(all, w.spent, total, 60), `seed ${seed} tokens total ${total}`);
@@ -155,7 +155,7 @@ test('the mempool is asked once per page: once when the first page holds the ans
     w.tokens.add(t);
     sorted.push(t);
   }
-  sorted.sort(compareAddressUnspent);
+  sorted.sort(compareOutpoints);
   const one = async () => {
     w.asks.mempool = 0;
     w.asks.pages = 0;
@@ -209,7 +209,7 @@ test("a holder's k-th transfer within one block reads as many outputs as its fir
   assert.equal(Math.max(...reads), reads[0], `outputs read per call: first ${reads[0]}, most ${Math.max(...reads)}`);
   assert.equal(Math.max(...asks), 2);
   // An early spend leaves the mempool (a removal): the next call finds it again, walking from the first.
-  const early = [...tokens].sort(compareAddressUnspent)[10]!;
+  const early = [...tokens].sort(compareOutpoints)[10]!;
   w.spent.delete(`${early.txid}:0`);
   w.state.removals++;
   assert.equal(await transfer('after a removal'), `${early.txid}:0`);

@@ -1,5 +1,4 @@
-import { compareOutpoints } from './ordered-outputs.js';
-import type { AddressUnspent, Coin } from './protocol.js';
+import type { Coin } from './protocol.js';
 
 export type { AddressDelta, AddressType, AddressUnspent, Coin, SpentInfo } from './protocol.js';
 
@@ -17,9 +16,4 @@ export interface TxLocation {
 export interface BlockUndo {
   /** `op`: the outpoint as the coins index keys it (txid's internal bytes | n u32 BE). */
   spent: { op: Buffer; coin: Coin }[];
-}
-
-/** leveldb's order of CAddressUnspentKey within one address: txid's internal bytes, then the index as 4 LE bytes. */
-export function compareAddressUnspent(a: Pick<AddressUnspent, 'txid' | 'index'>, b: Pick<AddressUnspent, 'txid' | 'index'>): number {
-  return compareOutpoints(a, b);
 }

@@ -1,4 +1,5 @@
 import type { OutputPage, OutputRef } from './protocol.js';
+import { compareOutpointTo } from '../../chain/address/unspent-order.js';
 
 export type { OutputPage, OutputRef } from './protocol.js';
 
@@ -18,31 +19,6 @@ export interface OrderedOutput extends OutputRef {
   value: bigint;
 }
 
-/**
- * komodod's address-index order of two outpoints: the txids' internal bytes from the first (the
- * display hex's last pair), then the indexes' little-endian bytes. Compares characters in place:
- * lowercase hex digits sort as the nibbles they spell.
- */
-export function compareOutpoints(a: OutputRef, b: OutputRef): number {
-  return compareTo(a, b.txid, b.index);
-}
-
-/** compareOutpoints against an outpoint given as its parts (no object made for it). */
-function compareTo(a: OutputRef, txid: string, index: number): number {
-  const x = a.txid;
-  if (x !== txid) {
-    for (let i = 62; i >= 0; i -= 2) {
-      const d = x.charCodeAt(i) - txid.charCodeAt(i) || x.charCodeAt(i + 1) - txid.charCodeAt(i + 1);
-      if (d !== 0) return d;
-    }
-  }
-  for (let k = 0; k < 32; k += 8) {
-    const d = ((a.index >>> k) & 0xff) - ((index >>> k) & 0xff);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
 /** The most outputs a chunk holds before it is split: a move within a chunk stays short. */
 const MAX_CHUNK = 256;
 
@@ -52,7 +28,7 @@ function search<T extends OutputRef>(values: readonly T[], txid: string, index: 
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareTo(values[mid]!, txid, index);
+    const c = compareOutpointTo(values[mid]!, txid, index);
     if (c < 0 || (after && c === 0)) lo = mid + 1;
     else hi = mid;
   }
@@ -76,7 +52,7 @@ export class OrderedOutputs<T extends OrderedOutput> {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const chunk = this.chunks[mid]!;
-      if (compareTo(chunk[chunk.length - 1]!, txid, index) < 0) lo = mid + 1;
+      if (compareOutpointTo(chunk[chunk.length - 1]!, txid, index) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -94,7 +70,7 @@ export class OrderedOutputs<T extends OrderedOutput> {
     const chunk = this.chunks[c]!;
     const i = search(chunk, out.txid, out.index, false);
     const there = chunk[i];
-    if (there && compareTo(there, out.txid, out.index) === 0) {
+    if (there && compareOutpointTo(there, out.txid, out.index) === 0) {
       this.total += out.value - there.value;
       chunk[i] = out;
       return;
@@ -114,7 +90,7 @@ export class OrderedOutputs<T extends OrderedOutput> {
     const chunk = this.chunks[c]!;
     const i = search(chunk, txid, index, false);
     const out = chunk[i];
-    if (!out || compareTo(out, txid, index) !== 0) return undefined;
+    if (!out || compareOutpointTo(out, txid, index) !== 0) return undefined;
     for (let j = i + 1; j < chunk.length; j++) chunk[j - 1] = chunk[j]!;
     chunk.pop();
     if (chunk.length === 0) this.chunks.splice(c, 1);

@@ -38,7 +38,7 @@ export type { AcceptItem, MempoolAddressDelta, MempoolEntry, MempoolInfo, TxAcce
 import type { BatchOutcome, ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { ScriptChecks, VerifyPool } from '../verify/pool.js';
 import { addressKey } from '../../chain/address/index-key.js';
-import { compareAddressUnspent } from '../chainstore/coins.js';
+import { compareOutpoints } from '../../chain/address/unspent-order.js';
 import { outpointKey } from '../../chain/tx/input.js';
 import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
@@ -790,7 +790,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
           if (mempoolAddressKeys(o.script, true).includes(a)) mine.push({ address: a, txid, index: k, spending: false, satoshis: o.value, time: e.time });
         });
       }
-      mine.sort((x, y) => compareAddressUnspent(x, y) || Number(x.spending) - Number(y.spending));
+      mine.sort((x, y) => compareOutpoints(x, y) || Number(x.spending) - Number(y.spending));
       out.push(...mine);
     }
     return out;
