@@ -13,6 +13,7 @@ import {
 } from '../chain/params/index.js';
 import { ConfigError, Flags, boolValue, parseArgv, parseConfText, type FlagMap } from './config-args.js';
 import { SECP256K1_BACKEND_CHOICES, type Secp256k1BackendChoice } from '../actors/verify/sig-backend.js';
+import type { NodeSettings } from '../actors/services.js';
 
 export { ConfigError, Flags, parseArgv, parseConfText } from './config-args.js';
 
@@ -29,18 +30,18 @@ export interface RpcEndpoint {
   readonly port: number;
 }
 
-export interface NodeConfig {
-  readonly chain: ChainParams;
-  /** True when no -ac_name was given and the dev chain (design.md) runs. */
-  readonly devChain: boolean;
+/**
+ * Everything acnoded was started with. The settings the RPC layer reads (the chain, -rpcport, -pubkey,
+ * the indexes, the wallet's encryption switches...) are declared in NodeSettings, beside NodeServices
+ * (src/actors/services.ts), so that nothing below the composition root imports this file.
+ */
+export interface NodeConfig extends NodeSettings {
   readonly regtest: boolean;
   readonly datadir: string;
   readonly confPath: string;
   /** The conf file was written by this start (first start of the chain). */
   readonly confCreated: boolean;
 
-  /** RPC port to bind (0: OS-chosen). */
-  readonly rpcport: number;
   /** null when neither the command line nor the conf file sets them. */
   readonly rpcuser: string | null;
   readonly rpcpassword: string | null;
@@ -57,23 +58,13 @@ export interface NodeConfig {
   readonly connect: readonly string[];
 
   readonly gen: boolean;
-  readonly genproclimit: number;
-  /** -pubkey (66 hex characters) or null. */
-  readonly pubkey: string | null;
   readonly datacarriersize: number;
-  readonly txexpirydelta: number;
   /** -keypool: the key pool's target size (komodod: max(-keypool, 0), default 100). */
   readonly keypool: number;
-  /** -experimentalfeatures (komodod's fExperimentalMode, on by default). */
-  readonly experimentalfeatures: boolean;
-  /** -developerencryptwallet as given, null when not (encryptwallet's default then follows the chain: ac_public). */
-  readonly developerencryptwallet: boolean | null;
 
   readonly reindex: boolean;
   /** Always true: acnode keeps the transaction index (-txindex=0 is refused). */
   readonly txindex: true;
-  readonly addressindex: boolean;
-  readonly spentindex: boolean;
   readonly timestampindex: boolean;
 
   readonly printtoconsole: boolean;

@@ -8,7 +8,9 @@ import { toHex } from '../../chain/encoding/hex.js';
 import { ServiceFailure } from '../../machines/messages.js';
 import { isMasterKeyRecord, type MasterKeyRecord } from './crypter.js';
 import { KeyVault } from './vault.js';
-import { WALLET_KEYPOOL_RAN_OUT } from './protocol.js';
+import { WALLET_KEYPOOL_RAN_OUT, type WalletKey, type WalletKeys } from './protocol.js';
+
+export type { WalletKey } from './protocol.js';
 
 interface KeyDoc {
   _id: string;
@@ -27,17 +29,6 @@ interface KeyDoc {
   account?: string;
   /** A pool key's place in the pool (komodod's keypool index nIndex); the pool hands out the lowest first. */
   pool?: number;
-}
-
-export interface WalletKey {
-  /** The public key as the wallet serialises it (compressed or not, as `compressed` says). */
-  pubkey: Uint8Array;
-  /** The private key of an unencrypted wallet; absent in an encrypted one (KeyStore.secretOf opens it while unlocked). */
-  secret?: Uint8Array;
-  compressed: boolean;
-  time?: number;
-  origin?: string;
-  account?: string;
 }
 
 /** A key as the store holds it. */
@@ -79,7 +70,7 @@ const poolTarget = (keypool: number) => Math.max(keypool, 0) + 1;
  * Keys never appear in logs. Every index (by key id, by account, the pool in its order) is kept as
  * keys come and change, so nothing here costs more because the wallet holds more keys.
  */
-export class KeyStore {
+export class KeyStore implements WalletKeys {
   private readonly keys = new Map<string, HeldKey>();
   /** Hash160 of the serialised public key (the key id) → key. */
   private readonly byId = new Map<string, HeldKey>();

@@ -21,6 +21,34 @@ export const ISMINE_WATCH_ONLY = 1;
 export const ISMINE_SPENDABLE = 2;
 export const ISMINE_ALL = ISMINE_WATCH_ONLY | ISMINE_SPENDABLE;
 
+/** A key as the wallet's key store hands it out. */
+export interface WalletKey {
+  /** The public key as the wallet serialises it (compressed or not, as `compressed` says). */
+  pubkey: Uint8Array;
+  /** The private key of an unencrypted wallet; absent in an encrypted one (KeyStore.secretOf opens it while unlocked). */
+  secret?: Uint8Array;
+  compressed: boolean;
+  time?: number;
+  origin?: string;
+  account?: string;
+}
+
+/**
+ * What the node's services (NodeServices.keys) show of the wallet's key store (KeyStore): the RPC
+ * layer opens the node key's secret synchronously to sign CC transactions, and the explorer asks
+ * whether the wallet is encrypted.
+ */
+export interface WalletKeys {
+  /** By compressed public key, hex. */
+  get(pubkeyHex: string): WalletKey | undefined;
+  /** IsCrypted: the keys are stored sealed under a master key. */
+  readonly crypted: boolean;
+  /** IsLocked: encrypted and the master key not in memory. */
+  readonly locked: boolean;
+  /** A key's private key: the plain one of an unencrypted wallet, the opened one while unlocked, else undefined. */
+  secretOf(k: WalletKey): Uint8Array | undefined;
+}
+
 /** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
 export interface WalletCoin {
   txid: string;
