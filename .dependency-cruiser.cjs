@@ -1,6 +1,6 @@
 // The layer rules of design.md ("A file's folder says what it may touch"), checked by `npm test`
 // (`npm run layers` alone). A broken rule fails the run and names the rule, the importing file and
-// the imported one.
+// the imported one, with the rule's comment (`--output-type err-long`).
 
 // Where an actor's protocol lives: src/actors/protocol.ts (the generic request/reply shapes) and one
 // src/actors/<actor>/protocol.ts per actor. These are all src/rpc may import from src/actors.
@@ -30,6 +30,51 @@ module.exports = {
       from: { path: '^src/actors/' },
       to: { path: '^src/(rpc|cli)/' },
     },
+    // "Actors exchanging typed messages" (design.md), in the import graph. Each import from one
+    // src/actors folder into another was decided once:
+    // - another actor's protocol.ts: allowed (requests, replies, notices and the records they carry).
+    // - storage/datastore.ts: allowed. storage/ is no actor but the nedb file store (open, compact,
+    //   peek) the wallet's stores and the chain store's nedb migration both open.
+    // - verify/pool.ts: allowed. verify/ is no actor but the script-check worker pool: one pool of
+    //   threads per node, handed to the chain store (block connect) and the mempool (accept), which
+    //   call it directly to check scripts; its other files (worker, ring, wire, jobs) stay its own.
+    // - verify/sample-block.ts (synthetic blocks for tests and benchmarks) imports src/chain only.
+    // - anything else of another actor: never. Pure code two actors need moved to src/chain
+    //   (assembleBlock to src/chain/block/assemble.ts, the address index's outpoint order to
+    //   src/chain/address/unspent-order.ts, ConnectView to src/chain/validation/coin.ts); a type they
+    //   share goes to the owner's protocol.ts (WalletKey, WalletKeys).
+    // The files beside the folders (protocol.ts, ask.ts, clock.ts, services.ts) are the envelope
+    // every actor and the RPC layer import; they import only protocol.ts files from the folders
+    // (services.ts typed the key store as KeyStore and the settings as src/node's NodeConfig: now the
+    // wallet protocol's WalletKeys and NodeSettings, which NodeConfig extends).
+    {
+      name: 'actors-meet-by-messages',
+      comment:
+        'actors meet by messages: a file in src/actors/X imports from another src/actors/Y only ' +
+        'Y/protocol.ts (or the shared storage/datastore.ts and verify/pool.ts). Move pure code both ' +
+        'need to src/chain, a type they share to its owner\'s protocol.ts, or ask Y by message.',
+      severity: 'error',
+      from: { path: '^src/actors/([^/]+)/' },
+      to: {
+        path: '^src/actors/[^/]+/',
+        pathNot: [
+          '^src/actors/$1/',
+          '^src/actors/[^/]+/protocol[.]ts$',
+          '^src/actors/storage/datastore[.]ts$',
+          '^src/actors/verify/pool[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'actors-envelope-imports-protocols-only',
+      comment:
+        'the shared envelope beside the actor folders (src/actors/protocol.ts, ask.ts, clock.ts, ' +
+        'services.ts) imports from the folders their protocol.ts files only: what it names of an ' +
+        'actor is a protocol type.',
+      severity: 'error',
+      from: { path: '^src/actors/[^/]+[.]ts$' },
+      to: { path: '^src/actors/[^/]+/', pathNot: ['^src/actors/[^/]+/protocol[.]ts$'] },
+    },
     {
       name: 'rpc-no-value-imports-of-actor-internals',
       comment:
@@ -49,10 +94,19 @@ module.exports = {
     {
       name: 'node-is-the-root',
       comment:
-        'src/node (the composition root) wires everything; below it nothing imports it but for types ' +
-        '(NodeConfig, inspection records) and the client sharing the conf-file parser.',
+        'src/node (the composition root) wires everything; nothing below it imports it, not even ' +
+        'for types (the settings the RPC layer reads are NodeSettings in src/actors/services.ts).',
       severity: 'error',
-      from: { path: '^src/(chain|machines|actors|rpc|cli)/' },
+      from: { path: '^src/(chain|machines|actors|rpc)/' },
+      to: { path: '^src/node/' },
+    },
+    {
+      name: 'client-shares-the-conf-parser-only',
+      comment:
+        'acnode-cli imports from src/node the conf-file parser it shares with acnoded ' +
+        '(config-args.ts) and types of the inspection stream it prints, nothing else.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
       to: { path: '^src/node/', pathNot: '^src/node/config-args[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
