@@ -4,19 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transaction } from '../../src/chain/tx/transaction.js';
-import { Block } from '../../src/chain/block/block.js';
-import { BlockHeader } from '../../src/chain/block/header.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
-import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
-import { WalletLogic } from '../../src/actors/wallet/logic.js';
 import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
 import { prng } from '../helpers/prng.js';
+import { WalletModel } from '../helpers/wallet-model.js';
 
 /**
  * The accounts' running figures (GetAccountBalance by account and minconf, ListReceived by address)
@@ -50,29 +47,24 @@ test('wallet accounts: balances by account and receipts by address against a bru
       t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));
       return t;
     };
-    const chainBlocks: Transaction[][] = [];
-    const mempool = new Map<string, Transaction>();
-    const placed = new Map<string, number>();
-    const heightOf = (txid: string): number => placed.get(txid) ?? 0;
-    const chain = {
-      ask: async (b: { op: string; txids?: string[] }) => {
-        if (b.op === 'coinsByScript') return { height: chainBlocks.length, hash: '00'.repeat(32), mtp: 0, coins: [] };
-        if (b.op === 'tip') return { height: chainBlocks.length, time: 1 };
-        if (b.op === 'txHeights') return b.txids!.map((t) => heightOf(t) || null);
-        if (b.op === 'inChain') return b.txids!.map((t) => heightOf(t) > 0);
-        return null;
-      },
-    } as never;
-    const mempoolAsker = { ask: async (b: { op: string }) => (b.op === 'entries' ? [...mempool].map(([txid, tx]) => ({ txid, tx })) : null) } as never;
-    const open = () => new WalletLogic({ chain, mempool: mempoolAsker, keys, dir, params: () => devChainParams(), now: () => 1_700_000_000 });
-    let wallet = open();
-    await wallet.load();
-    const known: Transaction[] = [];
-    const paying: Transaction[] = [];
-    const block = (txs: Transaction[]) => new Block(new BlockHeader(), txs);
-
-    const depthOf = (txid: string) => (heightOf(txid) > 0 ? chainBlocks.length - heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
     const keyOfScript = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
+    const m = new WalletModel({
+      dir,
+      keys,
+      r,
+      make,
+      pays: (t) => keyOfScript(t.vout[0]!.script) !== undefined,
+      // A paying transaction no wallet transaction spends yet, one new block transaction in three.
+      spendFor: (paying, known) => {
+        const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
+        return spendable.length > 0 && r(3) === 0 ? spendable[r(spendable.length)] : undefined;
+      },
+      mempoolOnLoad: 'model',
+    });
+    const { known, mempool } = m;
+    let wallet = await m.open();
+
+    const depthOf = (txid: string) => (m.heightOf(txid) > 0 ? m.height - m.heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
     const check = (step: string) => {
       for (const minConf of [-1, 0, 1, 2, 4]) {
         const want = new Map<string, bigint>();
@@ -129,54 +121,24 @@ test('wallet accounts: balances by account and receipts by address against a bru
         }
       }
     };
-    let disconnects = 0;
     let relabels = 0;
     for (let step = 0; step < 250; step++) {
       const op = r(12);
-      if (op < 4) {
-        const txs = [...mempool.values()].filter(() => r(2) === 0);
-        for (let i = r(3); i > 0; i--) {
-          const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
-          const t = make(spendable.length > 0 && r(3) === 0 ? spendable[r(spendable.length)] : undefined);
-          txs.push(t);
-          known.push(t);
-          if (keyOfScript(t.vout[0]!.script)) paying.push(t);
-        }
-        for (const t of txs) mempool.delete(t.txid());
-        chainBlocks.push(txs);
-        for (const t of txs) placed.set(t.txid(), chainBlocks.length);
-        await wallet.write({ op: 'blockConnected', block: block(txs), txids: txs.map((t) => t.txid()), height: chainBlocks.length });
-      } else if (op < 6 && chainBlocks.length > 0) {
-        const txs = chainBlocks.pop()!;
-        for (const t of txs) placed.delete(t.txid());
-        disconnects++;
-        await wallet.write({ op: 'blockDisconnected', txids: txs.map((t) => t.txid()) });
-        const back = txs.filter(() => r(2) === 0);
-        for (const t of back) mempool.set(t.txid(), t);
-        if (back.length > 0) await wallet.write({ op: 'txsAccepted', items: back.map((t) => ({ txid: t.txid(), tx: t })) });
-      } else if (op < 9) {
-        const t = make();
-        known.push(t);
-        paying.push(t);
-        mempool.set(t.txid(), t);
-        await wallet.write({ op: 'txsAccepted', items: [{ txid: t.txid(), tx: t }] });
-      } else if (op < 10) {
+      if (op < 4) await m.connectBlock();
+      else if (op < 6 && m.height > 0) await m.disconnectTip();
+      else if (op < 9) await m.acceptNew();
+      else if (op < 10) {
         // A key moves to another account (importprivkey's label, setaccount).
         const k = held[r(held.length)]!;
         relabels++;
         await keys.setAccount(k.hex, names[r(names.length)]!);
-      } else if (mempool.size > 0) {
-        const txid = [...mempool.keys()][r(mempool.size)]!;
-        mempool.delete(txid);
-        await wallet.write({ op: 'txsRemoved', txids: [txid] });
-      }
+      } else await m.removeFromMempool();
       if (step % 10 === 0) check(`step ${step}`);
     }
     check('the end');
-    assert.ok(disconnects > 10 && relabels > 10 && chainBlocks.length > 10 && known.length > 80, 'the walk covered reorgs, relabels and a chain');
+    assert.ok(m.disconnects > 10 && relabels > 10 && m.height > 10 && known.length > 80, 'the walk covered reorgs, relabels and a chain');
 
-    wallet = open();
-    await wallet.load();
+    wallet = await m.open();
     check('after a reload');
   } finally {
     rmSync(dir, { recursive: true, force: true });
