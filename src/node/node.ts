@@ -1,5 +1,5 @@
 import { NodeClock } from '../actors/clock.js';
-import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { createActor, type ActorRefFrom, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { fromHex, toHex } from '../chain/encoding/hex.js';
 import { ScriptExecutionCache, SignatureCache } from '../chain/validation/index.js';
 import { selectSecp256k1Backend, type Secp256k1Selection } from '../actors/verify/sig-backend.js';
@@ -13,13 +13,15 @@ import { P2PLogic } from '../actors/p2p/logic.js';
 import { KeyStore } from '../actors/wallet/keystore.js';
 import { WalletLogic } from '../actors/wallet/logic.js';
 import type { NodeServices } from '../actors/services.js';
+import type { Asker } from '../actors/ask.js';
+import type { WalletProtocol } from '../actors/wallet/protocol.js';
 import { createRpcServer, type RpcServer } from '../rpc/index.js';
 import { nodeMethods } from '../rpc/methods/index.js';
 import { ConfigError, type NodeConfig } from './config.js';
 import { CommandNotifier } from './notify.js';
 import { actorState, type InspectHub } from './inspect.js';
-import { nodeMachine, pacerRef, serviceRef, SERVICE_IDS, type NodeSystem, type ServiceId } from './root.js';
-import { Askers } from './askers.js';
+import { nodeActors, nodeMachine, pacerRef, serviceRef, type NodeSystem, type ServiceId } from './root.js';
+import { Askers, type ServiceProtocols } from './askers.js';
 import { routeNotices } from './routes.js';
 import { PublishedParams, type Asks, type NodeParts } from './services/parts.js';
 import { chainStoreOptions } from './services/chainstore.js';
@@ -63,17 +65,51 @@ function whenDone(actor: AnyActorRef): Promise<void> {
 }
 
 /**
- * Starts acnode, in this order: the secp256k1 backend, the key store, what the services share (caches,
- * script-check workers, the parameters in force), the services as one actor system under a root
- * actor (src/node/root.ts), the routing of their notices (src/node/routes.ts), then the JSON-RPC
- * server once the chain has loaded. Actors only talk through messages: requests with replies (Asker)
- * and notices. Stopping stops the root, which stops the services in order.
+ * Starts acnode, in this order: the stores and what the services share (openStores: the secp256k1
+ * backend, the key store, caches, script-check workers, the parameters in force), the services as one
+ * actor system under a root actor (startActors: src/node/root.ts, the routing of their notices in
+ * src/node/routes.ts), what the RPC layer sees of them (nodeServices), then the JSON-RPC server once
+ * the chain has loaded (startServers) and the wallet's rebroadcast timer. Actors only talk through
+ * messages: requests with replies (Asker) and notices. Stopping stops the root, which stops the
+ * services in order.
  */
 export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<NodeHandle> {
   const log = opts.log ?? (() => {});
-  const inspect = opts.inspect ?? opts.inspector?.observe;
-  // -sigbackend: the secp256k1 backend, chosen once, first (a backend that cannot be loaded stops the
-  // start before anything is opened); the script-check workers load the same one.
+  const parts = await openStores(config, log);
+  const node = startActors(config, parts, opts.inspect ?? opts.inspector?.observe, log);
+
+  let resend: ResendTimer | undefined;
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  async function stop(): Promise<void> {
+    if (stopping) return stopping;
+    stopping = (async () => {
+      log('shutting down');
+      resend?.stop();
+      // The root stops the pacer, quiets the node (startActors' quiesce), then each service in order.
+      node.root.send({ type: 'stop' });
+      await whenDone(node.root);
+      await parts.verifyPool.stop();
+      log('stopped');
+      resolveStopped();
+    })();
+    return stopping;
+  }
+
+  const services = nodeServices(config, parts, node, { requestStop: () => void stop(), inspector: opts.inspector, log });
+  const rpc = await startServers(config, services, node, opts.inspector, log);
+  // A stop asked for during the start (the `stop` RPC, once the server is up) leaves no timer running.
+  if (!stopping) resend = startResend(node.ask('wallet'), log);
+  return { services, rpc, stopped, stop };
+}
+
+/**
+ * The stores and what the services share. The secp256k1 backend (-sigbackend) is chosen once, first:
+ * a backend that cannot be loaded stops the start before anything is opened; the script-check
+ * workers load the same one.
+ */
+async function openStores(config: NodeConfig, log: (msg: string) => void): Promise<NodeParts> {
   let sig: Secp256k1Selection;
   try {
     sig = selectSecp256k1Backend(config.sigbackend);
@@ -82,16 +118,29 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   }
   log(`secp256k1 backend: ${sig.report}`);
   const keys = await KeyStore.open(config.datadir, { keypool: config.keypool, log });
-  const parts = await nodeParts(config, keys, sig, log);
-  const { verifyPool, minerPubkey } = parts;
+  return nodeParts(config, keys, sig, log);
+}
 
+/** The running actor system, and what is wired to it from outside. */
+interface RunningActors {
+  readonly root: ActorRefFrom<typeof nodeMachine>;
+  /** The asker of a service (one per service, its actor found by systemId in src/node/root.ts). */
+  ask<K extends ServiceId>(id: K): Asker<ServiceProtocols[K]>;
+  /** Every actor of the node by its systemId, in start order (getactorstates reads their snapshots). */
+  readonly actors: ReadonlyMap<string, AnyActorRef>;
+  /** Set once the RPC server is up: the root's quiesce closes it. */
+  rpc?: RpcServer;
+}
+
+/**
+ * The services as one actor system under the root actor (which spawns each with its systemId), their
+ * notices routed (with -blocknotify and -walletnotify), then started.
+ */
+function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: InspectionEvent) => void) | undefined, log: (msg: string) => void): RunningActors {
   const askers = new Askers();
   const asks = (system: NodeSystem): Asks => ({ chain: askers.of(system, 'chainStore'), mempool: askers.of(system, 'mempool') });
   let minerLogic: MinerLogic | undefined;
   const notifiers: CommandNotifier[] = [];
-  let rpc: RpcServer | undefined;
-  let resendTimer: NodeJS.Timeout | undefined;
-  let stopping: Promise<void> | undefined;
 
   const root = createActor(nodeMachine, {
     systemId: 'node',
@@ -110,17 +159,12 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       quiesce: async () => {
         minerLogic?.abort();
         for (const n of notifiers) n.close();
-        await rpc?.close();
+        await running.rpc?.close();
       },
     },
   });
   const system = root.system;
   const ask = <K extends ServiceId>(id: K) => askers.of(system, id);
-  const chain = ask('chainStore');
-  const mempool = ask('mempool');
-  const miner = ask('miner');
-  const wallet = ask('wallet');
-  const p2p = ask('p2p');
 
   const notifier = (command: string | null | undefined) => {
     if (!command) return undefined;
@@ -137,95 +181,106 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     miner: serviceRef(system, 'miner'),
     wallet: serviceRef(system, 'wallet'),
     pacer: pacerRef(system),
-    ask: { mempool, miner, wallet, p2p },
+    ask: { mempool: ask('mempool'), miner: ask('miner'), wallet: ask('wallet'), p2p: ask('p2p') },
     ...(blockNotify ? { blockNotify } : {}),
     ...(walletNotify ? { walletNotify } : {}),
     log,
   });
-  // Every actor of the node by its systemId, in start order (getactorstates reads their snapshots).
-  const actors = new Map<string, AnyActorRef>([...SERVICE_IDS.map((id) => [id, serviceRef(system, id)] as const), ['pacer', pacerRef(system)]]);
+  const running: RunningActors = { root, ask, actors: nodeActors(system) };
 
   root.start();
+  return running;
+}
 
-  let resolveStopped!: () => void;
-  const stopped = new Promise<void>((r) => (resolveStopped = r));
-
-  const services: NodeServices = {
+/** What the RPC layer sees of the node: its settings, an asker per service, the key store, its controls. */
+function nodeServices(
+  config: NodeConfig,
+  parts: NodeParts,
+  node: RunningActors,
+  o: { requestStop: () => void; inspector: InspectHub | undefined; log: (msg: string) => void },
+): NodeServices {
+  const { actors } = node;
+  return {
     config,
     baseParams: config.chain,
-    chainStore: chain,
-    mempool,
-    miner,
-    wallet,
-    tokenRegistry: ask('tokenRegistry'),
-    p2p,
-    keys,
-    minerPubkey,
-    requestStop: () => void stop(),
-    log,
+    chainStore: node.ask('chainStore'),
+    mempool: node.ask('mempool'),
+    miner: node.ask('miner'),
+    wallet: node.ask('wallet'),
+    tokenRegistry: node.ask('tokenRegistry'),
+    p2p: node.ask('p2p'),
+    keys: parts.keys,
+    minerPubkey: parts.minerPubkey,
+    requestStop: o.requestStop,
+    log: o.log,
     clock: parts.clock,
     actors,
     actorStates: () => new Map([...actors].map(([name, ref]) => [name, actorState(ref)])),
-    inspectorUrl: () => opts.inspector?.url ?? null,
+    inspectorUrl: () => o.inspector?.url ?? null,
   };
+}
 
+/**
+ * The JSON-RPC server, answering "Loading block index..." until the chain has loaded (every request
+ * queues behind it), then open for business once the P2P listener is bound (its port logged before
+ * the RPC server announces itself); -gen starts the miner last.
+ */
+async function startServers(config: NodeConfig, services: NodeServices, node: RunningActors, inspector: InspectHub | undefined, log: (msg: string) => void): Promise<RpcServer> {
   const auth = { user: config.rpcuser ?? '', password: config.rpcpassword ?? '' };
   const first = config.rpcEndpoints[0];
-  rpc = await createRpcServer({
-    methods: opts.inspector ? opts.inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
-    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => keys.crypted },
+  const server = await createRpcServer({
+    methods: inspector ? inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
+    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => services.keys.crypted },
     auth,
     ...(config.rpcallowip.length ? { allowIps: [...config.rpcallowip] } : {}),
     ...(config.rpcbind.length ? { bind: [...config.rpcbind] } : {}),
     port: first?.port ?? config.rpcport,
     log,
   });
-  const server = rpc;
+  node.rpc = server;
   server.setWarmup('Loading block index...');
 
-  // Wait for the chain to load (every request queues behind it), then open for business.
-  const tip = await chain.ask({ op: 'tip' }, 10 * 60_000);
+  const tip = await services.chainStore.ask({ op: 'tip' }, 10 * 60_000);
   server.setWarmup(null);
   log(`chain ${config.chain.name} loaded at height ${tip.height} (${tip.hash})`);
-  // The P2P listener is bound (its port logged) before the RPC server announces itself.
-  await p2p.ask({ op: 'local' }, 10 * 60_000);
+  await services.p2p.ask({ op: 'local' }, 10 * 60_000);
   log(`RPC server listening on ${server.addresses.map((a) => `${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`).join(', ')} (rpcport=${server.port})`);
-  log(`node pubkey ${toHex(minerPubkey)}`);
-  if (config.gen) await miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
+  log(`node pubkey ${toHex(services.minerPubkey)}`);
+  if (config.gen) await services.miner.ask({ op: 'setGenerate', on: true, procs: config.genproclimit });
+  return server;
+}
 
-  // ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
-  // random time has come; here the wallet answers when that is, and is asked again then.
-  const scheduleResend = (ms: number) => {
-    if (stopping) return;
-    resendTimer = setTimeout(() => {
+interface ResendTimer {
+  stop(): void;
+}
+
+/**
+ * ResendWalletTransactions: komodod calls it from every SendMessages round and it acts only when its
+ * random time has come; here the wallet answers when that is, and is asked again then.
+ */
+function startResend(wallet: Asker<WalletProtocol>, log: (msg: string) => void): ResendTimer {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
       wallet.ask({ op: 'resend' }).then(
-        (next) => scheduleResend(next),
+        (next) => schedule(next),
         (err) => {
           log(`wallet: ${String(err)}`);
-          scheduleResend(60_000);
+          schedule(60_000);
         },
       );
     }, ms);
-    resendTimer.unref();
+    timer.unref();
   };
-  scheduleResend(0);
-
-  async function stop(): Promise<void> {
-    if (stopping) return stopping;
-    stopping = (async () => {
-      log('shutting down');
-      clearTimeout(resendTimer);
-      // The root stops the pacer, quiets the node (quiesce above), then each service in order.
-      root.send({ type: 'stop' });
-      await whenDone(root);
-      await verifyPool.stop();
-      log('stopped');
-      resolveStopped();
-    })();
-    return stopping;
-  }
-
-  return { services, rpc: server, stopped, stop };
+  schedule(0);
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**

@@ -41,6 +41,11 @@ export function pacerRef(system: NodeSystem): PacerRef {
   return ref;
 }
 
+/** Every actor of the node by its systemId, in start order: the services, then the pacer. */
+export function nodeActors(system: NodeSystem): Map<string, AnyActorRef> {
+  return new Map<string, AnyActorRef>([...SERVICE_IDS.map((id) => [id, serviceRef(system, id)] as const), ['pacer', pacerRef(system)]]);
+}
+
 /** Whether a service has stopped: reached its final state (store flushed and closed) or failed. */
 const ended = (ref: AnyActorRef) => ref.getSnapshot().status !== 'active';
 
