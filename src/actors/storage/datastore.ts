@@ -1,4 +1,5 @@
 import Datastore from 'nedb-promises';
+import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type Store<T extends { _id?: string }> = Datastore<T>;
@@ -72,6 +73,17 @@ export async function openStore<T extends { _id?: string }>(dir: string, name: s
 /** Rewrites the datafile one line per live document (the Proxy forwards to seald's instance). */
 export async function compactStore(db: Store<{ _id?: string }>): Promise<void> {
   await (db as unknown as { compactDatafileAsync(): Promise<void> }).compactDatafileAsync();
+}
+
+/**
+ * A copy of a store's file at `path`, 0600 (backupwallet). Compacted first: the copy holds one line per
+ * live record and no superseded one (nedb appends each update, so an old line could still hold what a
+ * later write replaced, such as a key stored before the wallet was encrypted).
+ */
+export async function copyStore(db: Store<{ _id?: string }>, path: string): Promise<void> {
+  await compactStore(db);
+  copyFileSync((db as unknown as { __original: { filename: string } }).__original.filename, path);
+  chmodSync(path, 0o600);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
 import { decodeAddress, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
-import type { Store } from '../storage/datastore.js';
+import { copyStore, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore } from './keystore.js';
 import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
 
@@ -218,6 +218,11 @@ export class Accounts {
     private readonly keys: KeyStore,
     private readonly ledger: AccountsLedger,
   ) {}
+
+  /** Copies the accounting entries' file (backupwallet). */
+  async persistTo(path: string): Promise<void> {
+    await copyStore(this.store as unknown as Store<{ _id?: string }>, path);
+  }
 
   /** Loads the accounting entries; answers the order position after the last one. */
   async open(store: Store<MoveDoc>): Promise<number> {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { compactStore, openStore, type Store } from '../storage/datastore.js';
+import { compactStore, copyStore, openStore, type Store } from '../storage/datastore.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate, secp256k1Backend } from '../../chain/crypto/secp256k1.js';
 import { toHex } from '../../chain/encoding/hex.js';
@@ -90,7 +88,6 @@ export class KeyStore implements WalletKeys {
 
   private constructor(
     private readonly db: Store<KeyDoc>,
-    private readonly filename: string,
     opts: KeyStoreOptions,
   ) {
     this.keypool = opts.keypool ?? 100;
@@ -103,7 +100,7 @@ export class KeyStore implements WalletKeys {
    * key pool at once, as komodod's first run (GetKeyFromPool → TopUpKeyPool).
    */
   static async open(dir: string, opts: KeyStoreOptions = {}): Promise<KeyStore> {
-    const ks = new KeyStore(await openStore<KeyDoc>(dir, 'wallet', { secret: true }), join(dir, 'wallet.db'), opts);
+    const ks = new KeyStore(await openStore<KeyDoc>(dir, 'wallet', { secret: true }), opts);
     const docs = await ks.db.find({});
     const masterDoc = docs.find((d) => d._id === MASTER_ID) as unknown as MasterDoc | undefined;
     if (masterDoc && isMasterKeyRecord(masterDoc.masterKey)) ks.vault.load(masterDoc.masterKey);
@@ -290,9 +287,7 @@ export class KeyStore implements WalletKeys {
 
   /** Copies the datastore file (backupwallet). */
   async persistTo(path: string): Promise<void> {
-    await compactStore(this.db as unknown as Store<{ _id?: string }>);
-    copyFileSync(this.filename, path);
-    chmodSync(path, 0o600);
+    await copyStore(this.db as unknown as Store<{ _id?: string }>, path);
   }
 
   /** By compressed public key, hex. */

@@ -972,7 +972,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         this.externalPubkey = body.pubkey;
         return { result: null };
       case 'backup':
+        // komodod's wallet.dat holds keys, watch-only scripts and account entries alike; acnode keeps
+        // them in three stores, so a backup is the destination file and two beside it, restored by name.
         await this.keys.persistTo(body.path);
+        await this.watch.persistTo(`${body.path}.watchonly.db`);
+        await this.accounts.persistTo(`${body.path}.walletacct.db`);
         return { result: null };
       case 'walletInfo':
         return { result: await this.walletInfo() };

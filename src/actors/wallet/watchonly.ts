@@ -1,4 +1,4 @@
-import { openStore, type Store } from '../storage/datastore.js';
+import { copyStore, openStore, type Store } from '../storage/datastore.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { toHex } from '../../chain/encoding/hex.js';
 import { solver } from '../../chain/script/standard.js';
@@ -51,6 +51,11 @@ export class WatchBook {
       else if (kind === 'a' && typeof d.address === 'string') book.labels.set(d.address, d.label ?? '');
     }
     return book;
+  }
+
+  /** Copies the book's file (backupwallet). */
+  async persistTo(path: string): Promise<void> {
+    await copyStore(this.db as unknown as Store<{ _id?: string }>, path);
   }
 
   /** HaveWatchOnly(script). */
