@@ -1,12 +1,20 @@
 import { ServiceFailure, type AnyProtocol, type Asker, type ReplyOf, type RequestOf } from '../actors/protocol.js';
 import { RpcError } from './errors.js';
 
-/** An actor request from an RPC method: a ServiceFailure keeps its komodod code as an RPC error. */
-export async function askRpc<P extends AnyProtocol, K extends P['request']['op']>(asker: Asker<P>, body: RequestOf<P, K> & { op: K }): Promise<ReplyOf<P, K>> {
+/**
+ * An actor request from an RPC method: a ServiceFailure keeps its komodod code as an RPC error. The
+ * ask's own promise with a rejection handler, not an async wrapper around it: one promise and two
+ * promise jobs less on every call.
+ */
+export function askRpc<P extends AnyProtocol, K extends P['request']['op']>(asker: Asker<P>, body: RequestOf<P, K> & { op: K }): Promise<ReplyOf<P, K>> {
   try {
-    return await asker.ask(body);
+    return asker.ask<K>(body).then(undefined, rpcFailure);
   } catch (e) {
-    if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
-    throw e;
+    return Promise.reject(e);
   }
+}
+
+function rpcFailure(e: unknown): never {
+  if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
+  throw e;
 }

@@ -45,8 +45,12 @@ const ACCEPTED_CACHE_SIZE = 8;
 
 export class BasicAuth {
   private readonly expected: Buffer;
-  /** header values already found correct: the same exact text is correct again, without decoding and hashing */
-  private readonly accepted = new Set<string>();
+  /**
+   * header values already found correct (their bytes): the same exact text is correct again, without
+   * decoding and hashing. Compared with timingSafeEqual, not looked up in a Set: a hash lookup and
+   * string comparison would take longer the more of a guess matches a remembered header.
+   */
+  private readonly accepted: Buffer[] = [];
 
   /** `user:password` as komodod builds strRPCUserColonPass. An empty password is never accepted. */
   constructor(user: string, password: string) {
@@ -56,14 +60,15 @@ export class BasicAuth {
 
   /** RPCAuthorized on the value of the Authorization header. */
   check(header: string): boolean {
-    // A hash-set lookup of a header already proven correct: the check is a pure function of the
-    // header text, and only correct values are kept, so a wrong one always takes the full path below.
-    if (this.accepted.has(header)) return true;
+    // A header already proven correct, compared in constant time: the check is a pure function of
+    // the header text, and only correct values are kept, so a wrong one always takes the full path below.
+    const bytes = Buffer.from(header, 'latin1');
+    for (const a of this.accepted) if (a.length === bytes.length && timingSafeEqual(a, bytes)) return true;
     if (!header.startsWith('Basic ')) return false;
     const given = decodeBase64Lenient(trimSpace(header.slice(6)));
     // equal digests mean equal strings; timingSafeEqual keeps the comparison constant-time
     const ok = timingSafeEqual(digest(given), this.expected);
-    if (ok && this.accepted.size < ACCEPTED_CACHE_SIZE) this.accepted.add(header);
+    if (ok && this.accepted.length < ACCEPTED_CACHE_SIZE) this.accepted.push(bytes);
     return ok;
   }
 }

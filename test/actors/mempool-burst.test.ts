@@ -265,6 +265,29 @@ test('an accept its sender gathered (sendrawtransaction alone) starts at once; a
   actor.stop();
 });
 
+test('a lone sendrawtransaction is verified inline, not in the pool: a bad signature still gets komodod\'s error, a good one its txid then its notice', async () => {
+  const { txs, actor, accepted, mempool } = mempoolActor(0x7b, 2, 0);
+  await new Promise((r) => setImmediate(r)); // loaded
+  const before = pool.stats.batches;
+  const order: string[] = [];
+  actor.on('txAccepted', (e) => order.push(`notice ${(e as unknown as { txid: string }).txid}`));
+  await assert.rejects(mempool.ask({ op: 'accept', raw: txs[0]!.toRaw(), allowHighFees: false, gathered: true }), (e: Error & { code?: number }) => {
+    assert.equal(e.code, -26);
+    assert.match(e.message, /^16: mandatory-script-verify-flag-failed \(/);
+    return true;
+  });
+  const good = mempool.ask({ op: 'accept', raw: txs[1]!.toRaw(), allowHighFees: false, gathered: true }).then((txid) => void order.push(`reply ${txid}`));
+  await good;
+  const id = txs[1]!.txid();
+  // Reply and notice leave in one step: by the time the caller's continuation runs (where the RPC
+  // layer writes its answer) the notice is out, so the wallet has the transaction first (komodod's
+  // AcceptToMemoryPool syncs the wallet before sendrawtransaction returns).
+  assert.deepEqual(order, [`notice ${id}`, `reply ${id}`]);
+  assert.deepEqual(accepted, [id]);
+  assert.equal(pool.stats.batches, before, 'neither was posted to the script-check workers');
+  actor.stop();
+});
+
 test('relay: false (the wallet re-accept) reaches the txAccepted notice, alone and in a burst; other accepts are relayed', async () => {
   const { txs, actor, mempool } = mempoolActor(0x79, 9, -1);
   const relay = new Map<string, unknown>();

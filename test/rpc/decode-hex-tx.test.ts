@@ -19,7 +19,8 @@ test('DecodeHexTx: the transaction and its own serialisation; trailing bytes ign
 });
 
 test('DecodeHexTx: not hex, odd length, empty or not a transaction: null (komodod returns false)', () => {
-  for (const bad of ['', 'zz', HEX.slice(1), HEX.slice(0, 40), '0g' + HEX.slice(2), ' ' + HEX]) {
+  // IsHex covers the whole text, the trailing bytes the transaction does not read included.
+  for (const bad of ['', 'zz', HEX.slice(1), HEX.slice(0, 40), '0g' + HEX.slice(2), ' ' + HEX, HEX + 'zz', HEX + 'a', HEX + '0\u00e9', HEX + 'ab\n', HEX.slice(0, -2) + 'g0']) {
     assert.equal(decodeHexTxBytes(bad), null, JSON.stringify(bad.slice(0, 8)));
     assert.equal(decodeHexTx(bad), null);
   }

@@ -4,7 +4,7 @@ import type { Asker } from '../../actors/protocol.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
-import { hexBytes, isHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import {
   decodeScriptToJSON,
@@ -41,9 +41,13 @@ import {
  * bytes the transaction was read from, its serialisation (the trailing bytes left out).
  */
 export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Array } | null {
-  if (hex === '' || !isHex(hex)) return null;
+  if (hex === '' || (hex.length & 1) !== 0) return null;
+  // IsHex by the decode itself: Node's hex decoder stops at the first pair that is not two hex
+  // digits, so every pair decoded is every pair valid (a second pass over the text saved per call).
+  const bytes = new Uint8Array(hex.length >>> 1);
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(hex, 'hex') !== bytes.length) return null;
   try {
-    const r = new BufferReader(hexBytes(hex));
+    const r = new BufferReader(bytes);
     const tx = Transaction.read(r);
     return { tx, raw: r.data.subarray(0, r.offset) };
   } catch {
@@ -296,7 +300,8 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
       // The mempool accepts in arrival order and answers a burst as one by one: a batch of these is one burst.
       startTogetherInBatch: true,
       help: HELP_sendrawtransaction,
-      handler: async (params) => {
+      // Not async: the mempool's promise is the answer (a failure thrown here is the call's error all the same).
+      handler: (params) => {
         // RPCTypeCheck without allowNull: an explicit null allowhighfees is -3.
         rpcTypeCheck(params, ['string', 'bool']);
         const decoded = decodeHexTxBytes(getStr(params[0]!));
@@ -305,7 +310,7 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
         // The transaction as decoded (DecodeHexTx ignores trailing bytes); the mempool answers with
         // komodod's codes: the txid when already there, -27, -26 "code: reason", -25. Relay to peers
         // hangs off the mempool's txAccepted notice.
-        return await submitter.accept({ raw: decoded.raw, tx: decoded.tx, allowHighFees });
+        return submitter.accept({ raw: decoded.raw, tx: decoded.tx, allowHighFees });
       },
     },
   ];
