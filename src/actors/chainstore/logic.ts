@@ -1246,8 +1246,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * while it is written. A block that fails is never handed over: what was is committed first.
    */
   private connectAhead(entry: BlockEntry, writer: WriteThread): { rejectCode: number; reason: string } | undefined {
-    const h = this.held(entry);
-    const block = this.blockOf(entry);
+    // Read once and not kept: a reindex reads each block once, and the recent blocks' cache would only churn.
+    const h = this.store.peek(entry.hash, entry.pos);
+    const block = h.block;
     const { view, changes } = this.pending.view(entry.hash, { coin: (txid, n) => this.indexes.coin(txid, n), tx: (txid) => this.txInfo(txid)?.tx });
     try {
       this.opts.rules.connect(block, entry.height, view, h.txids);
@@ -1266,7 +1267,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       height: entry.height,
       prev: entry.prev,
       raw: h.raw,
-      txStarts: h.txStarts,
+      txStarts: Uint32Array.from(h.txStarts),
       txids: h.txids,
       ...(this.pending.size === 0 ? { parentTotal: before && poolsArray(before) } : {}),
     });
