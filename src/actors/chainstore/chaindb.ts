@@ -141,6 +141,20 @@ export class ChainDb {
     (this.env as unknown as { env: { sync(): void } }).env.sync();
   }
 
+  /**
+   * Reads from here on see every commit so far, another thread's included (lmdb-js keeps a read
+   * snapshot until the next event-loop turn, which a synchronous pass over many blocks never reaches).
+   */
+  refresh(): void {
+    this.env.resetReadTxn();
+  }
+
+  /** Where the block-file record of an indexed block is (its block-index record's position). */
+  blockPos(hash: string): BlockPos | undefined {
+    const v = this.blocks.get(Buffer.from(fromHexReversed(hash)));
+    return v && v.length > FIXED ? { file: v.readUInt32LE(4), pos: v.readUInt32LE(8), size: v.readUInt32LE(12) } : undefined;
+  }
+
   getMeta<T>(key: string): T | undefined {
     return this.meta.get(key) as T | undefined;
   }

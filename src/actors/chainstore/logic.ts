@@ -3,7 +3,6 @@ import type { BlockHeader } from '../../chain/block/header.js';
 import { medianTimePast } from '../../chain/block/pow.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
-import { isUnspendable } from '../../chain/script/script.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, noSuchOp } from '../protocol.js';
@@ -43,6 +42,13 @@ import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
 import { ccReads } from '../../chain/assets/context.js';
+import { writeBlockEffects, type ChainStateParts } from './block-effects.js';
+import { PendingBlocks } from './pending-view.js';
+import { WriteThread } from './write-thread.js';
+import { addPools, lookupValues, poolDeltaOf, poolsArray, poolsFrom, undoValues } from './pools.js';
+
+/** Blocks the write thread may have waiting or being written while the next one is verified (-reindex). */
+const WRITE_AHEAD = 2;
 
 /** The message start of block files when no chain parameters are given (tests with stand-in rules): KMD's. */
 const DEFAULT_MAGIC = Uint8Array.of(0xf9, 0xee, 0xe4, 0x8d);
@@ -62,6 +68,11 @@ export interface ChainStoreOptions {
   cacheBytes?: number;
   /** The network's message start, which begins each block-file record (baseParams' when not given). */
   magic?: Uint8Array;
+  /**
+   * -reindex writes each verified block's effects on a write thread while this one verifies the next
+   * (write-thread.ts); without it (or when the thread does not load) both happen here, in turn.
+   */
+  writeThread?: boolean;
   /**
    * Called with the parameters in force whenever the tip changes them: an immutable value the node
    * hands to the actors that build transactions for the next height (the wallet) and to the rules.
@@ -92,6 +103,10 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private supply!: SupplyIndex;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
+  /** -reindex's write thread, while its blocks connect (load). */
+  private writer: WriteThread | undefined;
+  /** Blocks verified and handed to the write thread, not committed yet (at most WRITE_AHEAD + 1). */
+  private readonly pending = new PendingBlocks();
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
 
@@ -158,6 +173,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       reindex = true;
     }
     if (reindex) {
+      // Loaded while the block files are read: it writes the blocks connected after that.
+      if (this.opts.writeThread) {
+        const magic = this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC;
+        this.writer = WriteThread.start({ dir, magic, addressIndex: this.indexes.addressIndex, ...(this.opts.cacheBytes !== undefined ? { cacheBytes: this.opts.cacheBytes } : {}) }, this.log);
+      }
       this.reindex();
     } else {
       if (this.store.db.isEmpty()) {
@@ -193,6 +213,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     try {
       await this.activateBestChain([]);
     } finally {
+      await this.stopWriter();
       if (!this.store.db.flushEachCommit) {
         this.store.db.flushEachCommit = true;
         this.store.db.flush();
@@ -725,6 +746,10 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return { tx, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
   }
 
+  private chainState(): ChainStateParts {
+    return { db: this.store.db, indexes: this.indexes, tokens: this.tokens, supply: this.supply };
+  }
+
   /**
    * The confirmed transactions a CC validation reads: each of `txids` with ccReads of it (one level
    * down), and each of `shallow` alone. Those not in the chain are left out: the validator's lookup
@@ -1001,52 +1026,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   /** `given`: the block, its txids and the coins it spent, while it connects (nothing read, nothing kept). */
   private poolDelta(entry: BlockEntry, given?: { block: Block; txids: readonly string[]; undo: BlockUndo['spent'] }): PoolValues | null {
     if (!given && this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
-    const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
     const undo = given ? given.undo : this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
     const { block, txids } = given ?? this.store.peek(entry.hash, entry.pos);
-    let u = 0;
-    const earlier = new Map<string, Transaction>();
-    let known = true;
-    block.txs.forEach((tx, i) => {
-      let shieldedOut = 0n;
-      let shieldedIn = 0n;
-      for (const js of tx.joinSplits) {
-        d.sprout += js.vpubOld - js.vpubNew;
-        shieldedOut += js.vpubOld;
-        shieldedIn += js.vpubNew;
-      }
-      d.sapling -= tx.valueBalance;
-      if (tx.valueBalance < 0n) shieldedOut -= tx.valueBalance;
-      else shieldedIn += tx.valueBalance;
-      let out = shieldedOut;
-      for (const o of tx.vout) {
-        out += o.value;
-        if (isUnspendable(o.script)) d.burned += o.value;
-        else d.transparent += o.value;
-      }
-      if (entry.prev === null) {
-        d.supply = out; // the genesis block: its outputs (komodod assigns, per transaction)
-      } else if (tx.isCoinbase()) {
-        d.supply += out;
-      } else {
-        let valueIn = shieldedIn;
-        for (const input of tx.vin) {
-          const ptxid = toHexReversed(input.prevout.hash);
-          let v: bigint | undefined;
-          if (undo) v = undo[u++]?.coin.value;
-          else v = (earlier.get(ptxid) ?? this.txInfo(ptxid)?.tx)?.vout[input.prevout.index]?.value;
-          if (v === undefined) {
-            known = false;
-            continue;
-          }
-          valueIn += v;
-          d.transparent -= v;
-        }
-        d.supply -= valueIn - out;
-      }
-      earlier.set(txids[i]!, tx);
-    });
-    const result = known ? d : null;
+    const result = poolDeltaOf(block, txids, entry.prev === null, undo ? undoValues(undo) : lookupValues((id) => this.txInfo(id)?.tx));
     if (!given) this.poolDeltas.set(entry.hash, result);
     return result;
   }
@@ -1200,13 +1182,15 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       while (this.index.tip !== fork) this.disconnectTip(notices);
       let failedAt: BlockEntry | undefined;
       for (const entry of path) {
-        const problem = this.connectEntry(entry, notices);
+        const problem = this.writeAhead() ? this.connectAhead(entry, this.writer!) : this.connectEntry(entry, notices);
         if (problem) {
           lastFailure = problem;
           failedAt = entry;
           break;
         }
       }
+      // Everything handed to the write thread is committed before anything else is written.
+      this.settleWriter(0);
       if (failedAt) {
         this.index.markFailed(failedAt);
         // An invalid block is not read again unless reconsidered: its parsed form goes now.
@@ -1231,18 +1215,90 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     }
     // The block's effects on every index and the new tip: one write transaction.
     this.commit(() => {
-      // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
-      this.tokens.connect(block.txs, h.txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
-      const undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
-      this.storePools(entry, block, h.txids, undo);
-      this.supply.connect(block, entry.hash, entry.height > 1 ? entry.prev : null, undo.spent);
-      this.store.db.putMeta('tip', entry.hash);
+      const parent = this.index.parent(entry);
+      writeBlockEffects(
+        this.chainState(),
+        { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids: h.txids, txStarts: h.txStarts },
+        parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
+        (id) => this.txInfo(id)?.tx,
+      );
     });
     this.index.setActiveTip(entry);
     this.trackParams();
     notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
     if (entry.height % 100 === 0 || entry.txCount > 1) this.log(`connected block ${entry.height} ${entry.hash} (${entry.txCount} txs)`);
     return undefined;
+  }
+
+  /** Whether blocks connect through the write thread: it loaded, and no block record waits for this thread's next commit. */
+  private writeAhead(): boolean {
+    const w = this.writer;
+    if (!w || this.unrecorded.length > 0) return false;
+    if (this.pending.size > 0 || w.ready()) return true;
+    this.log('reindex: the write thread did not load; blocks are written on the chain store\'s thread');
+    void this.stopWriter();
+    return false;
+  }
+
+  /**
+   * connectEntry with the write thread: the block is verified here, against the committed state and
+   * the blocks still being written, then handed over; this thread goes on to verify the next one
+   * while it is written. A block that fails is never handed over: what was is committed first.
+   */
+  private connectAhead(entry: BlockEntry, writer: WriteThread): { rejectCode: number; reason: string } | undefined {
+    // Read once and not kept: a reindex reads each block once, and the recent blocks' cache would only churn.
+    const h = this.store.peek(entry.hash, entry.pos);
+    const block = h.block;
+    const { view, changes } = this.pending.view(entry.hash, { coin: (txid, n) => this.indexes.coin(txid, n), tx: (txid) => this.txInfo(txid)?.tx });
+    try {
+      this.opts.rules.connect(block, entry.height, view, h.txids);
+    } catch (e) {
+      this.settleWriter(0);
+      // e: whatever the rules threw; its fields are checked before use.
+      const v = e as { rejectCode?: number; reason?: string };
+      if (typeof v?.rejectCode === 'number' && typeof v.reason === 'string') return { rejectCode: v.rejectCode, reason: v.reason };
+      return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
+    }
+    // The parent's value pools, when they are committed (nothing in flight); else the thread reads those it wrote.
+    const parent = this.pending.size === 0 ? this.index.parent(entry) : undefined;
+    const before = parent ? (this.valuePools(parent.hash)?.total ?? null) : null;
+    writer.post({
+      hash: entry.hash,
+      height: entry.height,
+      prev: entry.prev,
+      raw: h.raw,
+      txStarts: Uint32Array.from(h.txStarts),
+      txids: h.txids,
+      ...(this.pending.size === 0 ? { parentTotal: before && poolsArray(before) } : {}),
+    });
+    this.pending.push(changes);
+    // The tip moves now, as connectEntry's does: the next block's rules follow it (Sapling's activation).
+    this.index.setActiveTip(entry);
+    this.trackParams();
+    this.settleWriter(WRITE_AHEAD);
+    return undefined;
+  }
+
+  /** Waits until at most `ahead` blocks are being written; those committed leave the pending view, and reads see them. */
+  private settleWriter(ahead: number): void {
+    const w = this.writer;
+    if (!w) return;
+    w.waitUntil(ahead);
+    let moved = false;
+    while (this.pending.size > w.inFlight) {
+      const e = this.index.get(this.pending.shift()!.hash)!;
+      if (e.height % 100 === 0 || e.txCount > 1) this.log(`connected block ${e.height} ${e.hash} (${e.txCount} txs)`);
+      moved = true;
+    }
+    if (moved) this.store.db.refresh();
+  }
+
+  private async stopWriter(): Promise<void> {
+    const w = this.writer;
+    if (!w) return;
+    this.writer = undefined;
+    this.pending.clear();
+    await w.stop();
   }
 
   /** The UTXO set overlaid with the effects of the block's earlier transactions, in order. */
@@ -1321,17 +1377,4 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.saveFailed();
     await this.activateBestChain(notices);
   }
-}
-
-/** The order pools are stored in: supply, transparent, sprout, sapling, burned. */
-function poolsArray(p: PoolValues): bigint[] {
-  return [p.supply, p.transparent, p.sprout, p.sapling, p.burned];
-}
-
-function poolsFrom(xs: readonly bigint[]): PoolValues {
-  return { supply: xs[0]!, transparent: xs[1]!, sprout: xs[2]!, sapling: xs[3]!, burned: xs[4]! };
-}
-
-function addPools(a: PoolValues, b: PoolValues): PoolValues {
-  return { supply: a.supply + b.supply, transparent: a.transparent + b.transparent, sprout: a.sprout + b.sprout, sapling: a.sapling + b.sapling, burned: a.burned + b.burned };
 }

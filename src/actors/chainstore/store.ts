@@ -195,15 +195,15 @@ export class BlockStore {
   }
 
   /** A block, parsed, with its txids and transaction starts, without keeping it (passes over many blocks must not churn the recent ones). */
-  peek(hash: string, pos: BlockPos): { block: Block; txids: string[]; txStarts: ArrayLike<number> } {
+  peek(hash: string, pos: BlockPos): { block: Block; raw: Uint8Array; txids: string[]; txStarts: ArrayLike<number> } {
     const kept = this.parsed.get(hash)?.block;
     const recent = this.recent.get(hash);
-    if (kept && recent) return { block: kept, txids: recent.txids, txStarts: recent.txStarts };
-    if (recent) return { block: Block.fromRaw(recent.raw), txids: recent.txids, txStarts: recent.txStarts };
+    if (kept && recent) return { block: kept, raw: recent.raw, txids: recent.txids, txStarts: recent.txStarts };
+    if (recent) return { block: Block.fromRaw(recent.raw), raw: recent.raw, txids: recent.txids, txStarts: recent.txStarts };
     const raw = this.files.readBlock(pos);
     const txStarts: number[] = [];
     const { block, txHashes } = this.readChecked(hash, pos, raw, txStarts);
-    return { block, txids: txHashes.map((x) => toHexReversed(x)), txStarts };
+    return { block, raw, txids: txHashes.map((x) => toHexReversed(x)), txStarts };
   }
 
   /**

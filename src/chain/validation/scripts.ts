@@ -80,6 +80,8 @@ class CachingSignatureChecker extends TransactionSignatureChecker {
       return false;
     }
     const sig = sigWithHashType.subarray(0, sigWithHashType.length - 1);
+    // An empty cache cannot answer, and one not stored into needs no entry (a -reindex's blocks, before any mempool).
+    if (!this.store && this.cache.size === 0) return verifyDER(sig, digest, pubkey, false);
     const key = SignatureCache.key(digest, sig, pubkey);
     if (this.cache.has(key)) return true;
     if (!verifyDER(sig, digest, pubkey, false)) return false;

@@ -1,0 +1,95 @@
+import { outpointKey } from '../../chain/tx/input.js';
+import type { Transaction } from '../../chain/tx/transaction.js';
+import type { Coin } from './protocol.js';
+import type { ConnectView } from './rules.js';
+
+/** A block verified and handed to the write thread, not committed yet: what it changed, as a view needs it. */
+export interface PendingBlock {
+  hash: string;
+  /** Coins it created (outpointKey), the spent ones included: a later spend in it is in `spent`. */
+  created: Map<string, Coin>;
+  spent: Set<string>;
+  txs: Map<string, Transaction>;
+}
+
+/** What is committed: the chain state's own coins and transactions. */
+export interface CommittedState {
+  coin(txid: string, n: number): Coin | undefined;
+  tx(txid: string): Transaction | undefined;
+}
+
+/**
+ * The blocks verified ahead of the chain state (at most a few, oldest first) and the view a block is
+ * verified against: the committed UTXO set overlaid with those blocks' changes, newest first, then the
+ * block's own earlier transactions, exactly what the committed state will be when its turn comes.
+ */
+export class PendingBlocks {
+  private readonly blocks: PendingBlock[] = [];
+
+  get size(): number {
+    return this.blocks.length;
+  }
+
+  /** The oldest one leaves once committed (the committed state shows it from then on). */
+  shift(): PendingBlock | undefined {
+    return this.blocks.shift();
+  }
+
+  push(block: PendingBlock): void {
+    this.blocks.push(block);
+  }
+
+  clear(): void {
+    this.blocks.length = 0;
+  }
+
+  /** A coin as it will be once every pending block commits: spent, created by one, or the committed state's. */
+  private coinBelow(committed: CommittedState, key: string, txid: string, n: number): Coin | undefined {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i]!;
+      if (b.spent.has(key)) return undefined;
+      const c = b.created.get(key);
+      if (c) return c;
+    }
+    return committed.coin(txid, n);
+  }
+
+  private txBelow(committed: CommittedState, txid: string): Transaction | undefined {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const tx = this.blocks[i]!.txs.get(txid);
+      if (tx) return tx;
+    }
+    return committed.tx(txid);
+  }
+
+  /**
+   * The view block `hash` is verified against, and what it changes (pushed once the block passed:
+   * the chain store's connectView, with the pending blocks between it and the committed state).
+   */
+  view(hash: string, committed: CommittedState): { view: ConnectView; changes: PendingBlock } {
+    const changes: PendingBlock = { hash, created: new Map(), spent: new Set(), txs: new Map() };
+    const { created, spent, txs } = changes;
+    // What was read below this block: the checks, the sigop count and the scripts each ask for an input's coin.
+    const read = new Map<string, Coin | null>();
+    const view: ConnectView = {
+      coin: (txid, n) => {
+        const key = outpointKey(txid, n);
+        if (spent.has(key)) return undefined;
+        const c = created.get(key);
+        if (c) return c;
+        let below = read.get(key);
+        if (below === undefined) read.set(key, (below = this.coinBelow(committed, key, txid, n) ?? null));
+        return below ?? undefined;
+      },
+      tx: (txid) => txs.get(txid) ?? this.txBelow(committed, txid),
+      apply: (tx, txid, height) => {
+        if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
+        tx.vout.forEach((out, n) => {
+          created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
+        });
+        txs.set(txid, tx);
+      },
+    };
+    return { view, changes };
+  }
+}
