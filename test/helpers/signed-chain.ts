@@ -20,7 +20,7 @@ import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
 import { consensusRules } from '../../src/actors/chainstore/consensus.js';
 import { ccEvalChecker } from '../../src/chain/consensus/cc-eval.js';
-import { assembleBlock, solveBlock } from '../../src/actors/miner/assemble.js';
+import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 
 export const params = devChainParams();
 const KEY = sha256(new TextEncoder().encode('reindex write thread test key'));
