@@ -14,7 +14,7 @@ import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
 import { SupplyIndex } from './supplyindex.js';
 import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
-import { outpointKey } from '../../chain/tx/input.js';
+import { outpointKey, type Outpoint as TxOutpoint } from '../../chain/tx/input.js';
 import type { BlockUndo } from './coins.js';
 import type {
   BlockConnected,
@@ -1221,8 +1221,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held(entry);
     const block = this.blockOf(entry);
+    const view = this.connectView();
     try {
-      this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
+      this.opts.rules.connect(block, entry.height, view, h.txids);
     } catch (e) {
       // e: whatever the rules threw; its fields are checked before use.
       const v = e as { rejectCode?: number; reason?: string };
@@ -1233,7 +1234,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.commit(() => {
       // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
       this.tokens.connect(block.txs, h.txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
-      const undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts);
+      const undo = this.indexes.connect(block.txs, h.txids, entry.hash, entry.height, h.txStarts, view.readBefore);
       this.storePools(entry, block, h.txids, undo);
       this.supply.connect(block, entry.hash, entry.height > 1 ? entry.prev : null, undo.spent);
       this.store.db.putMeta('tip', entry.hash);
@@ -1245,14 +1246,18 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return undefined;
   }
 
-  /** The UTXO set overlaid with the effects of the block's earlier transactions, in order. */
-  private connectView(): ConnectView {
+  /**
+   * The UTXO set overlaid with the effects of the block's earlier transactions, in order; and, once
+   * the checks have run, the stored bytes of the chain coins they read (readBefore), which the
+   * block's index writes file as undo data without reading them again.
+   */
+  private connectView(): ConnectView & { readBefore: (prevout: TxOutpoint) => Buffer | undefined } {
     const created = new Map<string, Coin>();
     const spent = new Set<string>();
     const earlier = new Map<string, Transaction>();
     // The chain's coins read so far: the input checks, the sigop count and the scripts each ask for
     // an input's coin, and the chain state does not change until the block commits.
-    const read = new Map<string, Coin | null>();
+    const read = new Map<string, { coin: Coin; raw: Buffer } | null>();
     return {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
@@ -1260,8 +1265,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         const c = created.get(key);
         if (c) return c;
         let stored = read.get(key);
-        if (stored === undefined) read.set(key, (stored = this.indexes.coin(txid, n) ?? null));
-        return stored ?? undefined;
+        if (stored === undefined) read.set(key, (stored = this.indexes.coinEntry(txid, n) ?? null));
+        return stored?.coin;
+      },
+      // What coin() answered for the outpoint: an earlier transaction's output before the chain's.
+      readBefore: (prevout) => {
+        const key = prevout.key();
+        return created.has(key) ? undefined : read.get(key)?.raw;
       },
       tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
       apply: (tx, txid, height) => {
