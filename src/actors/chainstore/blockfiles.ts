@@ -108,6 +108,13 @@ export class BlockFiles {
     this.dirty.clear();
   }
 
+  /** The descriptors of the files written since the last sync, handed over to be fsynced elsewhere (they count as synced here). */
+  takeUnsynced(): number[] {
+    const fds = [...this.dirty].map((n) => this.fd(n));
+    this.dirty.clear();
+    return fds;
+  }
+
   /** `length` bytes at `offset` of file `n`; throws when the file is shorter. */
   read(n: number, offset: number, length: number): Uint8Array {
     if (!existsSync(this.path(n)) && !this.fds.has(n)) throw new Error(`block file ${this.path(n)} is missing`);

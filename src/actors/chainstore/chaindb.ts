@@ -130,9 +130,23 @@ export class ChainDb {
    */
   flushEachCommit = true;
 
+  /**
+   * Called in every write transaction after its puts, before it commits (a throw aborts it): the
+   * block store waits there for the fsync of block bytes appended before (background-fsync.ts).
+   */
+  beforeCommit: (() => void) | undefined;
+
   /** Runs `fn` in one write transaction: all of its puts are committed together, or none. */
   write<T>(fn: () => T): T {
-    return this.env.transactionSync(fn, this.flushEachCommit ? SYNCED_COMMIT : UNSYNCED_COMMIT) as T;
+    const before = this.beforeCommit;
+    const body = before
+      ? () => {
+          const out = fn();
+          before();
+          return out;
+        }
+      : fn;
+    return this.env.transactionSync(body, this.flushEachCommit ? SYNCED_COMMIT : UNSYNCED_COMMIT) as T;
   }
 
   /** Waits until every commit so far is on the disk (mdb_env_sync, forced). */

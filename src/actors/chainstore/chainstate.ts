@@ -6,7 +6,7 @@ import { hashKey, outpointKey as outpointBytes } from './lmdb-keys.js';
 import { isUnspendable } from '../../chain/script/script.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
 import { addressKeysOf } from '../../chain/address/index-key.js';
-import { outpointKey } from '../../chain/tx/input.js';
+import { outpointKey, type Outpoint } from '../../chain/tx/input.js';
 import type { AddressDelta, AddressUnspent, BlockUndo, Coin, SpentInfo, TxLocation } from './coins.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import { compactSizeBytes } from '../../chain/encoding/writer.js';
@@ -89,6 +89,13 @@ export class ChainIndexes {
   coin(txid: string, n: number): Coin | undefined {
     const v = this.coins.get(outpoint(txid, n));
     return v ? decodeCoin(v) : undefined;
+  }
+
+  /** A coin with its stored bytes (what connect() files as undo data when the coin is spent). */
+  coinEntry(txid: string, n: number): { coin: Coin; raw: Buffer } | undefined {
+    const raw = this.coins.get(outpoint(txid, n));
+    // A view of `raw`: get's own copy.
+    return raw ? { coin: decodeCoinView(raw), raw } : undefined;
   }
 
   hasCoin(txid: string, n: number): boolean {
@@ -254,9 +261,10 @@ export class ChainIndexes {
   /**
    * Applies a block's transactions: spends their inputs (recorded as the block's undo data), adds
    * their outputs, files them in the tx, spent and address indexes. Inputs must have been validated.
-   * `txStarts`: where each transaction starts in the block's bytes (Block.read's).
+   * `txStarts`: where each transaction starts in the block's bytes (Block.read's). `readBefore`: the
+   * stored bytes of a chain coin the block's checks read already (coinEntry), so it is not read again.
    */
-  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>): BlockUndo {
+  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>, readBefore?: (prevout: Outpoint) => Buffer | undefined): BlockUndo {
     const undo: BlockUndo = { spent: [] };
     // The undo record, built as the coins are read: outpoint | coin length | the coin's stored bytes.
     const undoParts: Buffer[] = [u32le(0)];
@@ -273,7 +281,7 @@ export class ChainIndexes {
           for (let n = 0; n < tx.vin.length; n++) {
             const prevout = tx.vin[n]!.prevout;
             const key = outpointBytes(prevout.hash, prevout.index);
-            const raw = this.coins.get(key);
+            const raw = readBefore?.(prevout) ?? this.coins.get(key);
             if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevout.txid(), prevout.index)}`);
             // A view of `raw` (get's own copy, kept whole in the undo record).
             const coin = decodeCoinView(raw);

@@ -13,7 +13,7 @@ import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
 import { SupplyIndex } from './supplyindex.js';
 import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
-import { outpointKey } from '../../chain/tx/input.js';
+import { outpointKey, type Outpoint as TxOutpoint } from '../../chain/tx/input.js';
 import type { BlockUndo } from './coins.js';
 import type {
   BlockConnected,
@@ -1205,8 +1205,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held(entry);
     const block = this.blockOf(entry);
+    const view = this.connectView();
     try {
-      this.opts.rules.connect(block, entry.height, this.connectView(), h.txids);
+      this.opts.rules.connect(block, entry.height, view, h.txids);
     } catch (e) {
       // e: whatever the rules threw; its fields are checked before use.
       const v = e as { rejectCode?: number; reason?: string };
@@ -1221,6 +1222,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids: h.txids, txStarts: h.txStarts },
         parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
         (id) => this.txInfo(id)?.tx,
+        view.readBefore,
       );
     });
     this.index.setActiveTip(entry);
@@ -1301,14 +1303,18 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     await w.stop();
   }
 
-  /** The UTXO set overlaid with the effects of the block's earlier transactions, in order. */
-  private connectView(): ConnectView {
+  /**
+   * The UTXO set overlaid with the effects of the block's earlier transactions, in order; and, once
+   * the checks have run, the stored bytes of the chain coins they read (readBefore), which the
+   * block's index writes file as undo data without reading them again.
+   */
+  private connectView(): ConnectView & { readBefore: (prevout: TxOutpoint) => Buffer | undefined } {
     const created = new Map<string, Coin>();
     const spent = new Set<string>();
     const earlier = new Map<string, Transaction>();
     // The chain's coins read so far: the input checks, the sigop count and the scripts each ask for
     // an input's coin, and the chain state does not change until the block commits.
-    const read = new Map<string, Coin | null>();
+    const read = new Map<string, { coin: Coin; raw: Buffer } | null>();
     return {
       coin: (txid, n) => {
         const key = outpointKey(txid, n);
@@ -1316,8 +1322,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         const c = created.get(key);
         if (c) return c;
         let stored = read.get(key);
-        if (stored === undefined) read.set(key, (stored = this.indexes.coin(txid, n) ?? null));
-        return stored ?? undefined;
+        if (stored === undefined) read.set(key, (stored = this.indexes.coinEntry(txid, n) ?? null));
+        return stored?.coin;
+      },
+      // What coin() answered for the outpoint: an earlier transaction's output before the chain's.
+      readBefore: (prevout) => {
+        const key = prevout.key();
+        return created.has(key) ? undefined : read.get(key)?.raw;
       },
       tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
       apply: (tx, txid, height) => {

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlockFiles, blockFileName, type BlockPos } from './blockfiles.js';
 import { ChainDb, ChainStateDamaged, CHAIN_SCHEMA_VERSION, type BlockRecord } from './chaindb.js';
+import { BackgroundFsync } from './background-fsync.js';
 
 export { CHAIN_SCHEMA_VERSION } from './chaindb.js';
 
@@ -48,6 +49,8 @@ export class BlockStore {
 
   private readonly recentMax: number;
   private readonly parsedMax: number;
+  /** Appended blocks are fsynced here while they are checked and indexed; every commit waits for it. */
+  private readonly fsync = new BackgroundFsync();
 
   private constructor(
     readonly db: ChainDb,
@@ -56,6 +59,7 @@ export class BlockStore {
   ) {
     this.recentMax = cacheBytes;
     this.parsedMax = Math.floor(cacheBytes / 8);
+    db.beforeCommit = () => this.fsync.wait();
   }
 
   static dbPath(dir: string): string {
@@ -99,10 +103,13 @@ export class BlockStore {
 
   // ---- writing -------------------------------------------------------------------------------
 
-  /** Appends a block to the block files and fsyncs it (before anything that indexes it commits). */
+  /**
+   * Appends a block to the block files and starts its fsync, which the next write transaction waits
+   * for before it commits (so nothing that indexes it commits before its bytes are on the disk).
+   */
   append(raw: Uint8Array): BlockPos {
     const pos = this.files.append(raw);
-    this.files.sync();
+    this.fsync.start(this.files.takeUnsynced());
     return pos;
   }
 
@@ -291,7 +298,11 @@ export class BlockStore {
   }
 
   async close(): Promise<void> {
-    this.files.close();
-    await this.db.close();
+    try {
+      this.fsync.close();
+    } finally {
+      this.files.close();
+      await this.db.close();
+    }
   }
 }

@@ -5,9 +5,11 @@ import { parsePayToCryptoCondition } from '../../chain/script/standard.js';
 import type { ChainDb } from './chaindb.js';
 import type { BlockUndo } from './coins.js';
 import { hashKey } from './lmdb-keys.js';
+import { fromHex } from '../../chain/encoding/hex.js';
 
 /** komodo_newcoins leaves out outputs paying this address (KMD's old burn address), on every chain. */
 const SKIPPED_ADDRESS_KEY = 'k' + '29cfc6376255a78451eeb4b129ed8eacffa2feef'; // RD6GgnrMpPaTSMn8vai6yiGA7mN4QGPVMY
+const SKIPPED_HASH = fromHex(SKIPPED_ADDRESS_KEY.slice(1));
 
 /** One block's komodo_newcoins figures, and their running totals from height 1 up to it. */
 export interface SupplyRecord {
@@ -24,6 +26,11 @@ export interface SupplyRecord {
  * A CC script always has a destination (ExtractDestination's IsPayToCryptoCondition fallback).
  */
 function counted(script: Uint8Array): boolean {
+  // P2PKH, nearly every output, read off its template (what the solver finds in it: the key hash).
+  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+    for (let i = 0; i < 20; i++) if (script[3 + i] !== SKIPPED_HASH[i]) return true;
+    return false;
+  }
   const key = scriptAddressKey(script);
   if (key !== null) return key !== SKIPPED_ADDRESS_KEY;
   return parsePayToCryptoCondition(script) !== null;
