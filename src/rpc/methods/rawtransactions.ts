@@ -4,7 +4,7 @@ import type { Asker } from '../../actors/protocol.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
-import { hexBytes, isHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { hexBytesChecked, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import {
   decodeScriptToJSON,
@@ -41,9 +41,10 @@ import {
  * bytes the transaction was read from, its serialisation (the trailing bytes left out).
  */
 export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Array } | null {
-  if (hex === '' || !isHex(hex)) return null;
+  const bytes = hex === '' ? null : hexBytesChecked(hex);
+  if (!bytes) return null;
   try {
-    const r = new BufferReader(hexBytes(hex));
+    const r = new BufferReader(bytes);
     const tx = Transaction.read(r);
     return { tx, raw: r.data.subarray(0, r.offset) };
   } catch {
