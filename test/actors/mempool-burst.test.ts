@@ -330,3 +330,36 @@ test('-addressindex off: the mempool keeps no address index (komodod adds it onl
   assert.equal(off.accepted, on.accepted);
   assert.deepEqual(off.deltas, []);
 });
+
+test('the coin view finds each input its own coin: by scan (few inputs, same output index of different values) and by map (over 8 inputs)', async () => {
+  for (const inputs of [3, 12]) {
+    const coins = new Map<string, Coin>();
+    const confirmed = new Set<string>();
+    const spends: Spend[] = Array.from({ length: inputs }, (_, i) => {
+      const txid = toHexReversed(sha256(Uint8Array.of(0x5c, inputs, i)));
+      // Every input spends output 0 of its own transaction, each worth a different amount.
+      const value = COIN + BigInt(i) * 1_000_000n;
+      coins.set(`${txid}:0`, { value, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+      confirmed.add(txid);
+      return { txid, n: 0, value };
+    });
+    const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
+    const parent = spendTx(spends, 'none', 2);
+    // A child spending both outputs of the parent (mempool coins) and one more confirmed coin.
+    const extra = toHexReversed(sha256(Uint8Array.of(0x5d, inputs)));
+    coins.set(`${extra}:0`, { value: 3n * COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+    confirmed.add(extra);
+    const child = spendTx([...parent.vout.map((o, n) => ({ txid: parent.txid(), n, value: o.value })), { txid: extra, n: 0, value: 3n * COIN }]);
+    const notices: Notice[] = [];
+    // One input unknown: Missing inputs, whichever way its coins are found.
+    const missing = spendTx([...spends.slice(0, -1), { ...spends[inputs - 1]!, txid: toHexReversed(sha256(Uint8Array.of(0x5e, inputs))) }]);
+    await assert.rejects(logic.accept(missing.toRaw(), false, notices), /Missing inputs/);
+    assert.equal(await logic.accept(parent.toRaw(), false, notices), parent.txid());
+    assert.equal(await logic.accept(child.toRaw(), false, notices), child.txid());
+    const total = spends.reduce((a, s) => a + s.value, 0n);
+    assert.equal(logic.entries.get(parent.txid())!.fee, total - parent.vout.reduce((a, o) => a + o.value, 0n));
+    assert.deepEqual(logic.entries.get(parent.txid())!.prevouts!.map((p) => p.value), spends.map((s) => s.value));
+    assert.equal(logic.entries.get(child.txid())!.fee, FEE);
+    await logic.close();
+  }
+});
