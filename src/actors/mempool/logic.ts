@@ -767,7 +767,11 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.fees.accepted({ txid: p.txid, tx: p.tx, fee: p.fee, size: p.raw.length, height: p.height, tipTime: p.tipTime ?? 0, coin: (t, n) => p.coinView.coin(t, n), inPool: (t) => this.entries.has(t) });
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
     if (p.tx.vin.some((i) => p.coinView.coin(i.prevout.txid(), i.prevout.index)?.coinbase === true)) this.coinbaseSpenders.add(p.txid);
-    notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
+    const item: TxAccepted = relay ? { txid: p.txid, tx: p.tx, raw: p.raw } : { txid: p.txid, tx: p.tx, raw: p.raw, relay: false };
+    // One txsAccepted for a run of accepted transactions (the notices of one write or burst report).
+    const last = notices[notices.length - 1];
+    if (last?.type === 'txsAccepted') last.items.push(item);
+    else notices.push({ type: 'txsAccepted', items: [item] });
   }
 
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
