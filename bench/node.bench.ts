@@ -131,7 +131,8 @@ async function httpRate(client: Client, body: string, conns: number, ms = 1500):
  * on. Each request goes out in one write; each answer must carry a Content-Length (our server's do).
  */
 interface LoadGenerator {
-  run(bodies: string[], inFlight: number): Promise<void>;
+  /** Resolves with the generator process's own CPU time over the run (ms, every thread of it). */
+  run(bodies: string[], inFlight: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -182,6 +183,7 @@ const connections = Array.from({ length: config.sockets }, connection);
 const refused = (text) => { const a = JSON.parse(text); return [].concat(a).find((x) => x.error !== null); };
 process.on('message', async ({ bodies, inFlight }) => {
   let next = 0;
+  const cpu = process.cpuUsage();
   try {
     await Promise.all(connections.slice(0, inFlight).map(async (c) => {
       while (next < bodies.length) {
@@ -189,7 +191,8 @@ process.on('message', async ({ bodies, inFlight }) => {
         if (bad) throw new Error('refused: ' + JSON.stringify(bad.error));
       }
     }));
-    process.send({ ok: true });
+    const used = process.cpuUsage(cpu);
+    process.send({ ok: true, cpuMs: (used.user + used.system) / 1000 });
   } catch (e) {
     process.send({ ok: false, error: String(e) });
   }
@@ -201,20 +204,20 @@ process.on('disconnect', () => process.exit(0));
 function loadGenerator(port: number, auth: string | undefined, sockets: number): LoadGenerator {
   const child = spawn(process.execPath, ['-e', LOAD_PROCESS, JSON.stringify({ port, auth, sockets })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // One run at a time; a generator that dies fails the run waiting for it instead of hanging it.
-  let waiting: ((m: { ok: boolean; error?: string }) => void) | undefined;
-  const settle = (m: { ok: boolean; error?: string }) => {
+  let waiting: ((m: { ok: boolean; error?: string; cpuMs?: number }) => void) | undefined;
+  const settle = (m: { ok: boolean; error?: string; cpuMs?: number }) => {
     const w = waiting;
     waiting = undefined;
     w?.(m);
   };
-  child.on('message', (m: { ok: boolean; error?: string }) => settle(m));
+  child.on('message', (m: { ok: boolean; error?: string; cpuMs?: number }) => settle(m));
   child.on('exit', (code, signal) => settle({ ok: false, error: `load generator exited (${code ?? signal})` }));
   child.on('error', (e) => settle({ ok: false, error: String(e) }));
   return {
     run: (bodies, inFlight) =>
       new Promise((resolve, reject) => {
         if (waiting) return reject(new Error('bench load: a run is under way'));
-        waiting = (m) => (m.ok ? resolve() : reject(new Error(`bench load: ${m.error}`)));
+        waiting = (m) => (m.ok ? resolve(m.cpuMs ?? 0) : reject(new Error(`bench load: ${m.error}`)));
         child.send({ bodies, inFlight });
       }),
     close: () =>
@@ -237,10 +240,13 @@ interface AcceptRow {
   txs: number;
   /** CPU time of one bare verification, least of the rounds. */
   verifyCpuMs: number;
+  /** CPU time of the load generator's process over every round, and the requests it sent. */
+  genCpuMs: number;
+  requests: number;
 }
 
 function acceptRow(): AcceptRow {
-  return { best: 0, bare: 0, cpuMs: 0, txs: 0, verifyCpuMs: Infinity };
+  return { best: 0, bare: 0, cpuMs: 0, txs: 0, verifyCpuMs: Infinity, genCpuMs: 0, requests: 0 };
 }
 
 /** Runs `f` over `items` in order, `count` calls at a time (the next starts as one ends). */
@@ -583,7 +589,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
      * emptied by a block after it; each side keeps its best round (the machine is shared: the best run
      * is the least disturbed one, on both sides alike).
      */
-    const round = async (row: AcceptRow, perRound: number, run: (round: typeof spends) => Promise<void>) => {
+    const round = async (row: AcceptRow, perRound: number, run: (round: typeof spends) => Promise<{ genCpuMs: number; requests: number } | void>) => {
       const txs = take(perRound);
       const verifyCpu = process.cpuUsage();
       row.bare = Math.max(row.bare, verifyRate(txs));
@@ -593,13 +599,17 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       row.verifyCpuMs = Math.min(row.verifyCpuMs, (verifyUsed.user + verifyUsed.system) / 1000 / txs.length);
       const cpu = process.cpuUsage();
       const t = performance.now();
-      await run(txs);
+      const gen = await run(txs);
       row.best = Math.max(row.best, rate(txs.length, performance.now() - t));
       // The node's CPU, every thread of this process (the load generator is another process), over
       // the round: summed over all rounds, not the best, so a GC or a slow spell counts as it comes.
       const used = process.cpuUsage(cpu);
       row.cpuMs += (used.user + used.system) / 1000;
       row.txs += txs.length;
+      if (gen) {
+        row.genCpuMs += gen.genCpuMs;
+        row.requests += gen.requests;
+      }
       const inMempool = (await n.node.services.mempool.ask({ op: 'info' })).size;
       if (inMempool !== txs.length) throw new Error(`bench round: ${inMempool} of ${txs.length} transactions in the mempool`);
       await n.rpc('generate', 1);
@@ -615,10 +625,13 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     const batched = acceptRow();
     const rounds = await roundsUntilSteady(
       async () => {
-        await round(wide, 500, (txs) =>
-          viaRpc ? n.load.run(txs.map((s, i) => JSON.stringify(call(s, i))), inFlight) : keepInFlight(inFlight, txs, (s) => viaActor(s.raw)),
+        await round(wide, 500, async (txs) =>
+          viaRpc ? { genCpuMs: await n.load.run(txs.map((s, i) => JSON.stringify(call(s, i))), inFlight), requests: txs.length } : keepInFlight(inFlight, txs, (s) => viaActor(s.raw)),
         );
-        await round(batched, 600, (txs) => n.load.run(batchBodies(txs), 2));
+        await round(batched, 600, async (txs) => {
+          const bodies = batchBodies(txs);
+          return { genCpuMs: await n.load.run(bodies, 2), requests: bodies.length };
+        });
         return [wide.best, wide.bare, batched.best, batched.bare];
       },
       { min: MIN_ROUNDS, max: MAX_ROUNDS },
@@ -636,7 +649,19 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     await n.rpc('generate', 1);
     const bareOne = await bareServer(sampleReply);
     const bareLoad = loadGenerator(bareOne.port, undefined, 1);
+    // The HTTP floor of the 16-in-flight row: what the bare server's process spends per request with
+    // 16 kept in flight on 16 connections, the same bodies from the same generator (least of three runs).
+    const bareWideLoad = loadGenerator(bareOne.port, undefined, inFlight);
+    let bareWideCpuMs = Infinity;
     try {
+      const wideBodies = Array.from({ length: 3000 }, () => sampleCall);
+      await bareWideLoad.run(wideBodies, inFlight);
+      for (let r = 0; r < 3; r++) {
+        const cpu = process.cpuUsage();
+        await bareWideLoad.run(wideBodies, inFlight);
+        const used = process.cpuUsage(cpu);
+        bareWideCpuMs = Math.min(bareWideCpuMs, (used.user + used.system) / 1000 / wideBodies.length);
+      }
       const bareRun = async (bodies: string[]) => {
         const t = performance.now();
         await bareLoad.run(bodies, 1);
@@ -646,7 +671,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       await roundsUntilSteady(
         async () => {
           let bodies: string[] = [];
-          await round(single, 300, (txs) => n.load.run((bodies = txs.map((s, i) => JSON.stringify(call(s, i)))), 1));
+          await round(single, 300, async (txs) => ({ genCpuMs: await n.load.run((bodies = txs.map((s, i) => JSON.stringify(call(s, i)))), 1), requests: txs.length }));
           bareSingle = Math.max(bareSingle, await bareRun(bodies));
           return [single.best, bareSingle];
         },
@@ -654,6 +679,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       );
     } finally {
       await bareLoad.close();
+      await bareWideLoad.close();
       await bareOne.close();
     }
 
@@ -723,6 +749,21 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       rows.push({ name: `CPU per accepted tx, all threads (${label})`, value: perTx, unit: 'ms', limitName: 'issue 31 target', limit: 0.35, ...(targeted ? { target: { kind: 'max' as const, ratio: 1 } } : {}) });
       rows.push({ name: '  outside signature verification', value: perTx - verifyMs, unit: 'ms', limitName: 'issue 31 target', limit: 0.25, ...(targeted ? { target: { kind: 'max' as const, ratio: 1 } } : {}) });
       rows.push({ name: '  signature verification (bare verify CPU)', value: verifyMs, unit: 'ms', limitName: 'all of it', limit: perTx });
+    }
+    // The ceiling of a burst on this machine's two cores: the node's CPU per transaction and the load
+    // generator's (a process of its own on the same cores) add up, so tx/s ≤ 2 / (node + generator).
+    // With 16 calls in flight the node's part has a floor: the bare Polka server's CPU per request
+    // (16 in flight, same bodies) plus one signature verification.
+    for (const [label, row] of [[`${inFlight} calls in flight`, wide], [`batches of ${batchOf}`, batched]] as const) {
+      if (row.requests === 0) continue;
+      const genPerTx = row.genCpuMs / row.txs;
+      rows.push({ name: `load generator CPU per tx (${label})`, value: genPerTx, unit: 'ms', limitName: `the node's CPU per tx (${(row.genCpuMs / row.requests).toFixed(4)} ms a request)`, limit: row.cpuMs / row.txs });
+      rows.push({ name: `  ceiling on 2 cores: 2 / (node + generator)`, value: 2000 / (row.cpuMs / row.txs + genPerTx), unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures', limit: row.bare });
+    }
+    if (wide.requests > 0 && Number.isFinite(bareWideCpuMs)) {
+      const floor = bareWideCpuMs + verifyMs;
+      rows.push({ name: `bare Polka CPU per request (${inFlight} in flight)`, value: bareWideCpuMs, unit: 'ms', limitName: `the node's CPU per tx (${inFlight} calls in flight)`, limit: wide.cpuMs / wide.txs });
+      rows.push({ name: `  ${inFlight} in flight at that floor + verify`, value: 2000 / (floor + wide.genCpuMs / wide.txs), unit: 'tx/s', limitName: 'bare ECDSA verify of the same signatures', limit: wide.bare });
     }
     rows.push({ name: 'mempool accept through the actor, one at a time', value: rate(direct.length, actorMs), ...vsVerify, limit: strictest });
 

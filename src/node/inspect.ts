@@ -358,11 +358,14 @@ export class InspectHub {
           height?: unknown;
           hash?: unknown;
           txid?: unknown;
+          items?: unknown;
         };
         let detail: string | undefined;
         if (ev.ok === false && ev.error) detail = `${ev.error.code}: ${ev.error.message}`;
         else if (typeof ev.height === 'number') detail = `height ${ev.height}${typeof ev.hash === 'string' ? ` ${ev.hash}` : ''}`;
         else if (typeof ev.txid === 'string') detail = ev.txid;
+        // The mempool's txsAccepted: the txids of the run, in order.
+        else if (Array.isArray(ev.items)) detail = ev.items.map((i: { txid?: unknown }) => String(i?.txid)).join(' ');
         const rec = this.record({
           kind: 'emit',
           actor,

@@ -36,7 +36,7 @@ export interface Routed {
  *   chainStore blockConnected    → mempool, wallet, p2p (tipChanged)
  *   chainStore blockDisconnected → mempool, wallet, p2p (tipChanged)
  *   chainStore tipChanged        → -blocknotify
- *   mempool    txAccepted (runs) → wallet, p2p (relayed ones)
+ *   mempool    txsAccepted (runs) → wallet, p2p (relayed ones)
  *   mempool    txRemoved  (runs) → wallet
  *   wallet     walletTx          → -walletnotify
  *   wallet     relayTxs          → p2p
@@ -73,12 +73,13 @@ export function routeNotices(r: Routed): void {
 
   const runs = new NoticeRuns((run) => {
     if (run.kind === 'removed') return r.ask.wallet.tell({ op: 'txsRemoved', txids: run.items.map((n) => n.txid) });
-    r.ask.wallet.tell({ op: 'txsAccepted', items: run.items.map((n) => ({ txid: n.txid, tx: n.tx })) });
+    // The accepted records as they came (each a txid, tx and raw): no copy per transaction.
+    r.ask.wallet.tell({ op: 'txsAccepted', items: run.items });
     // The wallet's re-accept at start is not announced (relay: false): its rebroadcast does that.
-    const relayed = run.items.filter((n) => n.relay !== false);
-    if (relayed.length > 0) r.ask.p2p.tell({ op: 'txsAccepted', items: relayed.map((n) => ({ txid: n.txid, raw: n.raw })) });
+    const relayed = run.items.every((n) => n.relay !== false) ? run.items : run.items.filter((n) => n.relay !== false);
+    if (relayed.length > 0) r.ask.p2p.tell({ op: 'txsAccepted', items: relayed });
   });
-  onNotice<MempoolNotice, 'txAccepted'>(r.mempool, 'txAccepted', (n) => runs.accepted(n));
+  onNotice<MempoolNotice, 'txsAccepted'>(r.mempool, 'txsAccepted', (n) => runs.accepted(n.items));
   onNotice<MempoolNotice, 'txRemoved'>(r.mempool, 'txRemoved', (n) => runs.removed(n));
 
   const walletNotify = r.walletNotify;
@@ -100,7 +101,7 @@ export function routeNotices(r: Routed): void {
 type Run = { kind: 'accepted'; items: TxAccepted[] } | { kind: 'removed'; items: TxRemoved[] };
 
 /**
- * The mempool's notices in their order, a run of txAccepted (or of txRemoved) as one message: one
+ * The mempool's notices in their order, a run of accepted (or of removed) transactions as one message: one
  * machine step for the recipient, not one per transaction. A mined transaction's txRemoved matters to
  * the wallet: the block may have reached it before the transaction's txAccepted did (the transaction
  * was still being verified in a burst).
@@ -109,9 +110,9 @@ class NoticeRuns {
   private run: Run | undefined;
   constructor(private readonly forward: (run: Run) => void) {}
 
-  accepted(n: TxAccepted): void {
+  accepted(items: readonly TxAccepted[]): void {
     if (this.run?.kind !== 'accepted') this.start({ kind: 'accepted', items: [] });
-    if (this.run?.kind === 'accepted') this.run.items.push(n);
+    if (this.run?.kind === 'accepted') for (const n of items) this.run.items.push(n);
   }
 
   removed(n: TxRemoved): void {

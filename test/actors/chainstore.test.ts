@@ -130,6 +130,38 @@ test('chain store: connects, survives restart, reorganises to the most work and 
   assert.equal(s.index.tip.hash, b[4]!.hashHex());
 });
 
+test('chain store reads: coins and tx locations by txid through the shared read key, interleaved; a malformed txid finds nothing an earlier read left', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
+  const s = await open(dir);
+  const a = extend(genesis.hashHex(), 0, 4, 3, 1_600_000_100);
+  for (const b of a) await submit(s, b);
+  const ids = a.map((b) => b.txs[0]!.txid());
+  for (let round = 0; round < 2; round++) {
+    for (const [h, txid] of ids.entries()) {
+      // Coin, location, existence and a missing output, one after the other: each builds its key anew.
+      assert.equal(s.indexes.coin(txid, 0)?.value, a[h]!.txs[0]!.vout[0]!.value);
+      assert.equal(s.indexes.txLocation(txid)?.height, h + 1);
+      assert.equal(s.indexes.hasCoin(txid, 1), false);
+      assert.equal(s.indexes.hasTx(txid), true);
+      assert.equal(s.indexes.coin(txid, 7), undefined);
+    }
+  }
+  // A txid whose hex stops early (or is not 64 digits) is its own key (as hashKey makes it), never the
+  // previous read's bytes: found nowhere.
+  const last = ids[ids.length - 1]!;
+  assert.ok(s.indexes.coin(last, 0));
+  for (const bad of [last.slice(0, 62) + 'zz', 'zz' + last.slice(2), last.slice(0, 62), last + '00', last.slice(0, 60) + '\u0130\u0130' + last.slice(62)]) {
+    assert.equal(s.indexes.coin(bad, 0), undefined, bad);
+    assert.equal(s.indexes.hasCoin(bad, 0), false, bad);
+    // (One decoding to no byte at all is a zero-length key, which LMDB refuses, as it did before.)
+    if (bad.startsWith('zz')) continue;
+    assert.equal(s.indexes.txLocation(bad), undefined, bad);
+    assert.equal(s.indexes.hasTx(bad), false, bad);
+  }
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test('chain store: an invalid block is refused and the chain stays on the valid branch', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
   const s = await open(dir);

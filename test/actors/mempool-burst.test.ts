@@ -16,7 +16,7 @@ import { SignatureCache, type Coin } from '../../src/chain/validation/index.js';
 import { MempoolLogic, mempoolAddressKeys } from '../../src/actors/mempool/logic.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { serviceMachine } from '../../src/machines/service.js';
-import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
+import type { MempoolNotice as Notice, TxsAccepted } from '../../src/actors/mempool/protocol.js';
 import { Asker } from '../../src/actors/ask.js';
 import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
 import { ServiceFailure } from '../../src/actors/protocol.js';
@@ -155,7 +155,8 @@ function state(m: MempoolLogic, notices: Notice[]) {
   return {
     entries: [...m.entries.keys()],
     spentBy: [...m.spentBy.entries()].sort(),
-    notices: notices.map((n) => `${n.type} ${String(n.txid)}`),
+    // Per transaction, in order (how the accepted ones are grouped into txsAccepted notices is the next test's).
+    notices: notices.flatMap((n) => (n.type === 'txsAccepted' ? n.items.map((i) => `txAccepted ${i.txid}`) : [`${n.type} ${n.txid}`])),
   };
 }
 
@@ -221,7 +222,7 @@ test('a burst answers as one-by-one acceptance: results, notices and mempool (se
 
 /**
  * A mempool actor over `count` confirmed coins, with one independent spend of each (the one at `bad`
- * with a signature that does not verify), and the txids of its txAccepted notices.
+ * with a signature that does not verify), and the txids of its txsAccepted notices, in order.
  */
 function mempoolActor(seed: number, count: number, bad: number) {
   const { coins, confirmed } = scenario(seed, 0);
@@ -234,13 +235,17 @@ function mempoolActor(seed: number, count: number, bad: number) {
   const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
   const actor = createActor(serviceMachine, { input: { logic } });
   const accepted: string[] = [];
-  actor.on('txAccepted', (e) => accepted.push((e as unknown as { txid: string }).txid));
+  const notices = { count: 0 };
+  actor.on('txsAccepted', (e) => {
+    notices.count++;
+    accepted.push(...(e as unknown as TxsAccepted).items.map((i) => i.txid));
+  });
   actor.start();
-  return { txs, actor, accepted, mempool: new Asker('mempool', actor) };
+  return { txs, actor, accepted, notices, mempool: new Asker('mempool', actor) };
 }
 
 test('the service machine hands concurrent accepts to writeBatch, verified in the pool', async () => {
-  const { txs, actor, accepted, mempool } = mempoolActor(0x77, 24, 5);
+  const { txs, actor, accepted, notices, mempool } = mempoolActor(0x77, 24, 5);
   const before = pool.stats.batches;
   const replies = await Promise.allSettled(txs.map((tx) => mempool.ask({ op: 'accept', raw: tx.toRaw() })));
   replies.forEach((r, i) => {
@@ -248,6 +253,8 @@ test('the service machine hands concurrent accepts to writeBatch, verified in th
     else assert.deepEqual(r, { status: 'fulfilled', value: txs[i]!.txid() });
   });
   assert.deepEqual(accepted, txs.filter((_, i) => i !== 5).map((t) => t.txid()));
+  // One txsAccepted per report of the burst (what settled together), not one per transaction.
+  assert.ok(notices.count > 0 && notices.count < accepted.length / 2, `${notices.count} txsAccepted notices for ${accepted.length} transactions`);
   assert.ok(pool.stats.batches > before, 'the burst was verified in the pool');
   actor.stop();
 });
@@ -270,7 +277,9 @@ test('a lone sendrawtransaction is verified inline, not in the pool: a bad signa
   await new Promise((r) => setImmediate(r)); // loaded
   const before = pool.stats.batches;
   const order: string[] = [];
-  actor.on('txAccepted', (e) => order.push(`notice ${(e as unknown as { txid: string }).txid}`));
+  actor.on('txsAccepted', (e) => {
+    for (const i of (e as unknown as TxsAccepted).items) order.push(`notice ${i.txid}`);
+  });
   await assert.rejects(mempool.ask({ op: 'accept', raw: txs[0]!.toRaw(), allowHighFees: false, gathered: true }), (e: Error & { code?: number }) => {
     assert.equal(e.code, -26);
     assert.match(e.message, /^16: mandatory-script-verify-flag-failed \(/);
@@ -288,10 +297,12 @@ test('a lone sendrawtransaction is verified inline, not in the pool: a bad signa
   actor.stop();
 });
 
-test('relay: false (the wallet re-accept) reaches the txAccepted notice, alone and in a burst; other accepts are relayed', async () => {
+test('relay: false (the wallet re-accept) reaches the txsAccepted notice, alone and in a burst; other accepts are relayed', async () => {
   const { txs, actor, mempool } = mempoolActor(0x79, 9, -1);
   const relay = new Map<string, unknown>();
-  actor.on('txAccepted', (e) => relay.set((e as unknown as { txid: string }).txid, (e as unknown as { relay?: unknown }).relay));
+  actor.on('txsAccepted', (e) => {
+    for (const i of (e as unknown as TxsAccepted).items) relay.set(i.txid, i.relay);
+  });
   const quiet = (i: number) => i % 3 === 0;
   // A burst (verified in the pool), then one alone.
   await Promise.all(txs.slice(0, 8).map((tx, i) => mempool.ask({ op: 'accept', raw: tx.toRaw(), allowHighFees: false, ...(quiet(i) ? { relay: false } : {}) })));
@@ -352,4 +363,37 @@ test('-addressindex off: the mempool keeps no address index (komodod adds it onl
   const off = await deltas(false);
   assert.equal(off.accepted, on.accepted);
   assert.deepEqual(off.deltas, []);
+});
+
+test('the coin view finds each input its own coin: by scan (few inputs, same output index of different values) and by map (over 8 inputs)', async () => {
+  for (const inputs of [3, 12]) {
+    const coins = new Map<string, Coin>();
+    const confirmed = new Set<string>();
+    const spends: Spend[] = Array.from({ length: inputs }, (_, i) => {
+      const txid = toHexReversed(sha256(Uint8Array.of(0x5c, inputs, i)));
+      // Every input spends output 0 of its own transaction, each worth a different amount.
+      const value = COIN + BigInt(i) * 1_000_000n;
+      coins.set(`${txid}:0`, { value, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+      confirmed.add(txid);
+      return { txid, n: 0, value };
+    });
+    const logic = new MempoolLogic({ chain: fakeChain(coins, confirmed), dataCarrierSize: 80, now: () => TIME, verifyPool: pool });
+    const parent = spendTx(spends, 'none', 2);
+    // A child spending both outputs of the parent (mempool coins) and one more confirmed coin.
+    const extra = toHexReversed(sha256(Uint8Array.of(0x5d, inputs)));
+    coins.set(`${extra}:0`, { value: 3n * COIN, script: P2PKH, height: 10, coinbase: false, txVersion: 4 });
+    confirmed.add(extra);
+    const child = spendTx([...parent.vout.map((o, n) => ({ txid: parent.txid(), n, value: o.value })), { txid: extra, n: 0, value: 3n * COIN }]);
+    const notices: Notice[] = [];
+    // One input unknown: Missing inputs, whichever way its coins are found.
+    const missing = spendTx([...spends.slice(0, -1), { ...spends[inputs - 1]!, txid: toHexReversed(sha256(Uint8Array.of(0x5e, inputs))) }]);
+    await assert.rejects(logic.accept(missing.toRaw(), false, notices), /Missing inputs/);
+    assert.equal(await logic.accept(parent.toRaw(), false, notices), parent.txid());
+    assert.equal(await logic.accept(child.toRaw(), false, notices), child.txid());
+    const total = spends.reduce((a, s) => a + s.value, 0n);
+    assert.equal(logic.entries.get(parent.txid())!.fee, total - parent.vout.reduce((a, o) => a + o.value, 0n));
+    assert.deepEqual(logic.entries.get(parent.txid())!.prevouts!.map((p) => p.value), spends.map((s) => s.value));
+    assert.equal(logic.entries.get(child.txid())!.fee, FEE);
+    await logic.close();
+  }
 });

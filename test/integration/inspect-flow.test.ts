@@ -134,7 +134,7 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     assert.match(c.msgs[done]!.acnode.detail ?? '', new RegExp(`^${r.error!.code}: `));
   });
 
-  await t.test('sendrawtransaction accepted: rpc → mempool → chainStore, txAccepted → p2p (when served)', async (tt) => {
+  await t.test('sendrawtransaction accepted: rpc → mempool → chainStore, txsAccepted → p2p (when served)', async (tt) => {
     for (const m of ['createrawtransaction', 'fundrawtransaction', 'signrawtransaction', 'getnewaddress']) {
       if ((await d.rpc<string>('help', m)).startsWith('help: unknown command')) {
         tt.skip(`${m} is not served by this build`);
@@ -154,7 +154,7 @@ test('acnoded -inspect streams actor messages over WebSocket; acnode-cli inspect
     await c.waitFor((x) => x.kind === 'event' && x.actor === 'chainStore' && x.op === 'view', accept);
     const ok = await c.waitFor((x) => x.kind === 'emit' && x.actor === 'mempool' && x.type === 'reply' && x.reqId === c.msgs[accept]!.acnode.reqId, accept);
     assert.equal(c.msgs[ok]!.acnode.ok, true);
-    const accepted = await c.waitFor((x) => x.kind === 'emit' && x.actor === 'mempool' && x.type === 'txAccepted', accept);
+    const accepted = await c.waitFor((x) => x.kind === 'emit' && x.actor === 'mempool' && x.type === 'txsAccepted', accept);
     assert.equal(c.msgs[accepted]!.acnode.detail, txid);
     if (c.msgs.some((m) => m.acnode.kind === 'actor' && m.acnode.actor === 'p2p')) {
       await c.waitFor((x) => x.kind === 'event' && x.actor === 'p2p' && x.op === 'txsAccepted', accepted);

@@ -74,16 +74,26 @@ test('the routing table: each notice reaches its recipients in the order written
   await settle();
   assert.deepEqual(calls.splice(0), ['mempool blockDisconnected', 'wallet blockDisconnected', 'p2p tipChanged']);
 
-  // A run of txAccepted is one message to the wallet and one to p2p (the unrelayed one left out);
-  // a txRemoved after it starts the next run.
+  // A run of accepted transactions (several txsAccepted notices in a row: a burst reported in parts)
+  // is one message to the wallet and one to p2p (the unrelayed one left out); a txRemoved after it
+  // starts the next run, and accepted ones after that the one after, every transaction in order.
   emit(mempool, [
-    { type: 'txAccepted', txid: 'a', tx: null, raw: null },
-    { type: 'txAccepted', txid: 'b', tx: null, raw: null, relay: false },
+    { type: 'txsAccepted', items: [{ txid: 'a', tx: null, raw: null }] },
+    { type: 'txsAccepted', items: [{ txid: 'b', tx: null, raw: null, relay: false }, { txid: 'e', tx: null, raw: null }] },
     { type: 'txRemoved', txid: 'c', reason: 'block' },
     { type: 'txRemoved', txid: 'd', reason: 'block' },
+    { type: 'txsAccepted', items: [{ txid: 'f', tx: null, raw: null }, { txid: 'g', tx: null, raw: null, relay: false }] },
+    { type: 'txRemoved', txid: 'f', reason: 'reorg' },
   ]);
   await settle();
-  assert.deepEqual(calls.splice(0), ['wallet txsAccepted a,b', 'p2p txsAccepted a', 'wallet txsRemoved c,d']);
+  assert.deepEqual(calls.splice(0), [
+    'wallet txsAccepted a,b,e',
+    'p2p txsAccepted a,e',
+    'wallet txsRemoved c,d',
+    'wallet txsAccepted f,g',
+    'p2p txsAccepted f',
+    'wallet txsRemoved f',
+  ]);
 
   emit(wallet, [
     { type: 'walletTx', txid: 'w' },

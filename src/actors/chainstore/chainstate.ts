@@ -87,7 +87,7 @@ export class ChainIndexes {
   // ---- reads -----------------------------------------------------------------------------------
 
   coin(txid: string, n: number): Coin | undefined {
-    const v = this.coins.get(outpoint(txid, n));
+    const v = this.coins.get(readOutpoint(txid, n));
     return v ? decodeCoin(v) : undefined;
   }
 
@@ -99,7 +99,7 @@ export class ChainIndexes {
   }
 
   hasCoin(txid: string, n: number): boolean {
-    return this.coins.doesExist(outpoint(txid, n));
+    return this.coins.doesExist(readOutpoint(txid, n));
   }
 
   /** The number of unspent outputs (LMDB's entry count: no walk). */
@@ -113,17 +113,17 @@ export class ChainIndexes {
   }
 
   txLocation(txid: string): TxLocation | undefined {
-    const v = this.txs.get(hashKey(txid));
+    const v = this.txs.get(readHash(txid));
     if (!v) return undefined;
     return { blockHash: displayOf(v, 0), height: v.readUInt32LE(32), index: v.readUInt32LE(36), offset: v.readUInt32LE(40), length: v.readUInt32LE(44) };
   }
 
   hasTx(txid: string): boolean {
-    return this.txs.doesExist(hashKey(txid));
+    return this.txs.doesExist(readHash(txid));
   }
 
   spentBy(txid: string, n: number): SpentInfo | undefined {
-    const v = this.spent.get(outpoint(txid, n));
+    const v = this.spent.get(readOutpoint(txid, n));
     return v ? { txid: displayOf(v, 0), vin: v.readUInt32LE(32), height: v.readUInt32LE(36) } : undefined;
   }
 
@@ -443,6 +443,28 @@ function displayOf(b: Buffer, at: number): string {
 
 function outpoint(txid: string, n: number): Buffer {
   return outpointBytes(hashKey(txid), n);
+}
+
+/**
+ * The key of a read (coin, hasCoin, spentBy: an outpoint; txLocation, hasTx: a txid) built in one
+ * buffer kept for reads: lmdb copies a key into its own key buffer on every get, so nothing keeps it,
+ * and the mempool's view of every accepted transaction reads a coin per input and its txid's location
+ * (two buffers each before). Writes keep keys of their own. A txid that is not 64 hex digits takes the
+ * allocating path, so its key is exactly hashKey's (a short decode leaves no earlier key's bytes).
+ */
+const READ_KEY = Buffer.alloc(36);
+const READ_HASH = READ_KEY.subarray(0, 32);
+
+function readHash(txid: string): Buffer {
+  if (txid.length !== 64 || READ_HASH.write(txid, 'hex') !== 32) return hashKey(txid);
+  return READ_HASH.reverse();
+}
+
+function readOutpoint(txid: string, n: number): Buffer {
+  if (txid.length !== 64 || READ_HASH.write(txid, 'hex') !== 32) return outpoint(txid, n);
+  READ_HASH.reverse();
+  READ_KEY.writeUInt32BE(n, 32);
+  return READ_KEY;
 }
 
 function u32be(n: number): Buffer {

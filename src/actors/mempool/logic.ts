@@ -126,20 +126,51 @@ function leaveOverlay(overlay: Overlay, p: Prepared): void {
   for (const k of p.spends) if (overlay.spentBy.get(k) === p.txid) overlay.spentBy.delete(k);
 }
 
+/** Inputs up to which MempoolCoinView finds a chain coin by scanning the inputs rather than by a map. */
+const SCAN_INPUTS = 8;
+
 /**
  * The coins a transaction of a burst spends: the chain's (looked up beforehand), else outputs of
  * mempool entries or of the burst's earlier transactions. A class, not an object literal with a
- * closure: one is made per transaction, and tsx names every closure it creates.
+ * closure: one is made per transaction, and tsx names every closure it creates. Validation asks it
+ * for each input about eight times (the prepare checks, sigops, fees, the script checks, the fee
+ * estimator): a chain coin is found by scanning the transaction's own inputs (the index, then the
+ * txid string each Outpoint keeps), which allocates nothing; only a transaction of more than
+ * SCAN_INPUTS inputs gets a map by outpoint key, so a lookup never costs its input count.
  */
 class MempoolCoinView implements CoinView {
+  private readonly byKey: Map<string, Coin> | undefined;
+
   constructor(
-    private readonly chainCoins: Map<string, Coin>,
+    private readonly tx: Transaction,
+    /** The chain's coin of each input, in input order (null where there is none). */
+    private readonly chainCoins: readonly (Coin | null | undefined)[],
     private readonly entries: Map<string, MempoolEntry>,
     private readonly overlay: Overlay | undefined,
-  ) {}
+  ) {
+    if (tx.vin.length > SCAN_INPUTS) {
+      this.byKey = new Map();
+      tx.vin.forEach((input, i) => {
+        const c = chainCoins[i];
+        if (c) this.byKey!.set(outpointKey(input.prevout.txid(), input.prevout.index), c);
+      });
+    }
+  }
+
+  private chainCoin(txid: string, n: number): Coin | undefined {
+    if (this.byKey) return this.byKey.get(outpointKey(txid, n));
+    const vin = this.tx.vin;
+    for (let i = 0; i < vin.length; i++) {
+      const p = vin[i]!.prevout;
+      if (p.index !== n || p.txid() !== txid) continue;
+      const c = this.chainCoins[i];
+      if (c) return c;
+    }
+    return undefined;
+  }
 
   coin(txid: string, n: number): Coin | undefined {
-    const c = this.chainCoins.get(outpointKey(txid, n));
+    const c = this.chainCoin(txid, n);
     if (c) return c;
     const parent = this.entries.get(txid) ?? this.overlay?.entries.get(txid);
     const out = parent?.tx.vout[n];
@@ -693,7 +724,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     for (const k of spends) {
       if (this.spentBy.has(k) || overlay?.spentBy.has(k)) throw new ValidationError(16, 'mempool conflict', 0);
     }
-    const coinView = this.coinView(outpoints, view, overlay);
+    const coinView = new MempoolCoinView(tx, view.coins, this.entries, overlay);
     for (let i = 0; i < outpoints.length; i++) {
       if (coinView.coin(outpoints[i]![0], outpoints[i]![1])) continue;
       // Known transaction whose output is spent, or nothing known at all.
@@ -736,7 +767,11 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.fees.accepted({ txid: p.txid, tx: p.tx, fee: p.fee, size: p.raw.length, height: p.height, tipTime: p.tipTime ?? 0, coin: (t, n) => p.coinView.coin(t, n), inPool: (t) => this.entries.has(t) });
     this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
     if (p.tx.vin.some((i) => p.coinView.coin(i.prevout.txid(), i.prevout.index)?.coinbase === true)) this.coinbaseSpenders.add(p.txid);
-    notices.push((relay ? { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw } : { type: 'txAccepted', txid: p.txid, tx: p.tx, raw: p.raw, relay: false }) satisfies TxAccepted);
+    const item: TxAccepted = relay ? { txid: p.txid, tx: p.tx, raw: p.raw } : { txid: p.txid, tx: p.tx, raw: p.raw, relay: false };
+    // One txsAccepted for a run of accepted transactions (the notices of one write or burst report).
+    const last = notices[notices.length - 1];
+    if (last?.type === 'txsAccepted') last.items.push(item);
+    else notices.push({ type: 'txsAccepted', items: [item] });
   }
 
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
@@ -749,16 +784,6 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     }
     // CheckFinalTx with the standard locktime flags: the median time past of the tip.
     if (!isFinalTx(tx, nextHeight, view.mtp)) throw new ValidationError(64, 'non-final', 0);
-  }
-
-  /** Chain coins from the view, then outputs of mempool transactions (and of a burst's earlier ones). */
-  private coinView(outpoints: [string, number][], view: ChainView, overlay?: Overlay): CoinView {
-    const chainCoins = new Map<string, Coin>();
-    for (let i = 0; i < outpoints.length; i++) {
-      const c = view.coins[i];
-      if (c) chainCoins.set(outpointKey(outpoints[i]![0], outpoints[i]![1]), c);
-    }
-    return new MempoolCoinView(chainCoins, this.entries, overlay);
   }
 
   /** The address keys an entry's outputs and spent outputs name. */

@@ -1,5 +1,5 @@
 /**
- * The mempool's protocol: what it answers, what it announces (txAccepted, txRemoved), and the
+ * The mempool's protocol: what it answers, what it announces (txsAccepted, txRemoved), and the
  * records others see of it (the entry view, getmempoolinfo's figures, its address index entries).
  */
 import type { Block } from '../../chain/block/block.js';
@@ -139,8 +139,8 @@ export interface MempoolReplies {
 
 // ---- notices -------------------------------------------------------------------------------
 
+/** One transaction of a txsAccepted notice. */
 export interface TxAccepted {
-  type: 'txAccepted';
   txid: string;
   tx: Transaction;
   /** Its serialisation, as accepted (relayed as is). */
@@ -149,12 +149,22 @@ export interface TxAccepted {
   relay?: false;
 }
 
+/**
+ * Transactions that entered the mempool, in the order they entered: one notice for the run of them a
+ * write or a burst's report settled (a burst of 16 is one notice, not 16), so each recipient (wallet,
+ * p2p relay) takes one message per burst. A txRemoved between two accepted ones splits the run.
+ */
+export interface TxsAccepted {
+  type: 'txsAccepted';
+  items: TxAccepted[];
+}
+
 export interface TxRemoved {
   type: 'txRemoved';
   txid: string;
   reason: 'block' | 'conflict' | 'expired' | 'reorg';
 }
 
-export type MempoolNotice = TxAccepted | TxRemoved;
+export type MempoolNotice = TxsAccepted | TxRemoved;
 
 export type MempoolProtocol = Protocol<MempoolRequest, MempoolReplies, MempoolNotice>;

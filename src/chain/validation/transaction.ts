@@ -104,25 +104,32 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
     if (!moneyRange(nValueIn, ctx)) reject(I, 'bad-txns-txintotal-toolarge', 100);
   }
 
-  const outpoints = new Set<string>();
-  for (const input of tx.vin) {
-    const key = input.prevout.key();
-    if (outpoints.has(key)) reject(I, 'bad-txns-inputs-duplicate', 100);
-    outpoints.add(key);
-  }
-  const jsNullifiers = new Set<string>();
-  for (const js of tx.joinSplits) {
-    for (const nf of js.nullifiers) {
-      const key = toHex(nf);
-      if (jsNullifiers.has(key)) reject(I, 'bad-joinsplits-nullifiers-duplicate', 100);
-      jsNullifiers.add(key);
+  // A duplicate takes two of a kind: no set and no keys for a lone input or spend (most transactions).
+  if (tx.vin.length > 1) {
+    const outpoints = new Set<string>();
+    for (const input of tx.vin) {
+      const key = input.prevout.key();
+      if (outpoints.has(key)) reject(I, 'bad-txns-inputs-duplicate', 100);
+      outpoints.add(key);
     }
   }
-  const saplingNullifiers = new Set<string>();
-  for (const spend of tx.shieldedSpends) {
-    const key = toHex(spend.nullifier);
-    if (saplingNullifiers.has(key)) reject(I, 'bad-spend-description-nullifiers-duplicate', 100);
-    saplingNullifiers.add(key);
+  if (tx.joinSplits.length > 0) {
+    const jsNullifiers = new Set<string>();
+    for (const js of tx.joinSplits) {
+      for (const nf of js.nullifiers) {
+        const key = toHex(nf);
+        if (jsNullifiers.has(key)) reject(I, 'bad-joinsplits-nullifiers-duplicate', 100);
+        jsNullifiers.add(key);
+      }
+    }
+  }
+  if (tx.shieldedSpends.length > 1) {
+    const saplingNullifiers = new Set<string>();
+    for (const spend of tx.shieldedSpends) {
+      const key = toHex(spend.nullifier);
+      if (saplingNullifiers.has(key)) reject(I, 'bad-spend-description-nullifiers-duplicate', 100);
+      saplingNullifiers.add(key);
+    }
   }
 
   if (isMint(tx)) {

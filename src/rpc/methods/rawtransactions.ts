@@ -4,7 +4,7 @@ import type { Asker } from '../../actors/protocol.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
-import { toHex, toHexReversed } from '../../chain/encoding/hex.js';
+import { hexBytesChecked, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { Transaction } from '../../chain/tx/transaction.js';
 import {
   decodeScriptToJSON,
@@ -41,11 +41,8 @@ import {
  * bytes the transaction was read from, its serialisation (the trailing bytes left out).
  */
 export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Array } | null {
-  if (hex === '' || (hex.length & 1) !== 0) return null;
-  // IsHex by the decode itself: Node's hex decoder stops at the first pair that is not two hex
-  // digits, so every pair decoded is every pair valid (a second pass over the text saved per call).
-  const bytes = new Uint8Array(hex.length >>> 1);
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).write(hex, 'hex') !== bytes.length) return null;
+  const bytes = hex === '' ? null : hexBytesChecked(hex);
+  if (!bytes) return null;
   try {
     const r = new BufferReader(bytes);
     const tx = Transaction.read(r);
