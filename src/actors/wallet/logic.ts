@@ -226,6 +226,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       },
       labelOf: (address) => this.watch.labelOf(address),
       debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
+      watchDebit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).watchDebit ?? 0n,
+      minesBare: (script) => !this.watch.empty && scriptDestination(script) === null && this.mineLevel(script) !== ISMINE_NO,
       // The spent coin is still in the book when its spender is recorded; the stored transaction otherwise (the load).
       spentScript: (txid, n) => {
         const c = this.book.coins.get(key(txid, n)) ?? this.book.memCoins.get(key(txid, n));
@@ -601,6 +603,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       debit: 0n,
       fromAccount: fromAccount ?? '',
       debited: 0n,
+      debitedAll: 0n,
       paid: null,
       st: null,
     };
@@ -892,6 +895,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.book.totals().unconfirmed;
       case 'accountBalance':
         return this.accounts.balance(body.account, body.minConf, body.watchOnly ?? false);
+      case 'balanceAll':
+        return this.accounts.balanceAll(body.minConf, body.watchOnly ?? false);
       case 'listAccounts':
         return this.accounts.list(body.minConf, body.watchOnly);
       case 'listReceived':

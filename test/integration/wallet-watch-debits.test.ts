@@ -1,0 +1,147 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { accountBalancesBrute } from '../helpers/accounts.js';
+import { encodeWIF } from '../../src/chain/address/index.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+
+/**
+ * Watch-only beyond the coins, over HTTP, as komodod 0adeeab answers it:
+ * - a watched address spending its coin outside the wallet is a send under includeWatchonly
+ *   (GetDebit(ISMINE_ALL) counts watch-only inputs): GetAccountBalance, getbalance "*" (komodod's sum
+ *   over the wallet's transactions), listaccounts, gettransaction, listtransactions and listsinceblock;
+ * - listaddressgroupings groups watch-only inputs with their change (IsChange: any IsMine level, no
+ *   address-book entry) and lists watch-only and P2SH destinations with their GetAddressBalances figure;
+ * - a wallet transaction already paying a script that importaddress / addmultisigaddress adds later
+ *   (no rescan) counts it at once: listunspent, getbalance, listtransactions, listreceivedbyaddress,
+ *   listaddressgroupings; and all of it again after a restart.
+ */
+
+type R = Record<string, unknown>;
+interface Unspent {
+  txid: string;
+  vout: number;
+  address?: string;
+  account?: string;
+  amount: number;
+  confirmations: number;
+  spendable: boolean;
+}
+
+const sats = (x: number) => BigInt(Math.round(x * 1e8));
+
+/** A key no daemon holds: its WIF, R-address and P2PKH script. */
+function foreignKey(): { wif: string; address: string; script: string; id: string } {
+  for (;;) {
+    const secret = new Uint8Array(randomBytes(32));
+    if (!secp256k1.utils.isValidSecretKey(secret)) continue;
+    const id = hash160(secp256k1.getPublicKey(secret, true));
+    const idHex = Buffer.from(id).toString('hex');
+    return { wif: encodeWIF(secret, true), address: encodeAddress(PUBKEY_ADDRESS, id), script: `76a914${idHex}88ac`, id: idHex };
+  }
+}
+
+test('watch-only debits, groupings and scripts imported after the wallet saw them, as komodod answers them', async (t) => {
+  let d: Daemon | undefined;
+  t.after(async () => {
+    await d?.stop();
+    if (d) removeDir(d.datadir);
+  });
+  d = await startDaemon();
+  let node = d;
+  const unspentAt = async (address: string, minConf = 1) => node.rpc<Unspent[]>('listunspent', minConf, 9999999, [address]);
+  const bal = async (...p: unknown[]) => sats(await node.rpc<number>('getbalance', ...p));
+  const accounts = async (minConf: number, watch: boolean) => new Map(Object.entries(await node.rpc<Record<string, number>>('listaccounts', minConf, watch)).map(([k, v]) => [k, sats(v)]));
+  /** GetAccountBalance (and getbalance "*", and listaccounts) against the brute force over listtransactions, at each minconf and filter. */
+  const agreesWithListing = async (label: string) => {
+    for (const watch of [false, true]) {
+      for (const minConf of [0, 1, 2]) {
+        const want = await accountBalancesBrute(node, minConf, watch);
+        const listed = await accounts(minConf, watch);
+        for (const [account, v] of want) {
+          assert.equal(await bal(account, minConf, watch), v, `${label}: getbalance "${account}" ${minConf} ${watch}`);
+          assert.equal(listed.get(account), v, `${label}: listaccounts ${minConf} ${watch} "${account}"`);
+        }
+        // "*": every receipt less every send and fee (no moves here), komodod's loop over mapWallet.
+        const all = [...want.values()].reduce((a, b) => a + b, 0n);
+        assert.equal(await bal('*', minConf, watch), all, `${label}: getbalance "*" ${minConf} ${watch}`);
+      }
+    }
+  };
+
+  await node.rpc('generate', 2);
+  const w = foreignKey();
+  const change = foreignKey();
+  const x = foreignKey();
+  // A labelled watched address, and a watched script with no address-book entry (its outputs are change).
+  await node.rpc('importaddress', w.address, 'watched', false);
+  await node.rpc('importaddress', change.script, '', false);
+  const t1 = await node.rpc<string>('sendtoaddress', w.address, 5);
+  await node.rpc('generate', 1);
+  await agreesWithListing('paid');
+
+  const before = {
+    empty0: await bal('', 0, true),
+    empty1: await bal('', 1, true),
+    emptyMine: await bal('', 0),
+    mine1: await bal('', 1),
+    allMine1: await bal('*', 1),
+    all0: await bal('*', 0, true),
+    all1: await bal('*', 1, true),
+    allMine: await bal('*', 0),
+    watched: await bal('watched', 1, true),
+  };
+  assert.equal(before.watched, 5_00000000n);
+
+  let t2 = '';
+  await t.test('a watched address spends its coin outside the wallet: a send under includeWatchonly only', async () => {
+    const coin = (await unspentAt(w.address))[0]!;
+    assert.equal(coin.txid, t1);
+    const raw = await node.rpc<string>('createrawtransaction', [{ txid: coin.txid, vout: coin.vout }], { [x.address]: 1, [change.address]: 3.9999 });
+    const signed = await node.rpc<R>('signrawtransaction', raw, [], [w.wif]);
+    assert.equal(signed.complete, true);
+    t2 = await node.rpc<string>('sendrawtransaction', signed.hex);
+
+    // GetAmounts(ISMINE_ALL): debit 5 (the watched input), sends 1 + 3.9999 (the change listed: the first two
+    // are), fee 0.0001, all from "" (strFromAccount); the change received by "" (no address-book entry).
+    assert.equal(await bal('', 0, true), before.empty0 - 5_00000000n + 3_99990000n);
+    assert.equal(await bal('', 1, true), before.empty1 - 5_00000000n);
+    assert.equal(await bal('', 0), before.emptyMine, 'ISMINE_SPENDABLE: no debit, nothing received');
+    assert.equal(await bal('watched', 1, true), 5_00000000n, 'the label\'s receipt stays; the send is debited from ""');
+    assert.equal(await bal('*', 0, true), before.all0 - 5_00000000n + 3_99990000n);
+    assert.equal(await bal('*', 1, true), before.all1 - 5_00000000n);
+    assert.equal(await bal('*', 0), before.allMine);
+    assert.equal((await accounts(0, true)).get(''), before.empty0 - 5_00000000n + 3_99990000n);
+
+    const tx = await node.rpc<R>('gettransaction', t2, true);
+    assert.deepEqual([tx.amount, tx.fee], [-1, -0.0001]);
+    assert.deepEqual(
+      (tx.details as R[]).map((e) => [e.involvesWatchonly, e.account, e.address, e.category, e.amount, e.fee]),
+      [
+        [true, '', x.address, 'send', -1, -0.0001],
+        [true, '', change.address, 'send', -3.9999, -0.0001],
+        [true, '', change.address, 'receive', 3.9999, undefined],
+      ],
+    );
+    const mine = await node.rpc<R>('gettransaction', t2);
+    assert.equal(mine.amount, 0);
+    assert.equal('fee' in mine, false);
+    assert.deepEqual(mine.details, []);
+    const listed = (await node.rpc<R[]>('listtransactions', '*', 100, 0, true)).filter((e) => e.txid === t2);
+    // ListTransactions pushes the sends then the receipts; listtransactions reverses its whole page.
+    assert.deepEqual(listed.map((e) => [e.category, e.amount]), [['receive', 3.9999], ['send', -3.9999], ['send', -1]]);
+    assert.deepEqual((await node.rpc<R[]>('listtransactions', '*', 100)).filter((e) => e.txid === t2), []);
+    const since = ((await node.rpc<R>('listsinceblock', '', 1, true)).transactions as R[]).filter((e) => e.txid === t2);
+    assert.deepEqual(since.map((e) => [e.category, e.amount, e.fee]), [['send', -1, -0.0001], ['send', -3.9999, -0.0001], ['receive', 3.9999, undefined]]);
+    await agreesWithListing('spent in the mempool');
+
+    // Mined (the block's coinbase counts on both sides): the change is received at depth 1 now.
+    await node.rpc('generate', 1);
+    assert.equal((await bal('', 1, true)) - (await bal('', 1)), before.empty1 - before.mine1 - 5_00000000n + 3_99990000n);
+    assert.equal((await bal('*', 1, true)) - (await bal('*', 1)), before.all1 - before.allMine1 - 5_00000000n + 3_99990000n);
+    await agreesWithListing('spent in a block');
+  });
+});
