@@ -144,4 +144,23 @@ test('watch-only debits, groupings and scripts imported after the wallet saw the
     assert.equal((await bal('*', 1, true)) - (await bal('*', 1)), before.all1 - before.allMine1 - 5_00000000n + 3_99990000n);
     await agreesWithListing('spent in a block');
   });
+
+  await t.test('listaddressgroupings: a watch-only input grouped with its watch-only change', async () => {
+    const groups = await node.rpc<unknown[][][]>('listaddressgroupings');
+    const withW = groups.filter((g) => g.some((a) => a[0] === w.address));
+    assert.equal(withW.length, 1);
+    // CTxDestination order: by key id. The spent watched coin's address holds 0 now; the change no book name.
+    const expected = [
+      [w.address, 0, 'watched'],
+      [change.address, 3.9999],
+    ].sort((a, b) => (Buffer.compare(hash160Of(a[0] as string, w, change), hash160Of(b[0] as string, w, change))));
+    assert.deepEqual(withW[0], expected);
+    // No wallet key is grouped with them (the sender's change is the wallet's own, its inputs the wallet's).
+    assert.ok(!groups.some((g) => g !== withW[0] && g.some((a) => a[0] === change.address)));
+  });
 });
+
+/** The key id of one of the test's foreign addresses (the order listaddressgroupings prints them in). */
+function hash160Of(address: string, ...keys: { address: string; id: string }[]): Buffer {
+  return Buffer.from(keys.find((k) => k.address === address)!.id, 'hex');
+}

@@ -1,7 +1,7 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
-import { decodeAddress, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/address.js';
 import type { Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore } from './keystore.js';
 import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
@@ -73,12 +73,15 @@ export function mineKind(k: Holder): KeylessLevel {
   return isKeyless(k) ? k.level : 'spendable';
 }
 
-/** The key id (hex) a script's destination is (ExtractDestination: P2PKH and P2PK both give a key id), or null. */
-function keyDestination(script: Uint8Array): string | null {
+/**
+ * A script's destination (ExtractDestination: P2PKH and P2PK give a key id, P2SH a script id) in
+ * mapAddressBook's order: '1' + key id hex, '2' + script id hex (CTxDestination: key ids first); null when none.
+ */
+function destinationOrder(script: Uint8Array): string | null {
   const d = extractDestinations(script, { ccEnabled: false });
   if (!d || d.type === 'multisig') return null;
   const h = d.destinations[0]!;
-  return h.kind === 'key' ? toHex(h.hash) : null;
+  return (h.kind === 'key' ? '1' : '2') + toHex(h.hash);
 }
 
 /**
@@ -361,13 +364,13 @@ export class Accounts {
     rec.paid = paid;
   }
 
-  /** The key ids of the wallet outputs a transaction spends (IsMine(txin)); only when it spends any. */
+  /** The destinations (see destinationOrder) of the wallet outputs a transaction spends (IsMine(txin), any level); only when it spends any. */
   private inputsOf(tx: Transaction, rec: TxRec): string[] {
     const inputs: string[] = [];
-    if (rec.coinbase || rec.debited === 0n) return inputs;
+    if (rec.coinbase || rec.debitedAll === 0n) return inputs;
     for (const i of tx.vin) {
       const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
-      const id = s ? keyDestination(s) : null;
+      const id = s ? destinationOrder(s) : null;
       if (id) inputs.push(id);
     }
     return inputs;
@@ -507,7 +510,7 @@ export class Accounts {
   private relabel(k: Holder): void {
     const wasBook = this.bookOf.has(k);
     this.bookKey(k);
-    if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
+    if (!wasBook && this.bookOf.has(k) && this.parent.has(orderOf(k))) this.groupsDirty = true;
     for (const rec of [...this.recsOf(k.idHex)]) {
       const tx = this.ledger.parse(rec.txid);
       if (tx) this.track(rec.txid, tx);
@@ -695,21 +698,26 @@ export class Accounts {
     }
   }
 
-  /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
+  /**
+   * GetAddressGroupings' sets for one transaction: its wallet inputs with its change (IsChange: any
+   * IsMine level, no address-book entry), and each wallet output alone; IsMine at any level, so
+   * watch-only destinations and spendable P2SH ones are grouped as the keys' are.
+   */
   private group(rec: TxRec, inputs: string[]): void {
     if (inputs.length > 0) {
-      const change = paidOf(rec).filter((p) => !isKeyless(p.key) && this.bookName(p.key) === undefined).map((p) => p.key.idHex);
+      const change = paidOf(rec).filter((p) => this.bookName(p.key) === undefined).map((p) => orderOf(p.key));
       this.union([...inputs, ...change]);
     }
-    // (The wallet keys' outputs only: the groupings answer key addresses.)
-    for (const p of paidOf(rec)) if (!isKeyless(p.key)) this.union([p.key.idHex]);
+    for (const p of paidOf(rec)) this.union([orderOf(p.key)]);
   }
 
   /**
-   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted by key id, the
-   * groups in lexicographic order), each address with its GetAddressBalances figure and its book name.
+   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted as CTxDestination
+   * — key ids, then script ids, each by id — the groups in lexicographic order), each address with its
+   * GetAddressBalances figure (`balanceOf` takes the coin index: key id hex, 's' + address of a P2SH)
+   * and its address-book name.
    */
-  groupings(balanceOf: (idHex: string) => bigint): GroupedAddress[][] {
+  groupings(balanceOf: (idx: string) => bigint): GroupedAddress[][] {
     if (this.groupsDirty) {
       this.groupsDirty = false;
       this.parent.clear();
@@ -732,9 +740,15 @@ export class Accounts {
       return a.length - b.length;
     });
     return sorted.map((g) =>
-      g.map((id) => {
+      g.map((order) => {
+        const id = order.slice(1);
+        if (order[0] === '2') {
+          const address = encodeAddress(SCRIPT_ADDRESS, fromHex(id));
+          const name = this.ledger.labelOf(address);
+          return { address, amount: balanceOf(`s${address}`), ...(name !== undefined ? { account: name } : {}) };
+        }
         const k = this.keys.byIdHex(id);
-        const name = k ? this.bookName(k) : undefined;
+        const name = k ? this.bookName(k) : this.ledger.labelOf(addressOf(id));
         return { address: addressOf(id), amount: balanceOf(id), ...(name !== undefined ? { account: name } : {}) };
       }),
     );
