@@ -158,6 +158,85 @@ test('watch-only debits, groupings and scripts imported after the wallet saw the
     // No wallet key is grouped with them (the sender's change is the wallet's own, its inputs the wallet's).
     assert.ok(!groups.some((g) => g !== withW[0] && g.some((a) => a[0] === change.address)));
   });
+
+  const later = foreignKey();
+  const laterMem = foreignKey();
+  const keyLater = foreignKey();
+  const k1 = await node.rpc<string>('getnewaddress');
+  const k2 = await node.rpc<string>('getnewaddress');
+  const ms = await node.rpc<R>('createmultisig', 2, [k1, k2]);
+  const msAddress = ms.address as string;
+  let t4 = '';
+  let t5 = '';
+  let t6 = '';
+  await t.test('importaddress and addmultisigaddress without rescan: a wallet transaction already paying the script counts it at once', async () => {
+    const own = await node.rpc<string>('getnewaddress');
+    // The wallet's own transactions (funded from its coins, paying one of its keys too), each paying a script not watched yet.
+    const pay = async (to: Record<string, number>) => {
+      const funded = await node.rpc<R>('fundrawtransaction', await node.rpc<string>('createrawtransaction', [], to));
+      return node.rpc<string>('sendrawtransaction', (await node.rpc<R>('signrawtransaction', funded.hex)).hex);
+    };
+    t4 = await pay({ [own]: 1, [later.address]: 2 });
+    t6 = await pay({ [own]: 1, [msAddress]: 3 });
+    await node.rpc('generate', 1);
+    t5 = await pay({ [own]: 1, [laterMem.address]: 0.5 });
+    assert.deepEqual(await unspentAt(later.address), []);
+    const all1 = await bal('*', 1, true);
+    const groupsBefore = JSON.stringify(await node.rpc('listaddressgroupings'));
+    assert.ok(!groupsBefore.includes(later.address));
+
+    assert.equal(await node.rpc('importaddress', later.address, 'later', false), null);
+    const coins = await unspentAt(later.address);
+    assert.deepEqual(coins.map((c) => [c.txid, c.amount, c.spendable, c.account]), [[t4, 2, false, 'later']]);
+    assert.equal(await bal('later', 1, true), 2_00000000n);
+    assert.equal(await bal('later', 1), 0n);
+    assert.equal(await bal('*', 1, true), all1 + 2_00000000n);
+    const recv = (await node.rpc<R[]>('listtransactions', '*', 100, 0, true)).filter((e) => e.txid === t4 && e.category === 'receive' && e.address === later.address);
+    assert.deepEqual(recv.map((e) => [e.account, e.amount, e.involvesWatchonly]), [['later', 2, true]]);
+    assert.ok(((await node.rpc<R>('gettransaction', t4, true)).details as R[]).some((e) => e.category === 'receive' && e.address === later.address));
+    const row = (await node.rpc<R[]>('listreceivedbyaddress', 1, false, true)).find((r) => r.address === later.address);
+    assert.deepEqual(row && [row.amount, row.txids, row.involvesWatchonly, row.account], [2, [t4], true, 'later']);
+    assert.deepEqual((await node.rpc<unknown[][][]>('listaddressgroupings')).filter((g) => g.some((a) => a[0] === later.address)), [[[later.address, 2, 'later']]]);
+
+    // In the mempool: the coin at 0 confirmations.
+    await node.rpc('importaddress', laterMem.address, '', false);
+    assert.deepEqual((await unspentAt(laterMem.address, 0)).map((c) => [c.txid, c.amount, c.confirmations, c.spendable]), [[t5, 0.5, 0, false]]);
+    assert.equal(await bal('', 0, true) - (await bal('', 0)), 3_99990000n - 5_00000000n + 50000000n, 'under includeWatchonly "" has the change, the mempool coin and the watched input\'s debit');
+
+    // A P2SH of the wallet's own keys, paid before its redeem script was added: spendable at once.
+    assert.equal(await node.rpc('addmultisigaddress', 2, [k1, k2], 'shared'), msAddress);
+    const msCoins = await unspentAt(msAddress);
+    assert.deepEqual(msCoins.map((c) => [c.txid, c.amount, c.spendable, c.account]), [[t6, 3, true, 'shared']]);
+    assert.equal(await bal('shared', 1), 3_00000000n);
+    assert.deepEqual((await node.rpc<unknown[][][]>('listaddressgroupings')).filter((g) => g.some((a) => a[0] === msAddress)), [[[msAddress, 3, 'shared']]]);
+
+    // importprivkey without a rescan, of a key a wallet transaction already pays: spendable at once.
+    const t7 = await pay({ [own]: 1, [keyLater.address]: 1.5 });
+    await node.rpc('generate', 1);
+    assert.deepEqual(await unspentAt(keyLater.address), []);
+    await node.rpc('importprivkey', keyLater.wif, 'imported', false);
+    assert.deepEqual((await unspentAt(keyLater.address)).map((c) => [c.txid, c.amount, c.spendable, c.account]), [[t7, 1.5, true, 'imported']]);
+    assert.equal(await bal('imported', 1), 1_50000000n);
+    await agreesWithListing('after the imports');
+  });
+
+  await t.test('a restart: the same figures', async () => {
+    const snapshot = async () => ({
+      later: await unspentAt(later.address),
+      mem: await unspentAt(laterMem.address, 0),
+      ms: await unspentAt(msAddress),
+      key: await unspentAt(keyLater.address),
+      groups: await node.rpc('listaddressgroupings'),
+      balances: [await bal('', 1, true), await bal('*', 0, true), await bal('*', 1, true), await bal('later', 1, true), await bal('shared', 1)],
+      received: await node.rpc('listreceivedbyaddress', 1, false, true),
+    });
+    const was = await snapshot();
+    await node.stop();
+    d = await node.start();
+    node = d;
+    assert.deepEqual(await snapshot(), was);
+    await agreesWithListing('after a restart');
+  });
 });
 
 /** The key id of one of the test's foreign addresses (the order listaddressgroupings prints them in). */
