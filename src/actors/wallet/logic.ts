@@ -197,8 +197,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
   /**
    * scriptSlot of a script the wallet cannot spend (not IsMine, or watch-only) → the recorded
-   * transactions paying it (one held bare, the usual case): when importaddress or addmultisigaddress
-   * makes such a script the wallet's, exactly those transactions are figured again, as komodod's
+   * transactions paying it (one held bare, the usual case): when importaddress, addmultisigaddress or
+   * importprivkey (without a rescan) makes such a script the wallet's, exactly those transactions are figured again, as komodod's
    * IsMine read afresh would count them. No string or object per output: a Map entry per slot.
    */
   private readonly payersOf = new Map<number, WalletTx | WalletTx[]>();
@@ -466,8 +466,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   /**
-   * A script became the wallet's (importaddress, addmultisigaddress; the caller marked the wallet
-   * dirty): the recorded transactions paying it count it at once, as komodod's IsMine read afresh —
+   * A script became the wallet's (importaddress, addmultisigaddress, importprivkey; the caller marked
+   * the wallet dirty): the recorded transactions paying it count it at once, as komodod's IsMine read afresh —
    * their outputs to it enter the coins (a confirmed one when still in the UTXO set, a mempool one as
    * it stands), and they and the wallet transactions spending those outputs are figured again in the
    * accounts. O(the transactions paying the script), never a walk of the wallet.
