@@ -25,7 +25,7 @@ import { prng } from '../helpers/prng.js';
  * strFromAccount ""), after random steps: blocks connected and disconnected, the mempool coming and
  * going, spends of spendable and watch-only outputs with up to three change outputs, and scripts
  * already paid by wallet transactions imported later without a rescan (a labelled address and an
- * unlabelled script); and after a reload. (A model beside test/actors/wallet-accounts.test.ts, which
+ * unlabelled script), a watched script with no destination among them; and after a reload. (A model beside test/actors/wallet-accounts.test.ts, which
  * covers keys and relabels: this one covers watch-only.)
  */
 
@@ -46,7 +46,9 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
     const bare = { script: foreign(2), label: undefined as string | undefined };
     const later = { script: foreign(3), label: 'later' as string | undefined };
     const laterBare = { script: foreign(4), label: undefined as string | undefined };
-    const imported = new Set<string>([toHex(watched.script), toHex(bare.script)]);
+    // A watched script with no destination (non-standard): received by "", change, in no address book.
+    const nonstandard = Uint8Array.of(0x51, 0x52, 0x93);
+    const imported = new Set<string>([toHex(watched.script), toHex(bare.script), toHex(nonstandard)]);
     const names = ['', 'alice', 'bob', 'watched', 'later'];
 
     let serial = 0;
@@ -78,6 +80,7 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
     await wallet.load();
     await wallet.write({ op: 'importAddress', script: watched.script, address: encodeAddress(PUBKEY_ADDRESS, watched.script.subarray(3, 23)), label: 'watched', rescan: false });
     await wallet.write({ op: 'importAddress', script: bare.script, label: '', rescan: false });
+    await wallet.write({ op: 'importAddress', script: nonstandard, label: '', rescan: false });
 
     const heldOf = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
     /** IsMine's level: 2 spendable, 1 watch-only, 0 not the wallet's. */
@@ -90,7 +93,7 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
       return undefined;
     };
     const depthOf = (txid: string) => (heightOf(txid) > 0 ? chainBlocks.length - heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
-    const mineScripts = () => [...held.map((k) => p2pkhScript(hash160(k.pubkey))), watched.script, bare.script];
+    const mineScripts = () => [...held.map((k) => p2pkhScript(hash160(k.pubkey))), watched.script, bare.script, nonstandard];
 
     /** komodod's GetAccountBalance for every account and getbalance "*" under the filter (2: spendable, 3: with watch-only). */
     const brute = (minConf: number, filter: number) => {
@@ -167,7 +170,7 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
         t.vout.push(new TxOut(value / 4n, r(2) === 0 ? other : later.script));
         const changes = r(4);
         for (let c = 0; c < changes; c++) {
-          const to = [bare.script, laterBare.script, p2pkhScript(hash160(held[2]!.pubkey)), held.length > 0 ? p2pkhScript(hash160(held[0]!.pubkey)) : other][r(4)]!;
+          const to = [bare.script, laterBare.script, p2pkhScript(hash160(held[2]!.pubkey)), p2pkhScript(hash160(held[0]!.pubkey)), nonstandard][r(5)]!;
           t.vout.push(new TxOut(value / 8n, to));
         }
       } else {

@@ -61,6 +61,9 @@ export type Holder = HeldKey | Keyless;
 
 const isKeyless = (h: Holder): h is Keyless => (h as Keyless).keyless === true;
 
+/** The holder of every watched output without a destination (a bare multisig, a non-standard script): watch-only, never in the address book. */
+const BARE: Keyless = { keyless: true, idHex: '', address: '', order: '0', level: 'watch' };
+
 /** mapAddressBook (std::map<CTxDestination>) order: boost::variant compares the kind first (key id, then script id), then the id. */
 const orderOf = (h: Holder): string => (isKeyless(h) ? h.order : `1${h.idHex}`);
 
@@ -378,6 +381,7 @@ export class Accounts {
 
   private index(rec: TxRec, add: boolean): void {
     for (const { key } of paidOf(rec)) {
+      if (key === BARE) continue;
       const id = key.idHex;
       const at = this.recsOfKey.get(id);
       if (add) {
@@ -458,7 +462,9 @@ export class Accounts {
     const k = this.ledger.keyOf(script);
     if (k) return k;
     const d = this.ledger.keylessOf(script);
-    return d ? this.intern(d.address, d.keyIdHex, d.level) : undefined;
+    if (d) return this.intern(d.address, d.keyIdHex, d.level);
+    // A watched script with no destination: received by "" (GetAccountAmounts: not in the address book), change, never grouped or tallied.
+    return this.ledger.minesBare(script) ? BARE : undefined;
   }
 
   private intern(address: string, keyIdHex: string | null, level: KeylessLevel): Keyless {
@@ -705,10 +711,11 @@ export class Accounts {
    */
   private group(rec: TxRec, inputs: string[]): void {
     if (inputs.length > 0) {
-      const change = paidOf(rec).filter((p) => this.bookName(p.key) === undefined).map((p) => orderOf(p.key));
+      // (ExtractDestination fails for a script without a destination: never grouped.)
+      const change = paidOf(rec).filter((p) => p.key !== BARE && this.bookName(p.key) === undefined).map((p) => orderOf(p.key));
       this.union([...inputs, ...change]);
     }
-    for (const p of paidOf(rec)) this.union([orderOf(p.key)]);
+    for (const p of paidOf(rec)) if (p.key !== BARE) this.union([orderOf(p.key)]);
   }
 
   /**
