@@ -98,8 +98,11 @@ export interface TxRec {
   fromAccount: string;
   /** Σ listSent + nFee: what the sending account is debited (GetAmounts with ISMINE_SPENDABLE). */
   debited: bigint;
-  /** The same with ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (includeWatchonly): GetDebit(filter) counts watch-only inputs too. */
-  debitedAll: bigint;
+  /**
+   * The same with ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (includeWatchonly), where GetDebit(filter) counts
+   * watch-only inputs too; absent while equal to `debited` (no field per transaction that spends none).
+   */
+  debitedAll?: bigint;
   /**
    * Its outputs paying wallet keys: `listed` when GetAmounts lists it as received (its change quirk
    * applied), `book` the address-book name it was counted under (undefined: not listed, received by "");
@@ -114,8 +117,8 @@ export interface Paid {
   key: Holder;
   value: bigint;
   listed: boolean;
-  /** Listed by GetAmounts under ISMINE_ALL (its change quirk applies when only watch-only inputs are spent). */
-  listedAll: boolean;
+  /** Listed by GetAmounts under ISMINE_ALL (its change quirk applies when only watch-only inputs are spent); absent while equal to `listed`. */
+  listedAll?: boolean;
   book: string | undefined;
   /** Counted as watch-only (isminetype when counted: the sums it went to). */
   watch: boolean;
@@ -359,18 +362,21 @@ export class Accounts {
     let paid: Paid | Paid[] | null = null;
     holders.forEach((k, i) => {
       if (!k) return;
-      const p: Paid = { key: k, value: tx.vout[i]!.value, listed: mine.listed[i]!, listedAll: all.listed[i]!, book: undefined, watch: false };
+      const listed = mine.listed[i]!;
+      const p: Paid = all.listed[i] === listed ? { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false } : { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false, listedAll: all.listed[i]! };
       paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
     });
     rec.debited = mine.debited;
-    rec.debitedAll = all.debited;
+    // Set only on the transactions whose two figures differ (then left in place, as undefined, when they agree again).
+    if (all.debited !== mine.debited) rec.debitedAll = all.debited;
+    else if (rec.debitedAll !== undefined) rec.debitedAll = undefined;
     rec.paid = paid;
   }
 
   /** The destinations (see destinationOrder) of the wallet outputs a transaction spends (IsMine(txin), any level); only when it spends any. */
   private inputsOf(tx: Transaction, rec: TxRec): string[] {
     const inputs: string[] = [];
-    if (rec.coinbase || rec.debitedAll === 0n) return inputs;
+    if (rec.coinbase || (rec.debitedAll ?? rec.debited) === 0n) return inputs;
     for (const i of tx.vin) {
       const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
       const id = s ? destinationOrder(s) : null;
@@ -431,7 +437,7 @@ export class Accounts {
             if (st === 0) a.mem += s * p.value;
             else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
           }
-          if (p.listedAll) {
+          if (p.listedAll ?? p.listed) {
             if (st === 0) a.aMem += s * p.value;
             else (rec.coinbase ? a.aCb : a.aRecv).add(st, s * p.value, sign);
           }
@@ -439,7 +445,7 @@ export class Accounts {
       }
       for (const from of [this.acc(rec.fromAccount), this.total]) {
         from.sent += s * rec.debited;
-        from.aSent += s * rec.debitedAll;
+        from.aSent += s * (rec.debitedAll ?? rec.debited);
       }
       this.acc(rec.fromAccount).txCount += sign;
     }

@@ -687,7 +687,6 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       debit: 0n,
       fromAccount: fromAccount ?? '',
       debited: 0n,
-      debitedAll: 0n,
       paid: null,
       st: null,
     };
