@@ -17,11 +17,12 @@ const sats = (x: number) => BigInt(Math.round(x * 1e8));
  * receipts ("receive", mature "generate") at least minConf deep, minus the sends and each sending
  * transaction's fee once (depth ≥ 0), plus the accounting entries (category "move").
  */
-export async function accountBalancesBrute(d: Daemon, minConf: number): Promise<Map<string, bigint>> {
+export async function accountBalancesBrute(d: Daemon, minConf: number, includeWatchonly = false): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>();
   const add = (a: string, v: bigint) => out.set(a, (out.get(a) ?? 0n) + v);
   const feePaid = new Set<string>();
-  for (const e of await d.rpc<ListEntry[]>('listtransactions', '*', 1_000_000, 0)) {
+  // With includeWatchonly the listing is GetAmounts under ISMINE_ALL, as GetAccountBalance's with that filter.
+  for (const e of await d.rpc<ListEntry[]>('listtransactions', '*', 1_000_000, 0, includeWatchonly)) {
     if (e.category === 'move') {
       add(e.account, sats(e.amount));
       continue;

@@ -1,7 +1,7 @@
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { extractDestinations } from '../../chain/script/standard.js';
 import { fromHex, toHex } from '../../chain/encoding/hex.js';
-import { decodeAddress, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/address.js';
+import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '../../chain/address/address.js';
 import { copyStore, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore } from './keystore.js';
 import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
@@ -22,8 +22,12 @@ export interface AccountsLedger {
   keylessOf(script: Uint8Array): { address: string; keyIdHex: string | null; level: KeylessLevel } | undefined;
   /** The address-book name of a keyless destination (mapAddressBook), or undefined. */
   labelOf(address: string): string | undefined;
-  /** GetDebit of a recorded transaction (its `tx` parsed). */
+  /** GetDebit(ISMINE_SPENDABLE) of a recorded transaction (its `tx` parsed). */
   debit(txid: string, tx: Transaction): bigint;
+  /** GetDebit(ISMINE_WATCH_ONLY): the watch-only outputs it spends. */
+  watchDebit(txid: string, tx: Transaction): bigint;
+  /** IsMine(script) != ISMINE_NO for a script without a destination (IsChange counts it as change). */
+  minesBare(script: Uint8Array): boolean;
   /** The script of a wallet output a transaction spends (IsMine(txin)), or undefined when not the wallet's. */
   spentScript(txid: string, n: number): Uint8Array | undefined;
   /** GetDepthInMainChain's class: the block height (> 0), 0 in the mempool, -1 in neither. */
@@ -57,6 +61,9 @@ export type Holder = HeldKey | Keyless;
 
 const isKeyless = (h: Holder): h is Keyless => (h as Keyless).keyless === true;
 
+/** The holder of every watched output without a destination (a bare multisig, a non-standard script): watch-only, never in the address book. */
+const BARE: Keyless = { keyless: true, idHex: '', address: '', order: '0', level: 'watch' };
+
 /** mapAddressBook (std::map<CTxDestination>) order: boost::variant compares the kind first (key id, then script id), then the id. */
 const orderOf = (h: Holder): string => (isKeyless(h) ? h.order : `1${h.idHex}`);
 
@@ -69,12 +76,15 @@ export function mineKind(k: Holder): KeylessLevel {
   return isKeyless(k) ? k.level : 'spendable';
 }
 
-/** The key id (hex) a script's destination is (ExtractDestination: P2PKH and P2PK both give a key id), or null. */
-function keyDestination(script: Uint8Array): string | null {
+/**
+ * A script's destination (ExtractDestination: P2PKH and P2PK give a key id, P2SH a script id) in
+ * mapAddressBook's order: '1' + key id hex, '2' + script id hex (CTxDestination: key ids first); null when none.
+ */
+function destinationOrder(script: Uint8Array): string | null {
   const d = extractDestinations(script, { ccEnabled: false });
   if (!d || d.type === 'multisig') return null;
   const h = d.destinations[0]!;
-  return h.kind === 'key' ? toHex(h.hash) : null;
+  return (h.kind === 'key' ? '1' : '2') + toHex(h.hash);
 }
 
 /**
@@ -86,8 +96,13 @@ export interface TxRec {
   readonly coinbase: boolean;
   /** strFromAccount: sendfrom/sendmany's account ("" for every other send). */
   fromAccount: string;
-  /** Σ listSent + nFee: what the sending account is debited. */
+  /** Σ listSent + nFee: what the sending account is debited (GetAmounts with ISMINE_SPENDABLE). */
   debited: bigint;
+  /**
+   * The same with ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (includeWatchonly), where GetDebit(filter) counts
+   * watch-only inputs too; absent while equal to `debited` (no field per transaction that spends none).
+   */
+  debitedAll?: bigint;
   /**
    * Its outputs paying wallet keys: `listed` when GetAmounts lists it as received (its change quirk
    * applied), `book` the address-book name it was counted under (undefined: not listed, received by "");
@@ -102,6 +117,8 @@ export interface Paid {
   key: Holder;
   value: bigint;
   listed: boolean;
+  /** Listed by GetAmounts under ISMINE_ALL (its change quirk applies when only watch-only inputs are spent); absent while equal to `listed`. */
+  listedAll?: boolean;
   book: string | undefined;
   /** Counted as watch-only (isminetype when counted: the sums it went to). */
   watch: boolean;
@@ -158,12 +175,16 @@ class AccountSums {
   readonly cb = new HeightSums();
   /** Received by transactions in the mempool. */
   mem = 0n;
-  /** The same three for watch-only destinations (ISMINE_WATCH_ONLY: counted only with includeWatchonly). */
-  readonly wRecv = new HeightSums();
-  readonly wCb = new HeightSums();
-  wMem = 0n;
-  /** Debited by its sends (strFromAccount) in the chain or the mempool. */
+  /**
+   * The same three under the filter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (includeWatchonly): spendable
+   * and watch-only receipts as GetAmounts lists them with that filter.
+   */
+  readonly aRecv = new HeightSums();
+  readonly aCb = new HeightSums();
+  aMem = 0n;
+  /** Debited by its sends (strFromAccount) in the chain or the mempool; `aSent` with the watch-only inputs' debits. */
   sent = 0n;
+  aSent = 0n;
   /** The accounting entries' total (GetAccountCreditDebit), and how many there are. */
   moves = 0n;
   moveCount = 0;
@@ -200,6 +221,8 @@ const byteCmp = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 
 
 export class Accounts {
   private readonly sums = new Map<string, AccountSums>();
+  /** Every account's figures together (getbalance "*"). */
+  private readonly total = new AccountSums();
   /** Key id → the transactions paying it (one held bare, the usual case): relabelled together, listed as txids. */
   private readonly recsOfKey = new Map<string, TxRec | TxRec[]>();
   /** The address book by account (mapAddressBook's names): the keys labelled, and the node's default key under "". */
@@ -310,37 +333,58 @@ export class Accounts {
     return this.ledger.rec(txid)?.fromAccount ?? '';
   }
 
-  /** CWalletTx::GetAmounts (the transparent part) with what ListReceived and GetAddressGroupings read. */
+  /**
+   * CWalletTx::GetAmounts (the transparent part) with what ListReceived and GetAddressGroupings read,
+   * under both filters the accounts answer: ISMINE_SPENDABLE, and ISMINE_ALL (includeWatchonly), whose
+   * GetDebit(filter) adds the watch-only outputs spent, so a transaction spending only watch-only
+   * outputs is a send there (its sends and fee debited, its change quirk applied) and not here.
+   */
   private amounts(rec: TxRec, tx: Transaction): void {
     const debit = rec.coinbase ? 0n : this.ledger.debit(rec.txid, tx);
+    const debitAll = debit + (rec.coinbase ? 0n : this.ledger.watchDebit(rec.txid, tx));
     let valueOut = 0n;
     for (const o of tx.vout) valueOut += o.value;
-    let debited = debit > 0n ? debit - valueOut : 0n;
+    const holders = tx.vout.map((o) => this.holderOf(o.script));
+    // IsChange: IsMine at any level and no address-book entry, or no destination at all.
+    const change = tx.vout.map((o, i) => {
+      const k = holders[i];
+      return k ? this.bookName(k) === undefined : debitAll > 0n && this.ledger.minesBare(o.script);
+    });
+    const list = (d: bigint): { debited: bigint; listed: boolean[] } => {
+      let debited = d > 0n ? d - valueOut : 0n;
+      let oneshot = 0;
+      const listed = tx.vout.map((o, i) => {
+        if (d === 0n) return holders[i] !== undefined;
+        // komodod's quirk: IsChange outputs after the second one are left out.
+        if (change[i] && oneshot++ > 1) return false;
+        debited += o.value;
+        return holders[i] !== undefined;
+      });
+      return { debited, listed };
+    };
+    const mine = list(debit);
+    const all = debitAll === debit ? mine : list(debitAll);
     let paid: Paid | Paid[] | null = null;
-    let oneshot = 0;
-    tx.vout.forEach((o) => {
-      const k = this.holderOf(o.script);
-      let listed = k !== undefined;
-      if (debit > 0n) {
-        // komodod's quirk: IsChange outputs (mine, not in the address book) after the second one are left out.
-        if (k && this.bookName(k) === undefined && oneshot++ > 1) listed = false;
-        else debited += o.value;
-      }
+    holders.forEach((k, i) => {
       if (!k) return;
-      const p: Paid = { key: k, value: o.value, listed, book: undefined, watch: false };
+      const listed = mine.listed[i]!;
+      const p: Paid = all.listed[i] === listed ? { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false } : { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false, listedAll: all.listed[i]! };
       paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
     });
-    rec.debited = debited;
+    rec.debited = mine.debited;
+    // Set only on the transactions whose two figures differ (then left in place, as undefined, when they agree again).
+    if (all.debited !== mine.debited) rec.debitedAll = all.debited;
+    else if (rec.debitedAll !== undefined) rec.debitedAll = undefined;
     rec.paid = paid;
   }
 
-  /** The key ids of the wallet outputs a transaction spends (IsMine(txin)); only when it spends any. */
+  /** The destinations (see destinationOrder) of the wallet outputs a transaction spends (IsMine(txin), any level); only when it spends any. */
   private inputsOf(tx: Transaction, rec: TxRec): string[] {
     const inputs: string[] = [];
-    if (rec.coinbase || rec.debited === 0n) return inputs;
+    if (rec.coinbase || (rec.debitedAll ?? rec.debited) === 0n) return inputs;
     for (const i of tx.vin) {
       const s = this.ledger.spentScript(i.prevout.txid(), i.prevout.index);
-      const id = s ? keyDestination(s) : null;
+      const id = s ? destinationOrder(s) : null;
       if (id) inputs.push(id);
     }
     return inputs;
@@ -348,6 +392,7 @@ export class Accounts {
 
   private index(rec: TxRec, add: boolean): void {
     for (const { key } of paidOf(rec)) {
+      if (key === BARE) continue;
       const id = key.idHex;
       const at = this.recsOfKey.get(id);
       if (add) {
@@ -391,14 +436,23 @@ export class Accounts {
     // GetAccountBalance skips depth < 0; a coinbase counts only from its block (and once mature, read later).
     if (st >= 0 && !(rec.coinbase && st === 0)) {
       for (const p of paidOf(rec)) {
-        if (!p.listed) continue;
-        const a = this.acc(p.book ?? '');
-        if (st === 0) p.watch ? (a.wMem += s * p.value) : (a.mem += s * p.value);
-        else (rec.coinbase ? (p.watch ? a.wCb : a.cb) : p.watch ? a.wRecv : a.recv).add(st, s * p.value, sign);
+        // Each figure goes to its account and to the whole wallet's (getbalance "*").
+        for (const a of [this.acc(p.book ?? ''), this.total]) {
+          if (p.listed && !p.watch) {
+            if (st === 0) a.mem += s * p.value;
+            else (rec.coinbase ? a.cb : a.recv).add(st, s * p.value, sign);
+          }
+          if (p.listedAll ?? p.listed) {
+            if (st === 0) a.aMem += s * p.value;
+            else (rec.coinbase ? a.aCb : a.aRecv).add(st, s * p.value, sign);
+          }
+        }
       }
-      const from = this.acc(rec.fromAccount);
-      from.sent += s * rec.debited;
-      from.txCount += sign;
+      for (const from of [this.acc(rec.fromAccount), this.total]) {
+        from.sent += s * rec.debited;
+        from.aSent += s * (rec.debitedAll ?? rec.debited);
+      }
+      this.acc(rec.fromAccount).txCount += sign;
     }
     // ListReceived: the address book's addresses, coinbases left out.
     for (const { book, value, watch } of rec.coinbase ? NO_PAID : paidOf(rec)) {
@@ -419,7 +473,9 @@ export class Accounts {
     const k = this.ledger.keyOf(script);
     if (k) return k;
     const d = this.ledger.keylessOf(script);
-    return d ? this.intern(d.address, d.keyIdHex, d.level) : undefined;
+    if (d) return this.intern(d.address, d.keyIdHex, d.level);
+    // A watched script with no destination: received by "" (GetAccountAmounts: not in the address book), change, never grouped or tallied.
+    return this.ledger.minesBare(script) ? BARE : undefined;
   }
 
   private intern(address: string, keyIdHex: string | null, level: KeylessLevel): Keyless {
@@ -471,7 +527,7 @@ export class Accounts {
   private relabel(k: Holder): void {
     const wasBook = this.bookOf.has(k);
     this.bookKey(k);
-    if (!wasBook && this.bookOf.has(k) && this.parent.has(k.idHex)) this.groupsDirty = true;
+    if (!wasBook && this.bookOf.has(k) && this.parent.has(orderOf(k))) this.groupsDirty = true;
     for (const rec of [...this.recsOf(k.idHex)]) {
       const tx = this.ledger.parse(rec.txid);
       if (tx) this.track(rec.txid, tx);
@@ -487,14 +543,24 @@ export class Accounts {
    */
   balance(account: string, minConf: number, watchOnly = false): bigint {
     const a = this.sums.get(account);
-    if (!a) return 0n;
+    return a ? this.net(a, minConf, watchOnly) + a.moves : 0n;
+  }
+
+  /**
+   * getbalance "*" minconf includeWatchonly: the same sum over every wallet transaction (komodod's own
+   * loop, "a different way from GetBalance()": receipts minconf deep less every send and fee). O(minconf + maturity).
+   */
+  balanceAll(minConf: number, watchOnly = false): bigint {
+    return this.net(this.total, minConf, watchOnly);
+  }
+
+  /** Receipts at least minconf deep (coinbases once mature) less sends and fees, under the filter asked for. */
+  private net(a: AccountSums, minConf: number, watchOnly: boolean): bigint {
     const tip = this.ledger.tipHeight();
     const matured = tip - Math.max(minConf, this.ledger.maturity()) + 1;
-    let b = a.recv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.mem : 0n);
-    b += a.cb.upTo(matured).sum;
-    // isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY: the watch-only receipts too.
-    if (watchOnly) b += a.wRecv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.wMem : 0n) + a.wCb.upTo(matured).sum;
-    return b - a.sent + a.moves;
+    // isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY: the watch-only receipts and debits too.
+    if (watchOnly) return a.aRecv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.aMem : 0n) + a.aCb.upTo(matured).sum - a.aSent;
+    return a.recv.upTo(tip - minConf + 1).sum + (minConf <= 0 ? a.mem : 0n) + a.cb.upTo(matured).sum - a.sent;
   }
 
   /**
@@ -649,21 +715,27 @@ export class Accounts {
     }
   }
 
-  /** GetAddressGroupings' sets for one transaction: its wallet inputs with its change, and each wallet output alone. */
+  /**
+   * GetAddressGroupings' sets for one transaction: its wallet inputs with its change (IsChange: any
+   * IsMine level, no address-book entry), and each wallet output alone; IsMine at any level, so
+   * watch-only destinations and spendable P2SH ones are grouped as the keys' are.
+   */
   private group(rec: TxRec, inputs: string[]): void {
     if (inputs.length > 0) {
-      const change = paidOf(rec).filter((p) => !isKeyless(p.key) && this.bookName(p.key) === undefined).map((p) => p.key.idHex);
+      // (ExtractDestination fails for a script without a destination: never grouped.)
+      const change = paidOf(rec).filter((p) => p.key !== BARE && this.bookName(p.key) === undefined).map((p) => orderOf(p.key));
       this.union([...inputs, ...change]);
     }
-    // (The wallet keys' outputs only: the groupings answer key addresses.)
-    for (const p of paidOf(rec)) if (!isKeyless(p.key)) this.union([p.key.idHex]);
+    for (const p of paidOf(rec)) if (p.key !== BARE) this.union([orderOf(p.key)]);
   }
 
   /**
-   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted by key id, the
-   * groups in lexicographic order), each address with its GetAddressBalances figure and its book name.
+   * listaddressgroupings: the groups (std::set<std::set<CTxDestination>>: each sorted as CTxDestination
+   * — key ids, then script ids, each by id — the groups in lexicographic order), each address with its
+   * GetAddressBalances figure (`balanceOf` takes the coin index: key id hex, 's' + address of a P2SH)
+   * and its address-book name.
    */
-  groupings(balanceOf: (idHex: string) => bigint): GroupedAddress[][] {
+  groupings(balanceOf: (idx: string) => bigint): GroupedAddress[][] {
     if (this.groupsDirty) {
       this.groupsDirty = false;
       this.parent.clear();
@@ -686,9 +758,15 @@ export class Accounts {
       return a.length - b.length;
     });
     return sorted.map((g) =>
-      g.map((id) => {
+      g.map((order) => {
+        const id = order.slice(1);
+        if (order[0] === '2') {
+          const address = encodeAddress(SCRIPT_ADDRESS, fromHex(id));
+          const name = this.ledger.labelOf(address);
+          return { address, amount: balanceOf(`s${address}`), ...(name !== undefined ? { account: name } : {}) };
+        }
         const k = this.keys.byIdHex(id);
-        const name = k ? this.bookName(k) : undefined;
+        const name = k ? this.bookName(k) : this.ledger.labelOf(addressOf(id));
         return { address: addressOf(id), amount: balanceOf(id), ...(name !== undefined ? { account: name } : {}) };
       }),
     );

@@ -150,6 +150,13 @@ function p2pkKey(script: Uint8Array): Uint8Array | null {
   return null;
 }
 
+/** A small number from a script (FNV-1a, 30 bits: a Smi map key, no string per output; hits are checked against the script). */
+function scriptSlot(script: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < script.length; i++) h = Math.imul(h ^ script[i]!, 0x01000193);
+  return h & 0x3fffffff;
+}
+
 /** A small number from a fingerprint's first bytes (a map key; hits are checked against the key). */
 const fpSlot = (fp: Uint8Array): number => fp[0]! | (fp[1]! << 8) | (fp[2]! << 16) | ((fp[3]! & 0x3f) << 24);
 
@@ -189,6 +196,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    */
   private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
   /**
+   * scriptSlot of a script the wallet cannot spend (not IsMine, or watch-only) → the recorded
+   * transactions paying it (one held bare, the usual case): when importaddress, addmultisigaddress or
+   * importprivkey (without a rescan) makes such a script the wallet's, exactly those transactions are figured again, as komodod's
+   * IsMine read afresh would count them. No string or object per output: a Map entry per slot.
+   */
+  private readonly payersOf = new Map<number, WalletTx | WalletTx[]>();
+  /**
    * setLockedCoins (lockunspent): outpoints coin selection never takes, by coinKey. In memory only,
    * as komodod's: a restart starts with none locked.
    */
@@ -226,6 +240,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       },
       labelOf: (address) => this.watch.labelOf(address),
       debit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).debit,
+      watchDebit: (txid, tx) => this.debitOf(this.txs.get(txid)!, tx).watchDebit ?? 0n,
+      minesBare: (script) => !this.watch.empty && scriptDestination(script) === null && this.mineLevel(script) !== ISMINE_NO,
       // The spent coin is still in the book when its spender is recorded; the stored transaction otherwise (the load).
       spentScript: (txid, n) => {
         const c = this.book.coins.get(key(txid, n)) ?? this.book.memCoins.get(key(txid, n));
@@ -256,6 +272,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     accountOfAddress: (address, keyIdHex) => this.accountOfAddress(address, keyIdHex),
     relabelOwner: (idx, account) => this.book.relabelOwner(idx, account),
     markDirty: () => this.markDirty(),
+    refigurePaying: (script) => this.refigurePaying(script),
     rescan: () => this.rescan(),
     ownsAnOutput: (tx) => tx.vout.some((o) => this.mineLevel(o.script) !== ISMINE_NO || this.isMineCC(o.script)),
     txCount: () => this.txs.size,
@@ -420,6 +437,75 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     }
     out.delete(txid);
     return [...out].sort(compareTxids);
+  }
+
+  /** Files a recorded transaction under the slots of the scripts it pays that the wallet cannot spend (see payersOf). */
+  private indexPayers(w: WalletTx, tx: Transaction): void {
+    for (const o of tx.vout) {
+      if (this.keyOfScript(o.script) || (!this.watch.empty && this.mineLevel(o.script) === ISMINE_SPENDABLE)) continue;
+      const slot = scriptSlot(o.script);
+      const at = this.payersOf.get(slot);
+      if (at === undefined) this.payersOf.set(slot, w);
+      else if (Array.isArray(at)) {
+        if (!at.includes(w)) at.push(w);
+      } else if (at !== w) this.payersOf.set(slot, [at, w]);
+    }
+  }
+
+  /** Takes an erased transaction out of the slots it was filed under. */
+  private unindexPayers(w: WalletTx, tx: Transaction): void {
+    for (const o of tx.vout) {
+      const slot = scriptSlot(o.script);
+      const at = this.payersOf.get(slot);
+      if (at === w) this.payersOf.delete(slot);
+      else if (Array.isArray(at)) {
+        const rest = at.filter((x) => x !== w);
+        this.payersOf.set(slot, rest.length === 1 ? rest[0]! : rest);
+      }
+    }
+  }
+
+  /**
+   * A script became the wallet's (importaddress, addmultisigaddress, importprivkey; the caller marked
+   * the wallet dirty): the recorded transactions paying it count it at once, as komodod's IsMine read afresh —
+   * their outputs to it enter the coins (a confirmed one when still in the UTXO set, a mempool one as
+   * it stands), and they and the wallet transactions spending those outputs are figured again in the
+   * accounts. O(the transactions paying the script), never a walk of the wallet.
+   */
+  private async refigurePaying(script: Uint8Array): Promise<void> {
+    const at = this.payersOf.get(scriptSlot(script));
+    if (at === undefined) return;
+    const o = this.ownerOf(script);
+    if (!o) return;
+    const confirmed: WalletCoin[] = [];
+    const again = new Set<string>();
+    for (const w of Array.isArray(at) ? [...at] : [at]) {
+      const tx = this.parsed(w.txid);
+      if (!tx) continue;
+      tx.vout.forEach((out, n) => {
+        if (!equalBytes(out.script, script)) return;
+        again.add(w.txid);
+        for (const s of this.spendersOf(w.txid, n)) again.add(s.txid);
+        const wc: WalletCoin = { txid: w.txid, n, value: out.value, script: out.script, height: w.height, coinbase: w.coinbase, lockTime: w.lockTime };
+        const mem = this.memKeys.get(w.txid);
+        if (w.height > 0) confirmed.push(wc);
+        else if (mem) {
+          const k = key(w.txid, n);
+          this.book.setMempool(k, { ...wc, height: 0 }, o.key, this.fromMeOf(w.txid), o.owner);
+          if (!mem.coins.includes(k)) mem.coins.push(k);
+        }
+      });
+    }
+    if (confirmed.length > 0) {
+      // The UTXO set says which are unspent (komodod's IsSpent sees wallet spenders only, so it would
+      // list one a foreign transaction spent until a rescan; the README names this departure).
+      const coins = await this.opts.chain.ask({ op: 'coins', outpoints: confirmed.map((c) => [c.txid, c.n] as [string, number]) });
+      confirmed.forEach((c, i) => {
+        const coin = coins[i];
+        if (coin) this.book.setConfirmed(key(c.txid, c.n), { ...c, height: coin.height, coinbase: coin.coinbase }, o.key, o.owner);
+      });
+    }
+    this.retrack(again);
   }
 
   /** Indexes the outpoints a recorded transaction spends (one spender is held bare, the usual case). */
@@ -609,6 +695,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.byHeight.add(w);
     this.computeOuts(w, tx);
     this.addSpends(w, tx);
+    this.indexPayers(w, tx);
     if (!w.coinbase) {
       for (const o of tx.vout) {
         const id = p2pkhKeyId(o.script);
@@ -660,6 +747,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         const id = p2pkhKeyId(o.script);
         if (id) addresses.add(toHex(id));
       }
+      if (tx) this.unindexPayers(w, tx);
       this.txs.delete(txid);
       this.ordered[w.seq] = undefined;
       this.byHeight.remove(w);
@@ -892,6 +980,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.book.totals().unconfirmed;
       case 'accountBalance':
         return this.accounts.balance(body.account, body.minConf, body.watchOnly ?? false);
+      case 'balanceAll':
+        return this.accounts.balanceAll(body.minConf, body.watchOnly ?? false);
       case 'listAccounts':
         return this.accounts.list(body.minConf, body.watchOnly);
       case 'listReceived':
@@ -1351,6 +1441,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private async importKeys(entries: ImportEntry[], rescan: boolean): Promise<{ added: number }> {
     let added = 0;
     const newIds: string[] = [];
+    const newKeys: Uint8Array[] = [];
     for (const e of entries) {
       const secret = e.secret.bytes;
       if (!isValidPrivateKey(secret)) continue;
@@ -1361,6 +1452,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       }
       const k = await this.keys.add(secret, 'imported', e.compressed, e.time ?? this.now(), e.label);
       newIds.push(toHex(hash160(k.pubkey)));
+      newKeys.push(k.pubkey);
       added++;
     }
     // A key from outside may own outputs the wallet has seen: what was computed with the old keys is redone when read.
@@ -1368,6 +1460,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       this.markDirty();
       this.retrack(this.paying(newIds));
     }
+    // Without a rescan, the wallet transactions already paying the key's scripts count their outputs now (a rescan rebuilds the coins).
+    if (!rescan) for (const pub of newKeys) for (const script of [p2pkhScript(hash160(pub)), p2pkScript(pub)]) await this.refigurePaying(script);
     if (rescan && added > 0) await this.rescan();
     return { added };
   }

@@ -260,6 +260,8 @@ export type WalletRequest =
   /** The accounts family (src/actors/wallet/accounts.ts): GetAccountBalance, listaccounts, ListReceived, groupings, the address book. */
   /** watchOnly: isminefilter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY (getbalance's includeWatchonly). */
   | { op: 'accountBalance'; account: string; minConf: number; watchOnly?: boolean }
+  /** getbalance "*": receipts minconf deep less sends and fees over every wallet transaction. */
+  | { op: 'balanceAll'; minConf: number; watchOnly?: boolean }
   | { op: 'listAccounts'; minConf: number; watchOnly: boolean }
   | { op: 'listReceived'; minConf: number; includeEmpty: boolean; watchOnly: boolean; byAccount: boolean }
   | { op: 'receivedByAccount'; account: string; minConf: number }
@@ -367,6 +369,7 @@ export interface WalletReplies {
   walletPassphraseChange: null;
   walletLock: null;
   accountBalance: bigint;
+  balanceAll: bigint;
   listAccounts: AccountTotal[];
   listReceived: ReceivedRow[];
   receivedByAccount: bigint;

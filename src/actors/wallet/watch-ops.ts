@@ -18,6 +18,8 @@ export interface WatchHost {
   /** A keyless destination's coins move to a new account (CoinBook.relabelOwner). */
   relabelOwner(idx: string, account: string): void;
   markDirty(): void;
+  /** The recorded transactions paying a script that just became the wallet's count it at once (no rescan needed). */
+  refigurePaying(script: Uint8Array): Promise<void>;
   /** The existing rescan path (the chain's address index for the wallet's scripts, then the mempool). */
   rescan(): Promise<number>;
   /** CWallet::IsMine(tx): an output of any IsMine level, CC outputs of the wallet's keys included. */
@@ -74,6 +76,8 @@ export class WatchOps {
     // What was computed without the script (outputs, debits) is redone when read.
     this.host.markDirty();
     this.host.keylessChanged(script);
+    // komodod reads IsMine afresh: a wallet transaction already paying the script counts it now, rescan or not.
+    await this.host.refigurePaying(script);
     if (rescan) await this.host.rescan();
     return null;
   }
@@ -83,10 +87,12 @@ export class WatchOps {
    * address-book entry (purpose "send") named `account`; answers the P2SH address. No rescan, as komodod.
    */
   async addMultisig(redeemScript: Uint8Array, account: string): Promise<string> {
-    if (await this.host.book().addScript(redeemScript)) this.host.markDirty();
+    const added = await this.host.book().addScript(redeemScript);
+    if (added) this.host.markDirty();
     const address = p2shAddress(redeemScript);
     await this.setAddressBook(address, account, 'send');
     this.host.keylessChanged(p2shScript(hash160(redeemScript)));
+    if (added) await this.host.refigurePaying(p2shScript(hash160(redeemScript)));
     return address;
   }
 

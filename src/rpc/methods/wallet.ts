@@ -207,7 +207,8 @@ async function getbalance(node: NodeServices, params: JsonValue[]): Promise<Json
   // includeWatchonly: filter ISMINE_SPENDABLE | ISMINE_WATCH_ONLY.
   const watchOnly = params.length > 2 ? getBool(params[2]!) : false;
   const account = getStr(params[0]!);
-  if (account === '*') return valueFromAmount(await balance(node, minDepth, undefined, false, watchOnly));
+  // "*": komodod's own sum over the wallet's transactions (receipts less sends and fees), not GetBalance's coins.
+  if (account === '*') return valueFromAmount(await ask(node.wallet, { op: 'balanceAll', minConf: minDepth, watchOnly }));
   // GetAccountBalance: the account's receipts minus its sends and fees, plus its moves (src/actors/wallet/accounts.ts),
   // its keyless destinations' too (watch-only ones with includeWatchonly).
   return valueFromAmount(await ask(node.wallet, { op: 'accountBalance', account, minConf: minDepth, watchOnly }));
