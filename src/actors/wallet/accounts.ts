@@ -64,8 +64,12 @@ const isKeyless = (h: Holder): h is Keyless => (h as Keyless).keyless === true;
 /** The holder of every watched output without a destination (a bare multisig, a non-standard script): watch-only, never in the address book. */
 const BARE: Keyless = { keyless: true, idHex: '', address: '', order: '0', level: 'watch' };
 
-/** mapAddressBook (std::map<CTxDestination>) order: boost::variant compares the kind first (key id, then script id), then the id. */
-const orderOf = (h: Holder): string => (isKeyless(h) ? h.order : `1${h.idHex}`);
+/**
+ * mapAddressBook (std::map<CTxDestination>) order: boost::variant compares the kind first (key id, then
+ * script id), then the id. A key id is its bare hex (the key's own string: nothing made per key), a
+ * script id 'z' + hex, which sorts after every hex digit.
+ */
+const orderOf = (h: Holder): string => (isKeyless(h) ? h.order : h.idHex);
 
 /**
  * The one place that says whether a wallet destination is spendable or watch-only (isminetype):
@@ -78,13 +82,13 @@ export function mineKind(k: Holder): KeylessLevel {
 
 /**
  * A script's destination (ExtractDestination: P2PKH and P2PK give a key id, P2SH a script id) in
- * mapAddressBook's order: '1' + key id hex, '2' + script id hex (CTxDestination: key ids first); null when none.
+ * mapAddressBook's order (see orderOf): key id hex, 'z' + script id hex; null when none.
  */
 function destinationOrder(script: Uint8Array): string | null {
   const d = extractDestinations(script, { ccEnabled: false });
   if (!d || d.type === 'multisig') return null;
   const h = d.destinations[0]!;
-  return (h.kind === 'key' ? '1' : '2') + toHex(h.hash);
+  return h.kind === 'key' ? toHex(h.hash) : `z${toHex(h.hash)}`;
 }
 
 /**
@@ -481,7 +485,7 @@ export class Accounts {
   private intern(address: string, keyIdHex: string | null, level: KeylessLevel): Keyless {
     let h = this.keyless.get(address);
     if (!h) {
-      h = { keyless: true, idHex: keyIdHex ?? `s${address}`, address, order: keyIdHex ? `1${keyIdHex}` : `2${toHex(decodeAddress(address)?.hash ?? new Uint8Array())}`, level };
+      h = { keyless: true, idHex: keyIdHex ?? `s${address}`, address, order: keyIdHex ?? `z${toHex(decodeAddress(address)?.hash ?? new Uint8Array())}`, level };
       this.keyless.set(address, h);
       this.bookKey(h);
     }
@@ -759,15 +763,15 @@ export class Accounts {
     });
     return sorted.map((g) =>
       g.map((order) => {
-        const id = order.slice(1);
-        if (order[0] === '2') {
+        if (order[0] === 'z') {
+          const id = order.slice(1);
           const address = encodeAddress(SCRIPT_ADDRESS, fromHex(id));
           const name = this.ledger.labelOf(address);
           return { address, amount: balanceOf(`s${address}`), ...(name !== undefined ? { account: name } : {}) };
         }
-        const k = this.keys.byIdHex(id);
-        const name = k ? this.bookName(k) : this.ledger.labelOf(addressOf(id));
-        return { address: addressOf(id), amount: balanceOf(id), ...(name !== undefined ? { account: name } : {}) };
+        const k = this.keys.byIdHex(order);
+        const name = k ? this.bookName(k) : this.ledger.labelOf(addressOf(order));
+        return { address: addressOf(order), amount: balanceOf(order), ...(name !== undefined ? { account: name } : {}) };
       }),
     );
   }
