@@ -1,12 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Daemon, removeDir, startDaemon } from '../helpers/daemon.js';
-import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
-import { hash160 } from '../../src/chain/crypto/hash.js';
+import { foreignKey } from '../helpers/foreign-key.js';
 
 /**
  * backupwallet restores the whole wallet: komodod's wallet.dat holds keys, watch-only scripts, labels
@@ -14,11 +12,6 @@ import { hash160 } from '../../src/chain/crypto/hash.js';
  * (the destination, `.watchonly.db` and `.walletacct.db` beside it). Put back under their names in a
  * stopped node, they give the wallet as it was at the backup, and nothing made after it.
  */
-
-/** An R-address no daemon holds a key for (a compressed point's hash160 is enough for a watched address). */
-function foreignAddress(): string {
-  return encodeAddress(PUBKEY_ADDRESS, hash160(Uint8Array.from([0x02, ...randomBytes(32)])));
-}
 
 test('backupwallet writes every wallet store, and the backup restores the wallet as it was', async (t) => {
   const exportDir = mkdtempSync(join(tmpdir(), 'acnode-export-'));
@@ -32,7 +25,7 @@ test('backupwallet writes every wallet store, and the backup restores the wallet
   await d.rpc('generate', 2);
 
   const alice = await d.rpc<string>('getnewaddress', 'alice');
-  const watched = foreignAddress();
+  const watched = foreignKey().address;
   assert.equal(await d.rpc('importaddress', watched, 'watched', false), null);
   assert.equal(await d.rpc('move', '', 'alice', 1, 1, 'rent'), true);
   const accounts = await d.rpc<Record<string, number>>('listaccounts', 1, true);
@@ -47,7 +40,7 @@ test('backupwallet writes every wallet store, and the backup restores the wallet
   }
 
   // Made after the backup: gone once it is restored.
-  const later = foreignAddress();
+  const later = foreignKey().address;
   assert.equal(await d.rpc('importaddress', later, 'later', false), null);
   const bob = await d.rpc<string>('getnewaddress', 'bob');
   assert.equal(await d.rpc('move', 'alice', 'bob', 0.5), true);

@@ -1,12 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { foreignKey } from '../helpers/foreign-key.js';
 import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
 import { accountBalancesBrute } from '../helpers/accounts.js';
-import { encodeWIF } from '../../src/chain/address/index.js';
-import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
-import { hash160 } from '../../src/chain/crypto/hash.js';
 
 /**
  * Watch-only beyond the coins, over HTTP, as komodod 0adeeab answers it:
@@ -32,17 +28,6 @@ interface Unspent {
 }
 
 const sats = (x: number) => BigInt(Math.round(x * 1e8));
-
-/** A key no daemon holds: its WIF, R-address and P2PKH script. */
-function foreignKey(): { wif: string; address: string; script: string; id: string } {
-  for (;;) {
-    const secret = new Uint8Array(randomBytes(32));
-    if (!secp256k1.utils.isValidSecretKey(secret)) continue;
-    const id = hash160(secp256k1.getPublicKey(secret, true));
-    const idHex = Buffer.from(id).toString('hex');
-    return { wif: encodeWIF(secret, true), address: encodeAddress(PUBKEY_ADDRESS, id), script: `76a914${idHex}88ac`, id: idHex };
-  }
-}
 
 test('watch-only debits, groupings and scripts imported after the wallet saw them, as komodod answers them', async (t) => {
   let d: Daemon | undefined;

@@ -1,11 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { foreignKey } from '../helpers/foreign-key.js';
 import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
-import { encodeWIF } from '../../src/chain/address/index.js';
-import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
-import { hash160 } from '../../src/chain/crypto/hash.js';
 
 /**
  * Watch-only over HTTP, as komodod 0adeeab answers it: importaddress (addresses and hex scripts,
@@ -27,22 +23,6 @@ interface Unspent {
   spendable: boolean;
   redeemScript?: string;
   scriptPubKey: string;
-}
-
-/** A key no daemon holds (another node's): its WIF, compressed public key and R-address. */
-function foreignKey(): { wif: string; pubkey: string; address: string; script: string } {
-  for (;;) {
-    const secret = new Uint8Array(randomBytes(32));
-    if (!secp256k1.utils.isValidSecretKey(secret)) continue;
-    const pub = secp256k1.getPublicKey(secret, true);
-    const id = hash160(pub);
-    return {
-      wif: encodeWIF(secret, true),
-      pubkey: Buffer.from(pub).toString('hex'),
-      address: encodeAddress(PUBKEY_ADDRESS, id),
-      script: '76a914' + Buffer.from(id).toString('hex') + '88ac',
-    };
-  }
 }
 
 test('watch-only addresses and scripts, multisig addresses and cleanwallettransactions as komodod answers them', async (t) => {
