@@ -59,6 +59,33 @@ export function getOp(script: Uint8Array, pc: number): GetOpResult | null {
   return { op, data: script.subarray(pc, pc + size), next: pc + size };
 }
 
+/**
+ * Where the instruction at `pc` ends, as getOp's `next`, or -1 where getOp answers null (the script
+ * ends there, or a push runs past the end); nothing is allocated, for walks that need only opcodes.
+ */
+export function skipOp(script: Uint8Array, pc: number): number {
+  if (pc >= script.length) return -1;
+  const op = script[pc++]!;
+  if (op > OP_PUSHDATA4) return pc;
+  let size: number;
+  if (op < OP_PUSHDATA1) {
+    size = op;
+  } else if (op === OP_PUSHDATA1) {
+    if (script.length - pc < 1) return -1;
+    size = script[pc]!;
+    pc += 1;
+  } else if (op === OP_PUSHDATA2) {
+    if (script.length - pc < 2) return -1;
+    size = script[pc]! | (script[pc + 1]! << 8);
+    pc += 2;
+  } else {
+    if (script.length - pc < 4) return -1;
+    size = (script[pc]! | (script[pc + 1]! << 8) | (script[pc + 2]! << 16) | (script[pc + 3]! << 24)) >>> 0;
+    pc += 4;
+  }
+  return script.length - pc < size ? -1 : pc + size;
+}
+
 /** Every instruction up to the first malformed push (then ok=false), as a GetOp loop does. */
 export function parseScript(script: Uint8Array): { ops: ScriptOp[]; ok: boolean } {
   const ops: ScriptOp[] = [];

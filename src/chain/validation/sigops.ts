@@ -1,5 +1,5 @@
 import { OP_1, OP_16, OP_CHECKMULTISIG, OP_CHECKMULTISIGVERIFY, OP_CHECKSIG, OP_CHECKSIGVERIFY } from '../script/opcodes.js';
-import { getOp, isP2SH } from '../script/script.js';
+import { getOp, isP2SH, skipOp } from '../script/script.js';
 import type { Transaction } from '../tx/transaction.js';
 import type { CoinView } from './coin.js';
 import { isCoinImport } from './tx-values.js';
@@ -15,11 +15,13 @@ export function scriptSigOpCount(script: Uint8Array, accurate: boolean): number 
   let n = 0;
   let pc = 0;
   let last = -1;
+  // Opcodes only: skipOp walks the pushes without the object and view getOp makes per instruction
+  // (every scriptSig and scriptPubKey of every transaction is counted, in blocks and the mempool).
   while (pc < script.length) {
-    const r = getOp(script, pc);
-    if (!r) break;
-    pc = r.next;
-    const op = r.op;
+    const op = script[pc]!;
+    const next = skipOp(script, pc);
+    if (next < 0) break;
+    pc = next;
     if (op === OP_CHECKSIG || op === OP_CHECKSIGVERIFY) n++;
     else if (op === OP_CHECKMULTISIG || op === OP_CHECKMULTISIGVERIFY) {
       n += accurate && last >= OP_1 && last <= OP_16 ? last - OP_1 + 1 : MULTISIG_SIGOPS;
