@@ -13,8 +13,23 @@ import { removeDir, startDaemon, type Daemon } from '../helpers/daemon.js';
 
 interface RawTx {
   txid: string;
-  vin: { txid?: string; vout?: number }[];
+  locktime: number;
+  vin: { txid?: string; vout?: number; sequence: number }[];
   vout: { n: number; value: number }[];
+}
+
+/**
+ * Whether a wallet send is final again at the tip `height` after a reorg (removeForReorg's CheckFinalTx).
+ * komodod's CreateTransaction locks it to the tip's median time past with sequence 0xfffffffe, final
+ * (after its hardfork) while that lock time is not after the new tip's median time past: the blocks'
+ * timestamps decide, and `generate` crossing a second boundary moves the median.
+ */
+async function sendFinalAt(d: Daemon, tx: RawTx, height: number): Promise<boolean> {
+  assert.ok(tx.locktime >= 500_000_000 && tx.vin.every((i) => i.sequence === 0xfffffffe), `a wallet send is time-locked with sequence 0xfffffffe: ${JSON.stringify(tx)}`);
+  const times: number[] = [];
+  for (let h = Math.max(0, height - 10); h <= height; h++) times.push((await d.rpc<{ time: number }>('getblock', await d.rpc<string>('getblockhash', h))).time);
+  times.sort((x, y) => x - y);
+  return tx.locktime <= times[Math.floor(times.length / 2)]!;
 }
 
 /** The coinbase txid of the block at `height`. */
@@ -83,10 +98,11 @@ test('invalidateblock of two blocks: disconnected coinbases and failed transacti
   const send = await d.rpc<string>('sendtoaddress', await d.rpc<string>('getnewaddress'), 1.5);
   const sendTx = await d.rpc<RawTx>('getrawtransaction', send, 1);
   const gone = new Set([await coinbaseAt(d, 5), await coinbaseAt(d, 6), a2, c2, b, e]);
-  const sendStays = sendTx.vin.every((i) => !gone.has(i.txid!));
+  const inputsStay = sendTx.vin.every((i) => !gone.has(i.txid!));
 
   await d.rpc('invalidateblock', block5);
   assert.equal(await d.rpc<number>('getblockcount'), 4);
+  const sendStays = inputsStay && (await sendFinalAt(d, sendTx, 4));
   // komodod: a comes back (coinbase 4 is still there), so c stays; a2 fails (coinbase 5 is gone) and
   // c2 goes with it; coinbase 6's removal takes b and then e.
   const expected = sorted([a, c, keep, ...(sendStays ? [send] : [])]);
@@ -116,11 +132,12 @@ test('invalidateblock of one block with a spend of its coinbase waiting: the spe
   const send = await d.rpc<string>('sendtoaddress', await d.rpc<string>('getnewaddress'), 2);
   const sendTx = await d.rpc<RawTx>('getrawtransaction', send, 1);
   const gone = new Set([await coinbaseAt(d, 3), b, e, locked, lockedChild]);
-  const sendStays = sendTx.vin.every((i) => !gone.has(i.txid!));
+  const inputsStay = sendTx.vin.every((i) => !gone.has(i.txid!));
   const before = await d.rpc<string[]>('getrawmempool');
-  assert.ok(before.includes(e) && before.includes(lockedChild));
+  assert.ok(before.includes(e) && before.includes(lockedChild), 'the spend and the locked child wait in the mempool');
 
   await d.rpc('invalidateblock', tip);
+  const sendStays = inputsStay && (await sendFinalAt(d, sendTx, 2));
   const expected = sorted([keep, ...(sendStays ? [send] : [])]);
   assert.deepEqual(sorted(await d.rpc<string[]>('getrawmempool')), expected);
   await assertInputsExist(d);
