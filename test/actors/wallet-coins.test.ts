@@ -17,7 +17,7 @@ function naive(book: CoinBook) {
   const tip = book.tipHeight;
   const out: { c: BookCoin; conf: number; mature: boolean; fromMe: boolean }[] = [];
   for (const [k, c] of book.coins) if (!book.memSpent.has(k)) out.push({ c, conf: tip - c.height + 1, mature: !c.coinbase || tip - c.height + 1 >= MATURITY, fromMe: false });
-  for (const [k, c] of book.memCoins) if (!book.memSpent.has(k) && !book.coins.has(k)) out.push({ c, conf: 0, mature: true, fromMe: c.fromMe });
+  for (const [k, c] of book.memCoins) if (!book.memSpent.has(k) && !book.coins.has(k)) out.push({ c, conf: 0, mature: true, fromMe: c.trusted });
   const sum = (f: (x: (typeof out)[number]) => boolean) => out.filter(f).reduce((s, x) => s + x.c.value, 0n);
   return {
     balance: (minConf: number, trustedOnly: boolean) => sum((x) => x.mature && x.conf >= minConf && (!trustedOnly || x.conf > 0 || x.fromMe)),
@@ -125,7 +125,7 @@ test('coin book: per-account balances equal the sums over the accounts\' coins, 
         for (const c of theirs) {
           const conf = book.confirmations(c);
           if (!book.isMature(c) || conf < minConf) continue;
-          if (trustedOnly && conf === 0 && !c.fromMe) continue;
+          if (trustedOnly && conf === 0 && !c.trusted) continue;
           s += c.value;
         }
         return s;

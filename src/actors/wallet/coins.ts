@@ -12,8 +12,8 @@ export interface BookCoin extends WalletCoin {
   ord: number;
   /** The wallet key its script pays (P2PKH or P2PK), for its address and account. */
   key: HeldKey | undefined;
-  /** Mempool coins: the creating transaction spends wallet coins (IsTrusted while unconfirmed). */
-  fromMe: boolean;
+  /** Mempool coins: IsTrusted while unconfirmed (every input of the creating transaction spends a spendable wallet output). */
+  trusted: boolean;
   counted: Counted;
   /** The account it is counted under (its key's address-book account, "" when none). */
   account: string;
@@ -132,14 +132,14 @@ export class CoinBook {
   }
 
   /** Puts a mempool coin. */
-  setMempool(k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean, owner?: CoinOwner): void {
-    this.put(this.memCoins, k, c, key, fromMe, owner);
+  setMempool(k: string, c: WalletCoin, key: HeldKey | undefined, trusted: boolean, owner?: CoinOwner): void {
+    this.put(this.memCoins, k, c, key, trusted, owner);
   }
 
-  private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, fromMe: boolean, owner?: CoinOwner): void {
+  private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, trusted: boolean, owner?: CoinOwner): void {
     const old = map.get(k);
     if (old) this.count(k, old, null);
-    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, fromMe, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
+    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, trusted, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
     map.set(k, bc);
     const idx = indexOf(bc);
     if (!old && idx) this.index(idx, k, true);
@@ -211,13 +211,13 @@ export class CoinBook {
     for (const k of [...this.coins.keys(), ...this.memCoins.keys()]) this.recount(k);
   }
 
-  /** Re-reads whether each mempool coin's transaction is from the wallet. */
-  refreshFromMe(fromMe: (txid: string) => boolean): void {
+  /** Re-reads whether each mempool coin's transaction is trusted (the keys changed). */
+  refreshTrusted(trusted: (txid: string) => boolean): void {
     for (const [k, c] of this.memCoins) {
-      const v = fromMe(c.txid);
-      if (v !== c.fromMe) {
+      const v = trusted(c.txid);
+      if (v !== c.trusted) {
         this.count(k, c, null);
-        c.fromMe = v;
+        c.trusted = v;
         this.recount(k);
       }
     }
@@ -267,7 +267,7 @@ export class CoinBook {
     const conf = this.coins.get(k);
     if (conf) this.count(k, conf, spent ? null : !conf.coinbase || this.tipHeight >= this.matureHeight(conf) ? 'mature' : 'immature');
     const mem = this.memCoins.get(k);
-    if (mem) this.count(k, mem, spent || conf ? null : mem.fromMe ? 'memTrusted' : 'memUntrusted');
+    if (mem) this.count(k, mem, spent || conf ? null : mem.trusted ? 'memTrusted' : 'memUntrusted');
   }
 
   private count(k: string, c: BookCoin, to: Counted): void {

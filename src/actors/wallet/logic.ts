@@ -62,6 +62,8 @@ export interface WalletTx extends TxRec {
   /** It spends a wallet output (IsFromMe), and the sum of those (GetDebit). */
   fromMe: boolean;
   debit: bigint;
+  /** Every input spends a spendable wallet output: IsTrusted while unconfirmed. */
+  trusted: boolean;
   /** The watch-only outputs (ISMINE_WATCH_ONLY), and the watch-only outputs it spends (GetDebit(ISMINE_WATCH_ONLY)). */
   watchN?: number[];
   watchV?: bigint[];
@@ -491,7 +493,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         if (w.height > 0) confirmed.push(wc);
         else if (mem) {
           const k = key(w.txid, n);
-          this.book.setMempool(k, { ...wc, height: 0 }, o.key, this.fromMeOf(w.txid), o.owner);
+          this.book.setMempool(k, { ...wc, height: 0 }, o.key, this.trustedOf(w.txid), o.owner);
           if (!mem.coins.includes(k)) mem.coins.push(k);
         }
       });
@@ -620,7 +622,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /** MarkDirty: every cached output set and debit is recomputed when next read. */
   markDirty(): void {
     this.version++;
-    this.book.refreshFromMe((txid) => this.fromMeOf(txid));
+    this.book.refreshTrusted((txid) => this.trustedOf(txid));
   }
 
   /**
@@ -685,6 +687,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       mineV: NONE_V,
       fromMe: false,
       debit: 0n,
+      trusted: false,
       fromAccount: fromAccount ?? '',
       debited: 0n,
       paid: null,
@@ -858,12 +861,17 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     w.debitVer = this.version;
     w.fromMe = false;
     w.debit = 0n;
+    w.trusted = false;
     delete w.watchDebit;
     if (w.coinbase) return w;
     const t = tx ?? this.parsed(w.txid);
+    // CWalletTx::IsTrusted at depth 0: every input's parent is a wallet transaction and the output it
+    // spends is ISMINE_SPENDABLE (one foreign or watch-only input and the whole transaction is not).
+    w.trusted = (t?.vin.length ?? 0) > 0;
     for (const i of t?.vin ?? []) {
       const v = this.ourOutput(i.prevout.txid(), i.prevout.index);
       if (v === undefined) {
+        w.trusted = false;
         const wv = this.watch.empty ? undefined : this.ourOutput(i.prevout.txid(), i.prevout.index, true);
         if (wv !== undefined) w.watchDebit = (w.watchDebit ?? 0n) + wv;
         continue;
@@ -877,6 +885,11 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private fromMeOf(txid: string): boolean {
     const w = this.txs.get(txid);
     return w ? this.debitOf(w).fromMe : false;
+  }
+
+  private trustedOf(txid: string): boolean {
+    const w = this.txs.get(txid);
+    return w ? this.debitOf(w).trusted : false;
   }
 
   /** The transaction pays a wallet script or spends a wallet output. */
@@ -1162,7 +1175,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private async txAccepted(txid: string, tx: Transaction): Promise<boolean> {
     if (!this.concerns(tx)) return false;
     await this.record(txid, tx);
-    const fromMe = this.debitOf(this.txs.get(txid)!, tx).fromMe;
+    const trusted = this.debitOf(this.txs.get(txid)!, tx).trusted;
     const coins: string[] = [];
     const keys = { coins, spent: tx.vin.map((i) => i.prevout.key()) };
     for (const k of keys.spent) this.book.setSpent(k, txid);
@@ -1171,7 +1184,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       if (!o) return;
       const k = key(txid, n);
       keys.coins.push(k);
-      this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, o.key, fromMe, o.owner);
+      this.book.setMempool(k, { txid, n, value: out.value, script: out.script, height: 0, coinbase: false, lockTime: tx.lockTime }, o.key, trusted, o.owner);
     });
     this.memKeys.set(txid, keys);
     this.accounts.sync(txid);
@@ -1200,7 +1213,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   private view(c: BookCoin): UnspentView {
-    const { ord: _o, key: k, fromMe: _f, counted: _c, owner, account: _a, ...coin } = c;
+    const { ord: _o, key: k, trusted: _t, counted: _c, owner, account: _a, ...coin } = c;
     if (k) return { ...coin, confirmations: this.book.confirmations(c), address: encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)), account: k.account, spendable: true };
     // A keyless coin (watch-only, or a P2SH the wallet can spend): its destination, its address-book entry, its redeem script.
     const address = owner?.address ?? null;
@@ -1212,7 +1225,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   /** Every unspent wallet output (confirmed, then mempool), not spent by a mempool transaction. */
   coinViews(): (UnspentView & { fromMe: boolean; mature: boolean })[] {
-    return [...this.book.visible()].map((c) => ({ ...this.view(c), fromMe: c.height > 0 ? this.fromMeOf(c.txid) : c.fromMe, mature: this.book.isMature(c) }));
+    return [...this.book.visible()].map((c) => ({ ...this.view(c), fromMe: c.height > 0 ? this.fromMeOf(c.txid) : c.trusted, mature: this.book.isMature(c) }));
   }
 
   /**
@@ -1322,7 +1335,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       // Watch-only coins are never selected (SelectCoinsMinConf skips !fSpendable).
       if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
       const depth = this.book.confirmations(c);
-      const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.fromMe;
+      // AvailableCoins(fOnlyConfirmed): an unconfirmed coin only when IsTrusted, which implies IsFromMe.
+      const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.trusted;
       if (depth === 0 && !fromMe) continue;
       out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: sizeOf(c.script) });
     }
