@@ -43,7 +43,7 @@ import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
 import { ccReads } from '../../chain/assets/context.js';
 import { writeBlockEffects, type ChainStateParts } from './block-effects.js';
-import { PendingBlocks } from './pending-view.js';
+import { PendingBlocks, blockView } from './pending-view.js';
 import { WriteThread } from './write-thread.js';
 import { addPools, lookupValues, poolDeltaOf, poolsArray, poolsFrom, undoValues } from './pools.js';
 
@@ -1205,7 +1205,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
     const h = this.held(entry);
     const block = this.blockOf(entry);
-    const view = this.connectView();
+    const view = this.connectView(entry.hash);
     try {
       this.opts.rules.connect(block, entry.height, view, h.txids);
     } catch (e) {
@@ -1304,41 +1304,22 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   /**
-   * The UTXO set overlaid with the effects of the block's earlier transactions, in order; and, once
+   * The UTXO set overlaid with the effects of the block's earlier transactions (blockView); and, once
    * the checks have run, the stored bytes of the chain coins they read (readBefore), which the
    * block's index writes file as undo data without reading them again.
    */
-  private connectView(): ConnectView & { readBefore: (prevout: TxOutpoint) => Buffer | undefined } {
-    const created = new Map<string, Coin>();
-    const spent = new Set<string>();
-    const earlier = new Map<string, Transaction>();
-    // The chain's coins read so far: the input checks, the sigop count and the scripts each ask for
-    // an input's coin, and the chain state does not change until the block commits.
-    const read = new Map<string, { coin: Coin; raw: Buffer } | null>();
-    return {
-      coin: (txid, n) => {
-        const key = outpointKey(txid, n);
-        if (spent.has(key)) return undefined;
-        const c = created.get(key);
-        if (c) return c;
-        let stored = read.get(key);
-        if (stored === undefined) read.set(key, (stored = this.indexes.coinEntry(txid, n) ?? null));
-        return stored?.coin;
+  private connectView(hash: string): ConnectView & { readBefore: (prevout: TxOutpoint) => Buffer | undefined } {
+    const raws = new Map<string, Buffer>();
+    const { view, changes } = blockView(hash, {
+      coin: (txid, n, key) => {
+        const e = this.indexes.coinEntry(txid, n);
+        if (e) raws.set(key, e.raw);
+        return e?.coin;
       },
-      // What coin() answered for the outpoint: an earlier transaction's output before the chain's.
-      readBefore: (prevout) => {
-        const key = prevout.key();
-        return created.has(key) ? undefined : read.get(key)?.raw;
-      },
-      tx: (txid) => earlier.get(txid) ?? this.txInfo(txid)?.tx,
-      apply: (tx, txid, height) => {
-        if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
-        tx.vout.forEach((out, n) => {
-          created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
-        });
-        earlier.set(txid, tx);
-      },
-    };
+      tx: (txid) => this.txInfo(txid)?.tx,
+    });
+    // What coin() answered for the outpoint: an earlier transaction's output before the chain's.
+    return { ...view, readBefore: (prevout) => (changes.created.has(prevout.key()) ? undefined : raws.get(prevout.key())) };
   }
 
   private disconnectTip(notices: ChainStoreNotice[]): void {

@@ -63,33 +63,48 @@ export class PendingBlocks {
   }
 
   /**
-   * The view block `hash` is verified against, and what it changes (pushed once the block passed:
-   * the chain store's connectView, with the pending blocks between it and the committed state).
+   * The view block `hash` is verified against, and what it changes (pushed once the block passed):
+   * blockView over the pending blocks between it and the committed state.
    */
   view(hash: string, committed: CommittedState): { view: ConnectView; changes: PendingBlock } {
-    const changes: PendingBlock = { hash, created: new Map(), spent: new Set(), txs: new Map() };
-    const { created, spent, txs } = changes;
-    // What was read below this block: the checks, the sigop count and the scripts each ask for an input's coin.
-    const read = new Map<string, Coin | null>();
-    const view: ConnectView = {
-      coin: (txid, n) => {
-        const key = outpointKey(txid, n);
-        if (spent.has(key)) return undefined;
-        const c = created.get(key);
-        if (c) return c;
-        let below = read.get(key);
-        if (below === undefined) read.set(key, (below = this.coinBelow(committed, key, txid, n) ?? null));
-        return below ?? undefined;
-      },
-      tx: (txid) => txs.get(txid) ?? this.txBelow(committed, txid),
-      apply: (tx, txid, height) => {
-        if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
-        tx.vout.forEach((out, n) => {
-          created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
-        });
-        txs.set(txid, tx);
-      },
-    };
-    return { view, changes };
+    return blockView(hash, { coin: (txid, n, key) => this.coinBelow(committed, key, txid, n), tx: (txid) => this.txBelow(committed, txid) });
   }
+}
+
+/** What lies below a block's own transactions: the coins (by outpoint and its outpointKey) and transactions. */
+export interface BelowBlock {
+  coin(txid: string, n: number, key: string): Coin | undefined;
+  tx(txid: string): Transaction | undefined;
+}
+
+/**
+ * A connecting block's view: what lies below it overlaid with the effects of its own earlier
+ * transactions, in order; and those effects. Each coin below is read once (the input checks, the
+ * sigop count and the scripts each ask for an input's coin, and nothing below changes meanwhile).
+ * The chain store's live connect and the reindex's write-ahead both verify against it.
+ */
+export function blockView(hash: string, below: BelowBlock): { view: ConnectView; changes: PendingBlock } {
+  const changes: PendingBlock = { hash, created: new Map(), spent: new Set(), txs: new Map() };
+  const { created, spent, txs } = changes;
+  const read = new Map<string, Coin | null>();
+  const view: ConnectView = {
+    coin: (txid, n) => {
+      const key = outpointKey(txid, n);
+      if (spent.has(key)) return undefined;
+      const c = created.get(key);
+      if (c) return c;
+      let stored = read.get(key);
+      if (stored === undefined) read.set(key, (stored = below.coin(txid, n, key) ?? null));
+      return stored ?? undefined;
+    },
+    tx: (txid) => txs.get(txid) ?? below.tx(txid),
+    apply: (tx, txid, height) => {
+      if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
+      tx.vout.forEach((out, n) => {
+        created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
+      });
+      txs.set(txid, tx);
+    },
+  };
+  return { view, changes };
 }
