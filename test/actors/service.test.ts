@@ -6,6 +6,22 @@ import { Asker } from '../../src/actors/ask.js';
 import { actorState } from '../../src/node/inspect.js';
 import { ServiceFailure, type Op } from '../../src/actors/protocol.js';
 
+/** A ServiceLogic whose every part not given is a plain default: nothing to load or close, every request a write answered null. */
+function stubLogic(name: string, parts: Partial<ServiceLogic>): ServiceLogic {
+  return {
+    name,
+    async load() {},
+    isWrite: () => true,
+    read: () => null,
+    async write(): Promise<WriteOutcome> {
+      return { result: null };
+    },
+    summary: () => ({}),
+    async close() {},
+    ...parts,
+  };
+}
+
 /** A counter service whose writes are slow, so requests pile up behind a running write. */
 function counter(): ServiceLogic & { log: string[]; closed: boolean } {
   let value = 0;
@@ -111,11 +127,8 @@ test('service machine: concurrent batchable writes reach writeBatch together; ea
   const calls: number[] = [];
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const logic: ServiceLogic = {
-    name: 'batcher',
-    async load() {},
+  const logic = stubLogic('batcher', {
     isWrite: (b: Op) => b.op === 'put' || b.op === 'plain',
-    read: () => null,
     async write(b: Op): Promise<WriteOutcome> {
       return { result: `plain ${String(b.n)}` };
     },
@@ -130,9 +143,7 @@ test('service machine: concurrent batchable writes reach writeBatch together; ea
         [],
       );
     },
-    summary: () => ({}),
-    async close() {},
-  };
+  });
   const actor = createActor(serviceMachine, { input: { logic } });
   const notices: unknown[] = [];
   actor.on('early', (e) => notices.push(e));
@@ -163,9 +174,7 @@ test('service machine: a write that needs no waiting is applied in the step that
   const log: string[] = [];
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const logic: ServiceLogic = {
-    name: 'now',
-    async load() {},
+  const logic = stubLogic('now', {
     isWrite: (b: Op) => b.op !== 'get',
     read: () => log.length,
     async write(b: Op): Promise<WriteOutcome> {
@@ -180,8 +189,7 @@ test('service machine: a write that needs no waiting is applied in the step that
       return { result: `now ${String(b.n)}`, notices: [{ type: 'quick', n: b.n }] };
     },
     summary: () => ({ applied: log.length }),
-    async close() {},
-  };
+  });
   const actor = createActor(serviceMachine, { input: { logic } });
   const seen: string[] = [];
   actor.on('reply', (r) => seen.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
@@ -214,23 +222,14 @@ test('service machine: a write that needs no waiting is applied in the step that
 
 test('service machine: a batch its sender gathered starts at once; a lone batchable write waits a turn for company', async () => {
   const batches: string[][] = [];
-  const logic: ServiceLogic = {
-    name: 'gather',
-    async load() {},
-    isWrite: () => true,
-    read: () => null,
-    async write(): Promise<WriteOutcome> {
-      return { result: null };
-    },
+  const logic = stubLogic('gather', {
     batchable: () => true,
     gathered: (b: Op) => b.op === 'many',
     async writeBatch(bodies, report) {
       batches.push(bodies.map((b) => b.op));
       report(bodies.map(() => ({ ok: true as const, result: null })), []);
     },
-    summary: () => ({}),
-    async close() {},
-  };
+  });
   const actor = createActor(serviceMachine, { input: { logic } }).start();
   const svc = new Asker('gather', actor, 2000);
   await new Promise((r) => setTimeout(r, 5));
@@ -273,14 +272,7 @@ test('service machine: a told request (Asker.tell) is applied in order with aske
 test('service machine: what a batch settles before its writeBatch returns goes out with the drain (no settled step); what it settles later, at once', async () => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const logic: ServiceLogic = {
-    name: 'merger',
-    async load() {},
-    isWrite: () => true,
-    read: () => null,
-    async write(): Promise<WriteOutcome> {
-      return { result: null };
-    },
+  const logic = stubLogic('merger', {
     batchable: () => true,
     gathered: () => true,
     async writeBatch(bodies, report) {
@@ -289,9 +281,7 @@ test('service machine: what a batch settles before its writeBatch returns goes o
       await held;
       report([{ ok: true, result: 'later' }], []);
     },
-    summary: () => ({}),
-    async close() {},
-  };
+  });
   const steps: string[] = [];
   const actor = createActor(serviceMachine, {
     input: { logic },
