@@ -13,7 +13,7 @@ import { p2pkhScript } from '../../src/chain/script/script.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
 import { prng } from '../helpers/prng.js';
-import { WalletModel } from '../helpers/wallet-model.js';
+import { WalletModel, outsideTxid, saplingTx } from '../helpers/wallet-model.js';
 
 /**
  * The accounts' running figures (GetAccountBalance by account and minconf, ListReceived by address)
@@ -37,11 +37,8 @@ test('wallet accounts: balances by account and receipts by address against a bru
     let serial = 0;
     /** A transaction paying a wallet key, or spending a wallet transaction's paying output to someone else. */
     const make = (spend?: Transaction): Transaction => {
-      const t = new Transaction();
-      t.overwintered = true;
-      t.version = 4;
-      t.versionGroupId = 0x892f2085;
-      const prev = spend ? spend.hash() : sha256(Uint8Array.of(serial & 0xff, (serial >> 8) & 0xff, 9));
+      const t = saplingTx();
+      const prev = spend ? spend.hash() : outsideTxid(serial, 9);
       serial++;
       t.vin.push(new TxIn(new Outpoint(prev, 0)));
       t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));

@@ -12,7 +12,7 @@ import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import type { TxDetail } from '../../src/actors/wallet/logic.js';
 import { compareTxids } from '../../src/actors/wallet/rebroadcast.js';
 import { prng } from '../helpers/prng.js';
-import { WalletModel } from '../helpers/wallet-model.js';
+import { WalletModel, outsideTxid, saplingTx } from '../helpers/wallet-model.js';
 
 /**
  * listsinceblock's candidates (the wallet's index of its transactions by block height, and the set in
@@ -35,11 +35,8 @@ test('wallet: the transactions after a height and the unconfirmed ones, across r
     let serial = 0;
     /** A transaction paying the wallet (or, now and then, spending a wallet transaction's output to someone else). */
     const make = (spend?: Transaction): Transaction => {
-      const t = new Transaction();
-      t.overwintered = true;
-      t.version = 4;
-      t.versionGroupId = 0x892f2085;
-      const prev = spend ? spend.hash() : sha256(Uint8Array.of(serial & 0xff, (serial >> 8) & 0xff, 42));
+      const t = saplingTx();
+      const prev = spend ? spend.hash() : outsideTxid(serial, 42);
       serial++;
       t.vin.push(new TxIn(new Outpoint(prev, 0)));
       t.vout.push(new TxOut(1000n + BigInt(serial), spend ? other : mine));

@@ -16,6 +16,7 @@ import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
 import type { AccountTotal } from '../../src/actors/wallet/protocol.js';
+import { outsideTxid, saplingTx } from '../helpers/wallet-model.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -157,10 +158,7 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
     };
     /** A payment to the wallet (a key or a watched script), sometimes paying a script imported later too; or a spend of a wallet output with up to three change outputs. */
     const make = (): Transaction => {
-      const t = new Transaction();
-      t.overwintered = true;
-      t.version = 4;
-      t.versionGroupId = 0x892f2085;
+      const t = saplingTx();
       serial++;
       const coins = spendable();
       if (coins.length > 0 && r(3) === 0) {
@@ -174,7 +172,7 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
           t.vout.push(new TxOut(value / 8n, to));
         }
       } else {
-        t.vin.push(new TxIn(new Outpoint(sha256(Uint8Array.of(serial & 0xff, (serial >> 8) & 0xff, 9)), 0)));
+        t.vin.push(new TxIn(new Outpoint(outsideTxid(serial, 9), 0)));
         t.vout.push(new TxOut(1000n + BigInt(serial), mineScripts()[r(mineScripts().length)]!));
         if (r(2) === 0) t.vout.push(new TxOut(500n + BigInt(serial), [later.script, laterBare.script, other][r(3)]!));
       }

@@ -1,6 +1,8 @@
 import { Block } from '../../src/chain/block/block.js';
 import { BlockHeader } from '../../src/chain/block/header.js';
-import type { Transaction } from '../../src/chain/tx/transaction.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { sha256 } from '../../src/chain/crypto/hash.js';
+import { SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID } from '../../src/chain/consensus/tx.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import type { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
@@ -14,6 +16,20 @@ import { WalletLogic } from '../../src/actors/wallet/logic.js';
  * model draws its random numbers in the order the tests drew them before it was shared, so a seed
  * walks the same steps.
  */
+/** An empty Sapling (v4) transaction, as the models' makers start each one. */
+export function saplingTx(): Transaction {
+  const t = new Transaction();
+  t.overwintered = true;
+  t.version = SAPLING_TX_VERSION;
+  t.versionGroupId = SAPLING_VERSION_GROUP_ID;
+  return t;
+}
+
+/** The txid of a coin from outside the wallet for the model's `serial`-th transaction (`salt` keeps each test's own). */
+export function outsideTxid(serial: number, salt: number): Uint8Array {
+  return sha256(Uint8Array.of(serial & 0xff, (serial >> 8) & 0xff, salt));
+}
+
 export interface WalletModelOptions {
   dir: string;
   keys: KeyStore;
