@@ -1319,7 +1319,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       tx: (txid) => this.txInfo(txid)?.tx,
     });
     // What coin() answered for the outpoint: an earlier transaction's output before the chain's.
-    return { ...view, readBefore: (prevout) => (changes.created.has(prevout.key()) ? undefined : raws.get(prevout.key())) };
+    return {
+      ...view,
+      readBefore: (prevout) => {
+        const key = prevout.key();
+        return changes.created.has(key) ? undefined : raws.get(key);
+      },
+    };
   }
 
   private disconnectTip(notices: ChainStoreNotice[]): void {
