@@ -1,4 +1,5 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.js';
 
 /** What the write thread is given for one verified block. */
 export interface WriteJob {
@@ -33,18 +34,8 @@ export const FAILED = 2;
 /** How long the first block waits for the thread to load before the chain store writes on its own thread. */
 const READY_TIMEOUT_MS = 60_000;
 
-/**
- * The worker's entry point beside this file: write-worker.js when compiled; from source, a small module
- * that registers tsx in the worker first (as the script-check pool's workers do, verify/pool.ts).
- */
-function workerEntry(): { entry: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./write-worker.js', import.meta.url), eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./write-worker.ts', import.meta.url).href;
-  // A module that fails to load marks the thread failed at once (the chain store's thread may be waiting for it, not listening).
-  const failed = `(e) => { const s = new Int32Array(require('node:worker_threads').workerData.signal); Atomics.store(s, ${STATE}, ${FAILED}); Atomics.notify(s, ${COMMITTED}); throw e; }`;
-  return { entry: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); }).catch(${failed});`, eval: true };
-}
+/** A module that fails to load marks the thread failed at once (the chain store's thread may be waiting for it, not listening). */
+const LOAD_FAILED = `(e) => { const s = new Int32Array(require('node:worker_threads').workerData.signal); Atomics.store(s, ${STATE}, ${FAILED}); Atomics.notify(s, ${COMMITTED}); throw e; }`;
 
 /**
  * -reindex's write thread: an I/O thread for the chain state while a reindex connects its blocks. The
@@ -68,7 +59,7 @@ export class WriteThread {
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const { entry, eval: isEval } = workerEntry();
+    const { entry, eval: isEval } = workerEntry(import.meta.url, 'write-worker', LOAD_FAILED);
     this.worker = new Worker(entry, { eval: isEval, workerData: { ...init, signal: this.signal.buffer, port: port2 } satisfies WriterInit, transferList: [port2] });
     this.worker.unref();
     // A thread that fails to load says so here (later, when the chain store's thread is free), and is never used.

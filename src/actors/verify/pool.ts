@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.js';
 import { secp256k1Backend } from '../../chain/crypto/secp256k1.js';
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { TransactionSignatureChecker } from '../../chain/script/checker.js';
@@ -94,18 +95,6 @@ interface Inflight {
 }
 
 /**
- * The worker's entry point beside this file: worker.js when compiled; when running from source, a small
- * module that registers tsx in the worker first (Node 20's workers do not take tsx from execArgv for
- * their entry module) and then imports worker.ts.
- */
-function workerEntry(): { entry: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./worker.js', import.meta.url), eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./worker.ts', import.meta.url).href;
-  return { entry: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`, eval: true };
-}
-
-/**
  * The script-verification pool: worker threads that verify transaction inputs in parallel, started
  * and stopped with the node. The caller (the chain store, connecting a block) stays on its thread and
  * the single writer: it posts batches as it walks the block, then waits for them synchronously
@@ -172,7 +161,7 @@ export class VerifyPool {
 
   private async spawn(): Promise<void> {
     if (this.size === 0) return;
-    const { entry, eval: isEval } = workerEntry();
+    const { entry, eval: isEval } = workerEntry(import.meta.url, 'worker');
     const ready: Promise<void>[] = [];
     for (let i = 0; i < this.size; i++) {
       const jobs = SharedRing.create(this.opts.ringBytes ?? JOBS_RING_BYTES);
