@@ -14,7 +14,6 @@ import { SupplyIndex } from './supplyindex.js';
 import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey, type Outpoint as TxOutpoint } from '../../chain/tx/input.js';
-import type { BlockUndo } from './coins.js';
 import type {
   BlockConnected,
   BlockDisconnected,
@@ -254,11 +253,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     path.forEach((entry, k) => {
       const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
       this.store.db.write(() => {
-        this.tokens.connect(block.txs, txids, entry.hash, entry.height, (id) => this.txInfo(id)?.tx);
-        const undo = this.indexes.connect(block.txs, txids, entry.hash, entry.height, txStarts);
-        this.storePools(entry, block, txids, undo);
-        this.supply.connect(block, entry.hash, entry.height > 1 ? entry.prev : null, undo.spent);
-        this.store.db.putMeta('tip', entry.hash);
+        const parent = this.index.parent(entry);
+        writeBlockEffects(
+          this.chainState(),
+          { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids, txStarts },
+          parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
+          (id) => this.txInfo(id)?.tx,
+        );
       });
       this.index.setActiveTip(entry);
       if ((k + 1) % step === 0) this.log(`upgrade: ${k + 1} of ${path.length} blocks indexed`);
@@ -1011,25 +1012,14 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return p ? { delta: p.delta ? poolsFrom(p.delta) : null, total: p.total ? poolsFrom(p.total) : null } : undefined;
   }
 
-  /**
-   * Inside the write transaction connecting `entry`, after the indexes: its value pools, stored
-   * with it (komodod keeps them in CBlockIndex), so that no later call walks the chain for them.
-   */
-  private storePools(entry: BlockEntry, block: Block, txids: readonly string[], undo: BlockUndo): void {
-    const delta = this.poolDelta(entry, { block, txids, undo: undo.spent });
-    const parent = this.index.parent(entry);
-    const before = parent ? (this.valuePools(parent.hash)?.total ?? null) : null;
-    const total = before && delta ? addPools(before, delta) : null;
-    this.indexes.putPools(entry.hash, delta && poolsArray(delta), total && poolsArray(total));
-  }
-
-  /** `given`: the block, its txids and the coins it spent, while it connects (nothing read, nothing kept). */
-  private poolDelta(entry: BlockEntry, given?: { block: Block; txids: readonly string[]; undo: BlockUndo['spent'] }): PoolValues | null {
-    if (!given && this.poolDeltas.has(entry.hash)) return this.poolDeltas.get(entry.hash)!;
-    const undo = given ? given.undo : this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
-    const { block, txids } = given ?? this.store.peek(entry.hash, entry.pos);
+  /** A block's value-pool change, figured from its stored bytes and undo data (or its inputs' transactions off the active chain), kept once figured. */
+  private poolDelta(entry: BlockEntry): PoolValues | null {
+    const known = this.poolDeltas.get(entry.hash);
+    if (known !== undefined) return known;
+    const undo = this.index.isActive(entry) ? this.indexes.undoOf(entry.hash)?.spent : undefined;
+    const { block, txids } = this.store.peek(entry.hash, entry.pos);
     const result = poolDeltaOf(block, txids, entry.prev === null, undo ? undoValues(undo) : lookupValues((id) => this.txInfo(id)?.tx));
-    if (!given) this.poolDeltas.set(entry.hash, result);
+    this.poolDeltas.set(entry.hash, result);
     return result;
   }
 
