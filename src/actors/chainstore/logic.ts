@@ -252,15 +252,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const step = Math.max(1000, Math.ceil(path.length / 10));
     path.forEach((entry, k) => {
       const { block, txids, txStarts } = this.store.peek(entry.hash, entry.pos);
-      this.store.db.write(() => {
-        const parent = this.index.parent(entry);
-        writeBlockEffects(
-          this.chainState(),
-          { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids, txStarts },
-          parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
-          (id) => this.txInfo(id)?.tx,
-        );
-      });
+      this.store.db.write(() => this.writeEffects(entry, block, txids, txStarts));
       this.index.setActiveTip(entry);
       if ((k + 1) % step === 0) this.log(`upgrade: ${k + 1} of ${path.length} blocks indexed`);
     });
@@ -1012,6 +1004,18 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return p ? { delta: p.delta ? poolsFrom(p.delta) : null, total: p.total ? poolsFrom(p.total) : null } : undefined;
   }
 
+  /** Inside the write transaction connecting `entry` on this thread: its effects on every index and the tip (writeBlockEffects). */
+  private writeEffects(entry: BlockEntry, block: Block, txids: readonly string[], txStarts: ArrayLike<number>, readBefore?: (prevout: TxOutpoint) => Buffer | undefined): void {
+    const parent = this.index.parent(entry);
+    writeBlockEffects(
+      this.chainState(),
+      { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids, txStarts },
+      parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
+      (id) => this.txInfo(id)?.tx,
+      readBefore,
+    );
+  }
+
   /** A block's value-pool change, figured from its stored bytes and undo data (or its inputs' transactions off the active chain), kept once figured. */
   private poolDelta(entry: BlockEntry): PoolValues | null {
     const known = this.poolDeltas.get(entry.hash);
@@ -1205,16 +1209,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
     }
     // The block's effects on every index and the new tip: one write transaction.
-    this.commit(() => {
-      const parent = this.index.parent(entry);
-      writeBlockEffects(
-        this.chainState(),
-        { hash: entry.hash, height: entry.height, prev: entry.prev, block, txids: h.txids, txStarts: h.txStarts },
-        parent ? (this.valuePools(parent.hash)?.total ?? null) : null,
-        (id) => this.txInfo(id)?.tx,
-        view.readBefore,
-      );
-    });
+    this.commit(() => this.writeEffects(entry, block, h.txids, h.txStarts, view.readBefore));
     this.index.setActiveTip(entry);
     this.trackParams();
     notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
