@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   }
   const node = await startNode(config, { log, ...(inspector && config.inspect ? { inspector } : {}) });
   if (inspector) {
-    attachExplorer(inspector, node.services, config.inspect);
+    attachExplorer(inspector, node.services, node.helpEnv, config.inspect);
     log(`explorer page at ${inspector.pageUrl} (loopback only, this start's token)`);
   }
   if (config.devChain) {

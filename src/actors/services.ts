@@ -4,7 +4,7 @@ import type { MempoolProtocol } from './mempool/protocol.js';
 import type { MinerProtocol } from './miner/protocol.js';
 import type { TokenRegistryProtocol } from './tokenregistry/protocol.js';
 import type { P2PProtocol } from './p2p/protocol.js';
-import type { WalletKeys, WalletProtocol } from './wallet/protocol.js';
+import type { WalletProtocol } from './wallet/protocol.js';
 import type { ChainParams } from '../chain/params/chain-params.js';
 import type { AnyActorRef } from 'xstate';
 import type { NodeClock } from './clock.js';
@@ -26,7 +26,6 @@ export interface NodeServices {
   readonly tokenRegistry: Asker<TokenRegistryProtocol>;
   /** The p2p broadcaster: peers, relay, bans (src/actors/p2p). */
   readonly p2p: Asker<P2PProtocol>;
-  readonly keys: WalletKeys;
   /** The pubkey coinbases and the premine pay (-pubkey, or the node's own key). */
   readonly minerPubkey: Uint8Array;
   /** Every actor of the node by its systemId (getactorstates reads their snapshots). */

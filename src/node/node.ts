@@ -15,7 +15,7 @@ import { WalletLogic } from '../actors/wallet/logic.js';
 import type { NodeServices } from '../actors/services.js';
 import type { Asker } from '../actors/ask.js';
 import type { WalletProtocol } from '../actors/wallet/protocol.js';
-import { createRpcServer, type RpcServer } from '../rpc/index.js';
+import { createRpcServer, type HelpEnv, type RpcServer } from '../rpc/index.js';
 import { nodeMethods } from '../rpc/methods/index.js';
 import { ConfigError, type NodeConfig } from './config.js';
 import { CommandNotifier } from './notify.js';
@@ -33,6 +33,8 @@ import { p2pOptions } from './services/p2p.js';
 
 export interface NodeHandle {
   readonly services: NodeServices;
+  /** What help texts read of the node (the RPC server's, and the explorer page's): the wallet's IsCrypted from the key store this root opened. */
+  readonly helpEnv: HelpEnv;
   readonly rpc: RpcServer;
   /** Resolves when the node has stopped (after stop() or the `stop` RPC). */
   readonly stopped: Promise<void>;
@@ -98,10 +100,11 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   }
 
   const services = nodeServices(config, parts, node, { requestStop: () => void stop(), inspector: opts.inspector, log });
-  const rpc = await startServers(config, services, node, opts.inspector, log);
+  const helpEnv: HelpEnv = { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => parts.keys.crypted };
+  const rpc = await startServers(config, services, helpEnv, node, opts.inspector, log);
   // A stop asked for during the start (the `stop` RPC, once the server is up) leaves no timer running.
   if (!stopping) resend = startResend(node.ask('wallet'), log);
-  return { services, rpc, stopped, stop };
+  return { services, helpEnv, rpc, stopped, stop };
 }
 
 /**
@@ -192,7 +195,7 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
   return running;
 }
 
-/** What the RPC layer sees of the node: its settings, an asker per service, the key store, its controls. */
+/** What the RPC layer sees of the node: its settings, an asker per service, its controls (never the key store: the wallet signs). */
 function nodeServices(
   config: NodeConfig,
   parts: NodeParts,
@@ -209,7 +212,6 @@ function nodeServices(
     wallet: node.ask('wallet'),
     tokenRegistry: node.ask('tokenRegistry'),
     p2p: node.ask('p2p'),
-    keys: parts.keys,
     minerPubkey: parts.minerPubkey,
     requestStop: o.requestStop,
     log: o.log,
@@ -225,12 +227,19 @@ function nodeServices(
  * queues behind it), then open for business once the P2P listener is bound (its port logged before
  * the RPC server announces itself); -gen starts the miner last.
  */
-async function startServers(config: NodeConfig, services: NodeServices, node: RunningActors, inspector: InspectHub | undefined, log: (msg: string) => void): Promise<RpcServer> {
+async function startServers(
+  config: NodeConfig,
+  services: NodeServices,
+  env: HelpEnv,
+  node: RunningActors,
+  inspector: InspectHub | undefined,
+  log: (msg: string) => void,
+): Promise<RpcServer> {
   const auth = { user: config.rpcuser ?? '', password: config.rpcpassword ?? '' };
   const first = config.rpcEndpoints[0];
   const server = await createRpcServer({
     methods: inspector ? inspector.wrapRpcMethods(nodeMethods(services)) : nodeMethods(services),
-    env: { chainName: config.chain.name, rpcPort: config.rpcport || config.chain.rpcPort, walletCrypted: () => services.keys.crypted },
+    env,
     auth,
     ...(config.rpcallowip.length ? { allowIps: [...config.rpcallowip] } : {}),
     ...(config.rpcbind.length ? { bind: [...config.rpcbind] } : {}),

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { encodeWIF } from '../../src/chain/address/wif.js';
+import { decodeWIF, encodeWIF } from '../../src/chain/address/wif.js';
 
 /**
  * acnoded -inspect: a WebSocket client sees the messages between actors of a generate flow
@@ -249,6 +249,14 @@ test('-inspect: no secret reaches the stream; foreign Origins and tokenless clie
   await d.rpcRaw('importwallet', [dumpPath]);
   await d.rpcRaw('signrawtransaction', ['00', [], [wif, dumped]]);
   await d.rpcRaw('walletpassphrase', ['correct horse battery staple', 60]);
+  // tokencreate signs with the node key (the dev chain's -pubkey): the wallet signs, the key stays in it.
+  await d.rpc('generate', 1);
+  const created = await d.rpc<{ result: string; hex: string }>('tokencreate', 'T', '1');
+  assert.equal(created.result, 'success');
+  const nodeAddr = (await d.rpc<{ myaddress: string }>('tokenaddress')).myaddress;
+  const nodeWif = await d.rpc<string>('dumpprivkey', nodeAddr);
+  const signCC = c.msgs[await c.waitFor((r) => r.kind === 'event' && r.actor === 'wallet' && r.op === 'signCC')]!.acnode.reqId;
+  await c.waitFor((r) => r.kind === 'emit' && r.actor === 'wallet' && r.type === 'reply' && r.reqId === signCC && r.ok === true);
   const from = c.msgs.length;
   await d.rpc('getblockcount');
   await c.waitFor((r) => r.kind === 'rpc' && r.type === 'getblockcount' && r.ok === true, from);
@@ -267,4 +275,14 @@ test('-inspect: no secret reaches the stream; foreign Origins and tokenless clie
   }
   // the same with the stream's own bytes of a 32-byte key
   assert.ok(!all.includes(Buffer.from(key).reverse().toString('hex')));
+  // The node key tokencreate signed with: not in the stream, nor in the log.
+  const nodeKey = decodeWIF(nodeWif)!.key;
+  for (const [what, secret] of [
+    ['the node key\'s WIF', nodeWif],
+    ['the node key in hex', Buffer.from(nodeKey).toString('hex')],
+    ['the node key reversed', Buffer.from(nodeKey).reverse().toString('hex')],
+  ] as const) {
+    assert.ok(!all.includes(secret), `${what} reached the inspection stream`);
+    assert.ok(!d.log.some((l) => l.includes(secret)), `${what} reached the log`);
+  }
 });

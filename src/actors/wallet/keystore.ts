@@ -6,7 +6,7 @@ import { toHex } from '../../chain/encoding/hex.js';
 import { ServiceFailure } from '../../machines/messages.js';
 import { isMasterKeyRecord, type MasterKeyRecord } from './crypter.js';
 import { KeyVault } from './vault.js';
-import { WALLET_KEYPOOL_RAN_OUT, type WalletKey, type WalletKeys } from './protocol.js';
+import { WALLET_KEYPOOL_RAN_OUT, type WalletKey } from './protocol.js';
 
 export type { WalletKey } from './protocol.js';
 
@@ -68,7 +68,7 @@ const poolTarget = (keypool: number) => Math.max(keypool, 0) + 1;
  * Keys never appear in logs. Every index (by key id, by account, the pool in its order) is kept as
  * keys come and change, so nothing here costs more because the wallet holds more keys.
  */
-export class KeyStore implements WalletKeys {
+export class KeyStore {
   private readonly keys = new Map<string, HeldKey>();
   /** Hash160 of the serialised public key (the key id) → key. */
   private readonly byId = new Map<string, HeldKey>();

@@ -29,6 +29,7 @@ import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { WalletCrypt } from './walletcrypt.js';
+import { signCCTx } from './cc-sign.js';
 import { InitialDownload, KOMODOD_RESEND_TIMES, ResendClock, compareTxids, reacceptOrder, resendable, type PendingTx, type ResendTimes } from './rebroadcast.js';
 
 export type { WalletCoin } from './coins.js';
@@ -1005,6 +1006,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.accounts.addresses(body.account);
       case 'addressGroupings':
         return this.accounts.groupings((idHex) => this.addressBalance(idHex));
+      case 'signCC': {
+        // The key stays here: only the signed transaction leaves the wallet. No key for the -pubkey
+        // answers null before the lock is looked at (the RPC's own error), as when the RPC layer signed.
+        const k = this.keys.get(toHex(body.cc.assembled.mypk));
+        if (!k) return null;
+        this.crypt.requireUnlocked();
+        const secret = this.keys.secretOf(k);
+        return secret ? signCCTx(body.cc, secret) : null;
+      }
       case 'signMessage': {
         // The key stays here: only the signature leaves the wallet.
         this.crypt.requireUnlocked();

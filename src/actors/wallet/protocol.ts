@@ -10,6 +10,8 @@ import type { Protocol } from '../../machines/messages.js';
 import type { RelayItem } from '../p2p/protocol.js';
 import type { Secret } from '../../chain/crypto/secret.js';
 import type { InputError, PrevOut } from '../../chain/tx/sign.js';
+import type { AssembledTokenTx, BuildContext, BuildResult } from '../../chain/tokens/index.js';
+import type { AssembledAssetsTx } from '../../chain/assets/index.js';
 
 export type { InputError, PrevOut } from '../../chain/tx/sign.js';
 
@@ -34,20 +36,10 @@ export interface WalletKey {
 }
 
 /**
- * What the node's services (NodeServices.keys) show of the wallet's key store (KeyStore): the RPC
- * layer opens the node key's secret synchronously to sign CC transactions, and the explorer asks
- * whether the wallet is encrypted.
+ * A CC module transaction (tokens or assets), assembled by the RPC layer, for the wallet to sign
+ * with the key of its -pubkey (`assembled.mypk`) as FinalizeCCTx does, at the height `ctx` gives.
  */
-export interface WalletKeys {
-  /** By compressed public key, hex. */
-  get(pubkeyHex: string): WalletKey | undefined;
-  /** IsCrypted: the keys are stored sealed under a master key. */
-  readonly crypted: boolean;
-  /** IsLocked: encrypted and the master key not in memory. */
-  readonly locked: boolean;
-  /** A key's private key: the plain one of an unencrypted wallet, the opened one while unlocked, else undefined. */
-  secretOf(k: WalletKey): Uint8Array | undefined;
-}
+export type CCSignRequest = { ctx: BuildContext } & ({ module: 'tokens'; assembled: AssembledTokenTx } | { module: 'assets'; assembled: AssembledAssetsTx });
 
 /** An output the wallet owns: confirmed (height > 0) or in the mempool (height 0). */
 export interface WalletCoin {
@@ -255,6 +247,8 @@ export type WalletRequest =
   | { op: 'signMessage'; keyId: string; message: string }
   /** listlockunspent: the locked outpoints in komodod's std::set order. */
   | { op: 'lockedCoins' }
+  /** FinalizeCCTx's signing with the -pubkey's key (-13 while locked): only the signed transaction leaves; null when the wallet has no such key. */
+  | { op: 'signCC'; cc: CCSignRequest }
   /** signrawtransaction with the wallet's keys: each variant signed, then combined. */
   | { op: 'sign'; variants: Transaction[]; coins: (PrevOut | null)[]; hashType: number; branchId: number }
   /** The accounts family (src/actors/wallet/accounts.ts): GetAccountBalance, listaccounts, ListReceived, groupings, the address book. */
@@ -351,6 +345,7 @@ export interface WalletReplies {
   backup: null;
   walletInfo: WalletInfo;
   signMessage: Uint8Array | null;
+  signCC: BuildResult | null;
   unconfirmedBalance: bigint;
   receivedByKey: bigint | null;
   rawChangeAddress: string;

@@ -14,7 +14,6 @@ import {
   assembleFillAsk,
   assembleFillBid,
   orderAmount,
-  signAssetsTx,
   tryDecodeAssetTokenOpRet,
   type AssetsAssembleResult,
 } from '../../chain/assets/index.js';
@@ -57,11 +56,9 @@ const normalCandidates = (cc: CCSupport, pk: Uint8Array, total: bigint, maxinput
 /** FinalizeCCTx's signing with the -pubkey's wallet key: the hex, or null where komodod returns "". */
 async function finish(cc: CCSupport, r: AssetsAssembleResult): Promise<{ hex: string } | { error: string }> {
   if (!r.ok) return { error: r.error };
-  const pk = r.value.mypk;
-  const priv = cc.privateKeyOf(pk);
-  if (!priv) return { error: 'CC signing error: no private key for -pubkey in the wallet' };
   const ctx = await cc.buildContext();
-  const s = signAssetsTx(r.value, { ...ctx, privateKey: priv });
+  const s = await cc.signCC({ module: 'assets', assembled: r.value, ctx });
+  if (!s) return { error: 'CC signing error: no private key for -pubkey in the wallet' };
   return s.ok ? { hex: toHex(s.tx.toRaw()) } : { error: s.error };
 }
 

@@ -14,12 +14,12 @@ import { Amount } from '../../chain/encoding/coin-amount.js';
 import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { parsePayToCryptoCondition } from '../../chain/script/standard.js';
-import { EVAL_TOKENS, cpubkeyLength, decodeTokenCreateOpRet, nftDataOf, tokensCC1Script, type SpendableCoin } from '../../chain/tokens/index.js';
+import { EVAL_TOKENS, cpubkeyLength, decodeTokenCreateOpRet, nftDataOf, tokensCC1Script, type BuildResult, type SpendableCoin } from '../../chain/tokens/index.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { JsonNumber, type JsonOut, type JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
-import { RpcError, RPC_WALLET_UNLOCK_NEEDED } from '../errors.js';
-import { WALLET_UNLOCK_NEEDED } from '../../actors/wallet/protocol.js';
+import { askRpc } from '../ask.js';
+import type { CCSignRequest } from '../../actors/wallet/protocol.js';
 
 /** The first page of an index walk for input selection (see unspentNotInMempool). */
 const FIRST_PAGE = 256;
@@ -286,16 +286,13 @@ export class CCSupport {
   }
 
   /**
-   * The wallet's secret for `pk` (the node key store), or null; a copy, as a relock wipes the wallet's.
-   * A locked wallet fails with -13: komodod's FinalizeCCTx would sign nothing and answer the unsigned
+   * FinalizeCCTx's signing, done by the wallet with the key of the transaction's -pubkey: the key
+   * never leaves the wallet, only the signed transaction comes back (null: no such key there). A
+   * locked wallet fails with -13: komodod's FinalizeCCTx would sign nothing and answer the unsigned
    * transaction as a success (a transaction no node accepts), acnode asks for the passphrase instead.
    */
-  privateKeyOf(pk: Uint8Array): Uint8Array | null {
-    const k = this.node.keys.get(toHex(pk));
-    if (!k) return null;
-    if (this.node.keys.locked) throw new RpcError(RPC_WALLET_UNLOCK_NEEDED, WALLET_UNLOCK_NEEDED);
-    const secret = this.node.keys.secretOf(k);
-    return secret ? new Uint8Array(secret) : null;
+  signCC(cc: CCSignRequest): Promise<BuildResult | null> {
+    return askRpc(this.node.wallet, { op: 'signCC', cc });
   }
 
   /**

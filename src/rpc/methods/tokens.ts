@@ -16,7 +16,6 @@ import {
   parseHexLenient,
   parseTokenSupply,
   parseUint256,
-  signTokenTx,
 } from '../../chain/tokens/index.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
@@ -174,9 +173,8 @@ async function tokencreate(cc: CCSupport, params: JsonValue[]): Promise<JsonOut>
   const coins = await cc.normalCandidates(pk, supply + 2n * TOKENS_TXFEE, 64);
   const assembled = assembleTokenCreate({ ...ctx, pubkey: pk, name: nameBytes, description, supply, nftData, coins });
   if (!assembled.ok) return errResult(assembled.error);
-  const priv = cc.privateKeyOf(pk);
-  if (!priv) return errResult('CC signing error: no private key for -pubkey in the wallet');
-  const signed = signTokenTx(assembled.value, { ...ctx, privateKey: priv });
+  const signed = await cc.signCC({ module: 'tokens', assembled: assembled.value, ctx });
+  if (!signed) return errResult('CC signing error: no private key for -pubkey in the wallet');
   if (!signed.ok) return errResult(signed.error);
   return { result: 'success', hex: toHex(signed.tx.toRaw()) };
 }
@@ -194,9 +192,8 @@ async function tokentransfer(cc: CCSupport, params: JsonValue[]): Promise<JsonOu
   const tokenCoins = feeCoins.length > 0 ? await cc.tokenCandidates(pk, tokenid, nft.length > 0 ? nft[0]! : 0, amount, 60) : [];
   const assembled = assembleTokenTransfer({ ...ctx, pubkey: pk, tokenid, destPubkey, amount, nftData: nft, coins: feeCoins, tokenCoins });
   if (!assembled.ok) return errResult(assembled.error);
-  const priv = cc.privateKeyOf(pk);
-  if (!priv) return errResult('CC signing error: no private key for -pubkey in the wallet');
-  const signed = signTokenTx(assembled.value, { ...ctx, privateKey: priv });
+  const signed = await cc.signCC({ module: 'tokens', assembled: assembled.value, ctx });
+  if (!signed) return errResult('CC signing error: no private key for -pubkey in the wallet');
   if (!signed.ok) return errResult(signed.error);
   return { result: 'success', hex: toHex(signed.tx.toRaw()) };
 }
