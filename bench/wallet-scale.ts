@@ -62,7 +62,8 @@ interface Fixture {
 /** The account of ten keys holding coins (getbalance "exchange"). */
 const ACCOUNT = 'exchange';
 
-async function build(n: number): Promise<Fixture> {
+/** `foreign`: each transaction also pays an address outside the wallet (a send's payee), a distinct one each. */
+async function build(n: number, foreign = false): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-wscale-'));
   // n keys: the pool topped up to -keypool + 1 in one write.
   const keys = await KeyStore.open(dir, { keypool: n - 1 });
@@ -107,6 +108,7 @@ async function build(n: number): Promise<Fixture> {
       const k = all[i % all.length]!;
       tx.vout.push(new TxOut(1000n * COIN - BigInt(i) * 10_000n, p2pkhScript(hash160(k.pubkey))));
       if (i < 20) tx.vout.push(new TxOut(COIN, p2pkhScript(hash160(all[(i * 7) % all.length]!.pubkey))));
+      if (foreign) tx.vout.push(new TxOut(COIN / 10n, p2pkhScript(Uint8Array.of(0xfe, i & 0xff, (i >> 8) & 0xff, (i >> 16) & 0xff, ...new Uint8Array(16)))));
       txs.push(tx);
       prev = { txid: tx.hash(), n: 0 };
     }
@@ -190,6 +192,10 @@ export async function walletScaleBenchmarks(big = 100_000): Promise<Row[]> {
       rows.push({ name: `${name}, 10^5 keys/txs`, value: l, unit: 'ms', limitName: 'the same at 100', limit: s, target: { kind: 'max', ratio: 1.5 } });
     }
     rows.push({ name: 'wallet heap per transaction, 10^5 txs', value: large.bytesPerTx, unit: 'bytes', limitName: '2 KB', limit: 2048, target: { kind: 'max', ratio: 1 } });
+    // A wallet's sends pay someone else: what that foreign output costs the wallet beside its own.
+    const paying = await build(big, true);
+    rmSync(paying.dir, { recursive: true, force: true });
+    rows.push({ name: 'wallet heap per transaction also paying a foreign address, 10^5 txs', value: paying.bytesPerTx, unit: 'bytes', limitName: '2 KB', limit: 2048, target: { kind: 'max', ratio: 1 } });
   } finally {
     for (const fx of [small, large]) rmSync(fx.dir, { recursive: true, force: true });
   }

@@ -194,8 +194,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
   /**
-   * P2PKH key id (hex) → the outputs of recorded non-coinbase transactions paying it (getreceivedbyaddress
-   * tallies these: the address's outputs, never the whole wallet), filed as transactions are recorded.
+   * P2PKH key id (hex) of a key the wallet holds → the outputs of recorded non-coinbase transactions
+   * paying it (getreceivedbyaddress tallies these: the address's outputs, never the whole wallet),
+   * filed as transactions are recorded. An output to a key the wallet does not hold then (a foreign
+   * payee, a watched address, a key imported later) is filed in payersOf instead, as a slot entry,
+   * not an object and a string per output: komodod tallies only IsMine addresses, and these are
+   * read from there when the address becomes the wallet's.
    */
   private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
   /**
@@ -455,6 +459,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     }
   }
 
+  /** The recorded transactions filed under `script`'s slot (some may pay another script of that slot). */
+  private payersAt(script: Uint8Array): readonly WalletTx[] {
+    const at = this.payersOf.get(scriptSlot(script));
+    return at === undefined ? [] : Array.isArray(at) ? at : [at];
+  }
+
   /** Takes an erased transaction out of the slots it was filed under. */
   private unindexPayers(w: WalletTx, tx: Transaction): void {
     for (const o of tx.vout) {
@@ -476,13 +486,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
    * accounts. O(the transactions paying the script), never a walk of the wallet.
    */
   private async refigurePaying(script: Uint8Array): Promise<void> {
-    const at = this.payersOf.get(scriptSlot(script));
-    if (at === undefined) return;
+    const at = this.payersAt(script);
+    if (at.length === 0) return;
     const o = this.ownerOf(script);
     if (!o) return;
     const confirmed: WalletCoin[] = [];
     const again = new Set<string>();
-    for (const w of Array.isArray(at) ? [...at] : [at]) {
+    for (const w of [...at]) {
       const tx = this.parsed(w.txid);
       if (!tx) continue;
       tx.vout.forEach((out, n) => {
@@ -703,7 +713,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (!w.coinbase) {
       for (const o of tx.vout) {
         const id = p2pkhKeyId(o.script);
-        if (!id) continue;
+        if (!id || !this.keys.byKeyId(id)) continue;
         const idHex = toHex(id);
         let list = this.receivedBy.get(idHex);
         if (!list) this.receivedBy.set(idHex, (list = []));
@@ -1141,7 +1151,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   summary(): Record<string, unknown> {
-    return { keys: this.keys.size, coins: this.coins.size, mempoolCoins: this.memCoins.size, txs: this.txs.size, height: this.tipHeight, ...(this.keys.crypted ? { locked: this.keys.locked } : {}) };
+    return {
+      keys: this.keys.size,
+      coins: this.coins.size,
+      mempoolCoins: this.memCoins.size,
+      txs: this.txs.size,
+      height: this.tipHeight,
+      receivedAddresses: this.receivedBy.size,
+      ...(this.keys.crypted ? { locked: this.keys.locked } : {}),
+    };
   }
 
   // ---- notices -------------------------------------------------------------------------------
@@ -1374,16 +1392,26 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /**
    * getreceivedbyaddress's tally: the P2PKH outputs paying `keyId` in non-coinbase wallet transactions
    * at least `minConf` deep (GetDepthInMainChain: the block's depth, 0 in the mempool, -1 in neither),
-   * or null when the wallet does not hold the key (komodod answers 0 for a script not IsMine).
-   * O(the address's outputs). komodo_dpowconfs is the depth itself on a chain never notarised.
+   * or null when the script is not IsMine (komodod answers 0 then, whatever the wallet recorded).
+   * The outputs filed while the wallet held the key (receivedBy), then those filed while it did not
+   * (payersOf: a watched address, a key imported since), each output in exactly one of the two.
+   * O(the address's outputs, and the transactions filed under its slot). komodo_dpowconfs is the
+   * depth itself on a chain never notarised.
    */
   private receivedByKey(keyId: string, minConf: number): bigint | null {
+    const script = p2pkhScript(fromHex(keyId));
     // IsMine at any level: a watched address's payments count too.
-    if (!this.keys.byIdHex(keyId) && this.mineLevel(p2pkhScript(fromHex(keyId))) === ISMINE_NO) return null;
+    if (!this.keys.byIdHex(keyId) && this.mineLevel(script) === ISMINE_NO) return null;
+    const depth = (w: WalletTx) => (w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1);
     let sum = 0n;
-    for (const { w, value } of this.receivedBy.get(keyId) ?? []) {
-      const depth = w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1;
-      if (depth >= minConf) sum += value;
+    const filed = this.receivedBy.get(keyId) ?? [];
+    for (const { w, value } of filed) if (depth(w) >= minConf) sum += value;
+    const payers = this.payersAt(script);
+    // A transaction filed above may sit under the slot too (another of its outputs sharing the slot).
+    const counted = payers.length > 0 && filed.length > 0 ? new Set(filed.map((r) => r.w)) : undefined;
+    for (const w of payers) {
+      if (w.coinbase || depth(w) < minConf || counted?.has(w)) continue;
+      for (const o of this.parsed(w.txid)?.vout ?? []) if (equalBytes(o.script, script)) sum += o.value;
     }
     return sum;
   }
@@ -1428,18 +1456,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   /**
-   * The recorded transactions whose figures a new key changes: those paying its P2PKH script (the
-   * index by key id) and those spending such an output. O(the key's outputs).
+   * The recorded transactions whose figures a new key changes: those paying its P2PKH script (filed
+   * in payersOf while the key was not the wallet's) and those spending such an output. O(the
+   * transactions filed under the script's slot).
    */
   private paying(idHexes: string[]): Set<string> {
     const out = new Set<string>();
     for (const id of idHexes) {
-      for (const { w } of this.receivedBy.get(id) ?? []) {
-        if (out.has(w.txid)) continue;
-        out.add(w.txid);
+      const script = p2pkhScript(fromHex(id));
+      for (const w of this.payersAt(script)) {
         this.parsed(w.txid)?.vout.forEach((o, n) => {
-          const kid = p2pkhKeyId(o.script);
-          if (kid && toHex(kid) === id) for (const s of this.spendersOf(w.txid, n)) out.add(s.txid);
+          if (!equalBytes(o.script, script)) return;
+          out.add(w.txid);
+          for (const s of this.spendersOf(w.txid, n)) out.add(s.txid);
         });
       }
     }
