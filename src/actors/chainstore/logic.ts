@@ -368,13 +368,15 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const genesis = this.opts.rules.genesis;
     const genesisHash = genesis.hashHex();
     this.log(`reindex: rebuilding the chain state ${this.store.db.path} from the block files in ${this.store.files.dir}`);
-    // Emptied and marked in one transaction: a kill from here on restarts the reindex.
+    // Emptied and marked in one transaction: a kill from here on restarts the reindex. The
+    // -addressindex setting is recorded again at once: the indexes are rebuilt with it.
     this.store.db.write(() => {
       this.store.db.clear();
       this.indexes.clear();
       this.tokens.clear();
       this.supply.clear();
       this.store.db.putMeta('reindexing', true);
+      this.store.db.putMeta('addressIndex', this.indexes.addressIndex);
     });
     this.store.forget();
     const files = this.store.files.list();
