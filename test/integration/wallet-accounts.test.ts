@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, rpcError, type Daemon } from '../helpers/daemon.js';
+import { type Unspent, sats, walletDaemon } from '../helpers/wallet-rpc.js';
+import { rpcError, type Daemon } from '../helpers/daemon.js';
 import { accountBalancesBrute } from '../helpers/accounts.js';
 import { base58check } from '../helpers/base58.js';
 
@@ -20,12 +21,6 @@ interface Received {
   confirmations: number;
   txids: string[];
 }
-interface Unspent {
-  txid: string;
-  address: string;
-  amount: number;
-  confirmations: number;
-}
 interface ListEntry {
   account: string;
   category: string;
@@ -35,7 +30,6 @@ interface ListEntry {
   comment?: string;
 }
 
-const sats = (x: number) => BigInt(Math.round(x * 1e8));
 /** A P2PKH address's key id, from validateaddress's script (mapAddressBook orders by it). */
 const keyId = async (d: Daemon, a: string) => (await d.rpc<{ scriptPubKey: string }>('validateaddress', a)).scriptPubKey.slice(6, 46);
 /** Every account's GetAccountBalance, from getbalance and from listaccounts, against the brute force. */
@@ -52,13 +46,7 @@ async function checkBalances(d: Daemon, label: string): Promise<void> {
 }
 
 test('the accounts family: address book, balances by account, move, sendfrom, received listings, groupings, restart', { timeout: 300_000 }, async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon(['-gen=0', '-regtest', '-ac_name=ACACCT', '-ac_supply=10000000', '-ac_reward=100000000', '-ac_cc=2', '-ac_sapling=1', '-ac_cbmaturity=3']);
-  const node = d;
+  const node = await walletDaemon(t, ['-gen=0', '-regtest', '-ac_name=ACACCT', '-ac_supply=10000000', '-ac_reward=100000000', '-ac_cc=2', '-ac_sapling=1', '-ac_cbmaturity=3']);
   await node.rpc('generate', 5);
 
   // ---- the address book ----

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
+import { type Unspent, walletDaemon } from '../helpers/wallet-rpc.js';
+import { rpcError } from '../helpers/daemon.js';
 
 /**
  * lockunspent / listlockunspent / settxfee over HTTP: komodod's results, key order, errors and help;
@@ -8,21 +9,10 @@ import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon
  * normal inputs; the locks gone after a restart; payTxFee used by the wallet's fee from then on.
  */
 
-interface Unspent {
-  txid: string;
-  vout: number;
-  amount: number;
-}
 type R = Record<string, unknown>;
 
 test('lockunspent, listlockunspent and settxfee as komodod answers them', async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon();
-  let node = d;
+  const node = await walletDaemon(t);
   const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
   const outs = (list: { txid: string; vout: number }[]) => list.map((u) => ({ txid: u.txid, vout: u.vout }));
 
@@ -142,8 +132,7 @@ test('lockunspent, listlockunspent and settxfee as komodod answers them', async 
     assert.equal(await node.rpc('lockunspent', false, outs(left)), true);
     assert.equal(await node.rpc('settxfee', 0.002), true);
     await node.stop();
-    d = await node.start();
-    node = d;
+    await node.start();
     assert.deepEqual(await node.rpc('listlockunspent'), []);
     const key = (u: { txid: string; vout: number }) => `${u.txid}:${u.vout}`;
     assert.deepEqual((await node.rpc<Unspent[]>('listunspent')).map(key).sort(), left.map(key).sort());

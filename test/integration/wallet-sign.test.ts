@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { walletDaemon } from '../helpers/wallet-rpc.js';
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
+import { rpcError } from '../helpers/daemon.js';
 import { encodeWIF, decodeWIF } from '../../src/chain/address/index.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
@@ -27,13 +28,7 @@ function ownSign(key: Uint8Array, compressed: boolean, message: string): string 
 }
 
 test('signmessage, getrawchangeaddress, getunconfirmedbalance as komodod answers them', async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon();
-  const node = d;
+  const node = await walletDaemon(t);
   const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
 
   await t.test('signmessage: the wallet key signs deterministically, verifymessage agrees', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { type Unspent, sats, walletDaemon } from '../helpers/wallet-rpc.js';
 import { accountBalancesBrute } from '../helpers/accounts.js';
 
 /**
@@ -20,25 +20,12 @@ interface Since {
   transactions: Entry[];
   lastblock: string;
 }
-interface Unspent {
-  address: string;
-  amount: number;
-  account?: string;
-}
-
-const sats = (x: number) => BigInt(Math.round(x * 1e8));
 
 test('listsinceblock against a brute force over the whole wallet, across a reorg and a restart; getbalance "account" as keys are relabelled', async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
   // The dev chain with coinbases maturing after 3 blocks: the mempool then never holds a spend of the
   // coinbase the reorg removes (acnode's mempool does not drop such spends on a disconnect, as
   // komodod's removeForReorg does: its next block would be refused).
-  d = await startDaemon(['-gen=0', '-regtest', '-ac_name=ACSINCE', '-ac_supply=10000000', '-ac_reward=100000000', '-ac_cc=2', '-ac_sapling=1', '-ac_cbmaturity=3']);
-  const node = d;
+  const node = await walletDaemon(t, ['-gen=0', '-regtest', '-ac_name=ACSINCE', '-ac_supply=10000000', '-ac_reward=100000000', '-ac_cc=2', '-ac_sapling=1', '-ac_cbmaturity=3']);
   /** Blocks no longer in the active chain, with the height they had (komodod counts them by it). */
   const stale: [string, number][] = [];
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { type Unspent, sats } from '../helpers/wallet-rpc.js';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,15 +14,6 @@ import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
  * importprivkey's rescan; dumpwallet → importwallet and backupwallet with -exportdir.
  */
 
-interface Unspent {
-  txid: string;
-  vout: number;
-  address: string;
-  amount: number;
-  confirmations: number;
-}
-
-const sats = (x: number) => BigInt(Math.round(x * 1e8));
 const sum = (us: Unspent[]) => us.reduce((s, u) => s + sats(u.amount), 0n);
 const keyOf = (us: Unspent[]) => us.map((u) => `${u.txid}:${u.vout}:${u.confirmations}`).sort();
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { type Unspent, sats } from '../helpers/wallet-rpc.js';
 import { foreignKey } from '../helpers/foreign-key.js';
 import { removeDir, startDaemon } from '../helpers/daemon.js';
 
@@ -10,14 +11,6 @@ import { removeDir, startDaemon } from '../helpers/daemon.js';
  * and never taken by coin selection (AvailableCoins with fOnlyConfirmed), as komodod does.
  */
 
-interface Unspent {
-  txid: string;
-  vout: number;
-  amount: number;
-  confirmations: number;
-}
-
-const sats = (x: number) => BigInt(Math.round(x * 1e8));
 const coins = (s: bigint) => Number(s) / 1e8;
 
 test('a mempool transaction with a foreign input is untrusted: unconfirmed balance, not spendable', async (t) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { type Unspent, sats, walletDaemon } from '../helpers/wallet-rpc.js';
 import { foreignKey } from '../helpers/foreign-key.js';
-import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
 import { accountBalancesBrute } from '../helpers/accounts.js';
 
 /**
@@ -17,26 +17,9 @@ import { accountBalancesBrute } from '../helpers/accounts.js';
  */
 
 type R = Record<string, unknown>;
-interface Unspent {
-  txid: string;
-  vout: number;
-  address?: string;
-  account?: string;
-  amount: number;
-  confirmations: number;
-  spendable: boolean;
-}
-
-const sats = (x: number) => BigInt(Math.round(x * 1e8));
 
 test('watch-only debits, groupings and scripts imported after the wallet saw them, as komodod answers them', async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon();
-  let node = d;
+  const node = await walletDaemon(t);
   const unspentAt = async (address: string, minConf = 1) => node.rpc<Unspent[]>('listunspent', minConf, 9999999, [address]);
   const bal = async (...p: unknown[]) => sats(await node.rpc<number>('getbalance', ...p));
   const accounts = async (minConf: number, watch: boolean) => new Map(Object.entries(await node.rpc<Record<string, number>>('listaccounts', minConf, watch)).map(([k, v]) => [k, sats(v)]));
@@ -217,8 +200,7 @@ test('watch-only debits, groupings and scripts imported after the wallet saw the
     });
     const was = await snapshot();
     await node.stop();
-    d = await node.start();
-    node = d;
+    await node.start();
     assert.deepEqual(await snapshot(), was);
     await agreesWithListing('after a restart');
   });

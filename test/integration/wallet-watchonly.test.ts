@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { type Unspent, walletDaemon } from '../helpers/wallet-rpc.js';
 import { foreignKey } from '../helpers/foreign-key.js';
-import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon.js';
+import { rpcError } from '../helpers/daemon.js';
 
 /**
  * Watch-only over HTTP, as komodod 0adeeab answers it: importaddress (addresses and hex scripts,
@@ -13,26 +14,9 @@ import { startDaemon, removeDir, type Daemon, rpcError } from '../helpers/daemon
  */
 
 type R = Record<string, unknown>;
-interface Unspent {
-  txid: string;
-  vout: number;
-  address?: string;
-  account?: string;
-  amount: number;
-  confirmations: number;
-  spendable: boolean;
-  redeemScript?: string;
-  scriptPubKey: string;
-}
 
 test('watch-only addresses and scripts, multisig addresses and cleanwallettransactions as komodod answers them', async (t) => {
-  let d: Daemon | undefined;
-  t.after(async () => {
-    await d?.stop();
-    if (d) removeDir(d.datadir);
-  });
-  d = await startDaemon();
-  let node = d;
+  const node = await walletDaemon(t);
   const err = (m: string, ...p: unknown[]) => rpcError(node.rpc(m, ...p));
   const unspentAt = async (address: string, ...p: unknown[]) => (await node.rpc<Unspent[]>('listunspent', ...p)).filter((u) => u.address === address);
 
@@ -252,8 +236,7 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     const bookBefore = await node.rpc<string[]>('getaddressesbyaccount', '');
     assert.ok(bookBefore.includes(partialMultisig));
     await node.stop();
-    d = await node.start();
-    node = d;
+    await node.start();
     const v = await node.rpc<R>('validateaddress', w.address);
     assert.equal(v.iswatchonly, true);
     assert.equal(v.account, 'watched2');
@@ -326,8 +309,7 @@ test('watch-only addresses and scripts, multisig addresses and cleanwallettransa
     // The erase is stored: a restart reads the wallet's transactions without them (the load's rescan
     // records again only the transactions that made unspent wallet outputs; the foreign payment made none).
     await node.stop();
-    d = await node.start();
-    node = d;
+    await node.start();
     assert.equal((await err('gettransaction', sent)).code, -5);
     assert.equal((await node.rpc<R>('gettransaction', sweep)).txid, sweep);
   });
