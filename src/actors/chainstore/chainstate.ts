@@ -406,9 +406,13 @@ export class ChainIndexes {
   }
 
   private flushBalances(): void {
-    for (const { prefix, delta, dCount } of this.balanceDeltas!.values()) {
-      if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
-    }
+    const deltas = this.balanceDeltas!;
+    if (deltas.size === 0) return;
+    this.snapshot.batch(() => {
+      for (const { prefix, delta, dCount } of deltas.values()) {
+        if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
+      }
+    });
   }
 
   private writeBalance(k: Buffer, delta: bigint, dCount: number): void {
