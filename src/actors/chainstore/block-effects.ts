@@ -43,7 +43,7 @@ export function writeBlockEffects(
 ): void {
   const { block, txids } = b;
   // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
-  parts.tokens.connect(block.txs, txids, b.hash, b.height, lookup);
+  parts.tokens.connect(block.txs, txids, b.hash, b.height, lookup, readBefore && ((prevout) => readBefore(prevout)?.coin.script));
   const undo = parts.indexes.connect(block.txs, txids, b.hash, b.height, b.txStarts, readBefore);
   // Stored with the block (komodod keeps them in CBlockIndex), so that no later call walks the chain for them.
   const delta = poolDeltaOf(block, txids, b.prev === null, undoValues(undo.spent));
