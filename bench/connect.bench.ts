@@ -116,6 +116,8 @@ export async function connectBenchmarks(): Promise<Row[]> {
     }
     const results: { acceptMs: number; connectMs: number; cpuMs: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) results.push(await round(profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    // Each round's figures, in order (the per-block code paths warm up over the first blocks).
+    process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
     const best = (k: 'acceptMs' | 'connectMs' | 'cpuMs') => Math.min(...results.map((x) => x[k]));
     const median = (k: 'connectMs' | 'cpuMs') => [...results.map((x) => x[k])].sort((a, b) => a - b)[results.length >> 1]!;
     console.log((globalThis as any).__ph?.phReport());
