@@ -280,7 +280,7 @@ async function bareServer(reply: Buffer): Promise<{ port: number; close(): Promi
 
 // ---- an in-process node ------------------------------------------------------------------------
 
-interface Running {
+export interface Running {
   node: NodeHandle;
   client: Client;
   dir: string;
@@ -291,7 +291,7 @@ interface Running {
   close(): Promise<void>;
 }
 
-async function runNode(dir: string, extra: string[] = []): Promise<Running> {
+export async function runNode(dir: string, extra: string[] = []): Promise<Running> {
   const config = loadConfig([`-datadir=${dir}`, '-rpcport=0', '-port=0', '-gen=0', ...extra]);
   const node = await startNode(config);
   const auth = `Basic ${Buffer.from(`${config.rpcuser}:${config.rpcpassword}`).toString('base64')}`;

@@ -5,6 +5,7 @@ import { chainBenchmarks, sighashBenchmarks } from './chain.bench.js';
 import { ccBenchmarks } from './cc.bench.js';
 import { verifyBenchmarks } from './verify.bench.js';
 import { nodeBenchmarks } from './node.bench.js';
+import { connectBenchmarks } from './connect.bench.js';
 import { p2pBenchmarks } from './p2p.bench.js';
 import { walletBenchmarks } from './wallet.bench.js';
 import { addressBenchmarks } from './address.bench.js';
@@ -21,6 +22,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['crypto-conditions (src/chain/cc)', ccBenchmarks],
   ['signature verification (issue 9)', verifyBenchmarks],
   ['running node (src/actors, src/rpc)', nodeBenchmarks],
+  ['block connect alone (issue 31)', connectBenchmarks],
   ['p2p (src/actors/p2p)', p2pBenchmarks],
   ['wallet (src/actors/wallet)', walletBenchmarks],
   ['address index (issue 11)', addressBenchmarks],

@@ -2,7 +2,7 @@ import type { Block } from '../../chain/block/block.js';
 import type { Outpoint } from '../../chain/tx/input.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
-import type { ChainIndexes } from './chainstate.js';
+import type { ChainIndexes, StoredCoin } from './chainstate.js';
 import { addPools, poolDeltaOf, poolsArray, undoValues } from './pools.js';
 import type { PoolValues } from './protocol.js';
 import type { SupplyIndex } from './supplyindex.js';
@@ -32,18 +32,18 @@ export interface ConnectingBlock {
  * tx/spent/address indexes, value pools, coin supply) and the new tip, written by whichever thread
  * connects it (the chain store's, or the reindex's write thread). `parentTotal`: the value pools up
  * to the parent (null where unknown); `lookup`: confirmed transactions (the token validator's);
- * `readBefore`: the stored bytes of the chain coins the checks read, filed as undo data unread again.
+ * `readBefore`: the chain coins the checks read (stored bytes and decoding), filed as undo data unread again.
  */
 export function writeBlockEffects(
   parts: ChainStateParts,
   b: ConnectingBlock,
   parentTotal: PoolValues | null,
   lookup: (txid: string) => Transaction | undefined,
-  readBefore?: (prevout: Outpoint) => Buffer | undefined,
+  readBefore?: (prevout: Outpoint) => StoredCoin | undefined,
 ): void {
   const { block, txids } = b;
   // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
-  parts.tokens.connect(block.txs, txids, b.hash, b.height, lookup);
+  parts.tokens.connect(block.txs, txids, b.hash, b.height, lookup, readBefore && ((prevout) => readBefore(prevout)?.coin.script));
   const undo = parts.indexes.connect(block.txs, txids, b.hash, b.height, b.txStarts, readBefore);
   // Stored with the block (komodod keeps them in CBlockIndex), so that no later call walks the chain for them.
   const delta = poolDeltaOf(block, txids, b.prev === null, undoValues(undo.spent));

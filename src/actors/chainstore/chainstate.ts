@@ -14,6 +14,12 @@ import { createHash } from 'node:crypto';
 import { SnapshotIndex } from './snapshotindex.js';
 import { ccoinsSize, varIntBytes, type UnspentOut } from '../../chain/tx/coins-size.js';
 
+/** A coin as stored (its bytes, get's own copy) and decoded over those bytes. */
+export interface StoredCoin {
+  coin: Coin;
+  raw: Buffer;
+}
+
 /**
  * The chain state's indexes in LMDB, each a named database of the chain's environment, with keys
  * laid out so that LMDB's byte order is komodod's leveldb order:
@@ -92,7 +98,7 @@ export class ChainIndexes {
   }
 
   /** A coin with its stored bytes (what connect() files as undo data when the coin is spent). */
-  coinEntry(txid: string, n: number): { coin: Coin; raw: Buffer } | undefined {
+  coinEntry(txid: string, n: number): StoredCoin | undefined {
     const raw = this.coins.get(outpoint(txid, n));
     // A view of `raw`: get's own copy.
     return raw ? { coin: decodeCoinView(raw), raw } : undefined;
@@ -261,10 +267,11 @@ export class ChainIndexes {
   /**
    * Applies a block's transactions: spends their inputs (recorded as the block's undo data), adds
    * their outputs, files them in the tx, spent and address indexes. Inputs must have been validated.
-   * `txStarts`: where each transaction starts in the block's bytes (Block.read's). `readBefore`: the
-   * stored bytes of a chain coin the block's checks read already (coinEntry), so it is not read again.
+   * `txStarts`: where each transaction starts in the block's bytes (Block.read's). `readBefore`: a
+   * chain coin the block's checks read already (coinEntry: its stored bytes and their decoding), so
+   * it is neither read nor decoded again.
    */
-  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>, readBefore?: (prevout: Outpoint) => Buffer | undefined): BlockUndo {
+  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>, readBefore?: (prevout: Outpoint) => StoredCoin | undefined): BlockUndo {
     const undo: BlockUndo = { spent: [] };
     // The undo record, built as the coins are read: outpoint | coin length | the coin's stored bytes.
     const undoParts: Buffer[] = [u32le(0)];
@@ -281,10 +288,11 @@ export class ChainIndexes {
           for (let n = 0; n < tx.vin.length; n++) {
             const prevout = tx.vin[n]!.prevout;
             const key = outpointBytes(prevout.hash, prevout.index);
-            const raw = readBefore?.(prevout) ?? this.coins.get(key);
+            const before = readBefore?.(prevout);
+            const raw = before?.raw ?? this.coins.get(key);
             if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevout.txid(), prevout.index)}`);
             // A view of `raw` (get's own copy, kept whole in the undo record).
-            const coin = decodeCoinView(raw);
+            const coin = before?.coin ?? decodeCoinView(raw);
             // The script's address prefixes, solved once for both address indexes.
             const prefixes = addressPrefixesOf(coin.script);
             undo.spent.push({ op: key, coin });
@@ -406,9 +414,13 @@ export class ChainIndexes {
   }
 
   private flushBalances(): void {
-    for (const { prefix, delta, dCount } of this.balanceDeltas!.values()) {
-      if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
-    }
+    const deltas = this.balanceDeltas!;
+    if (deltas.size === 0) return;
+    this.snapshot.batch(() => {
+      for (const { prefix, delta, dCount } of deltas.values()) {
+        if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
+      }
+    });
   }
 
   private writeBalance(k: Buffer, delta: bigint, dCount: number): void {

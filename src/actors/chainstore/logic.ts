@@ -35,7 +35,7 @@ import type {
   TipView,
 } from './protocol.js';
 import { hash160 } from '../../chain/crypto/hash.js';
-import { ChainIndexes } from './chainstate.js';
+import { ChainIndexes, type StoredCoin } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
@@ -1009,7 +1009,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   /** Inside the write transaction connecting `entry` on this thread: its effects on every index and the tip (writeBlockEffects). */
-  private writeEffects(entry: BlockEntry, block: Block, txids: readonly string[], txStarts: ArrayLike<number>, readBefore?: (prevout: TxOutpoint) => Buffer | undefined): void {
+  private writeEffects(entry: BlockEntry, block: Block, txids: readonly string[], txStarts: ArrayLike<number>, readBefore?: (prevout: TxOutpoint) => StoredCoin | undefined): void {
     const parent = this.index.parent(entry);
     writeBlockEffects(
       this.chainState(),
@@ -1295,14 +1295,14 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   /**
    * The UTXO set overlaid with the effects of the block's earlier transactions (blockView); and, once
    * the checks have run, the stored bytes of the chain coins they read (readBefore), which the
-   * block's index writes file as undo data without reading them again.
+   * block's index writes file as undo data without reading or decoding them again.
    */
-  private connectView(hash: string): ConnectView & { readBefore: (prevout: TxOutpoint) => Buffer | undefined } {
-    const raws = new Map<string, Buffer>();
+  private connectView(hash: string): ConnectView & { readBefore: (prevout: TxOutpoint) => StoredCoin | undefined } {
+    const raws = new Map<string, StoredCoin>();
     const { view, changes } = blockView(hash, {
       coin: (txid, n, key) => {
         const e = this.indexes.coinEntry(txid, n);
-        if (e) raws.set(key, e.raw);
+        if (e) raws.set(key, e);
         return e?.coin;
       },
       tx: (txid) => this.txInfo(txid)?.tx,

@@ -1,5 +1,5 @@
 import type { Database } from 'lmdb';
-import { PUBKEY_ADDRESS, SCRIPT_ADDRESS, encodeAddress } from '../../chain/address/address.js';
+import { PUBKEY_ADDRESS, SCRIPT_ADDRESS, decodeAddress, encodeAddress } from '../../chain/address/address.js';
 import type { ChainDb } from './chaindb.js';
 
 /** txdb.cpp's DECLARE_IGNORELIST: addresses Snapshot2 leaves out (counted as ignored, per output). */
@@ -9,6 +9,18 @@ const IGNORED = new Set([
   'RRvwmbkxR5YRzPGL5kMFHMe1AH33MeD8rN', 'RQLQvSgpPAJNPgnpc8MrYsbBhep95nCS8L', 'RK8JtBV78HdvEPvtV5ckeMPSTojZPzHUTe', 'RHVs2KaCTGUMNv3cyWiG1jkEvZjigbCnD2',
   'RE3SVaDgdjkRPYA6TRobbthsfCmxQedVgF', 'RW6S5Lw5ZCCvDyq4QV9vVy7jDHfnynr5mn', 'RTkJwAYtdXXhVsS3JXBAJPnKaBfMDEswF8', 'RD6GgnrMpPaTSMn8vai6yiGA7mN4QGPVMY',
 ]);
+
+/**
+ * The ignored addresses as the index's prefixes (type u8 | hash160, latin1): an address whose balance
+ * changed is looked up by its prefix, not base58-encoded first (a SHA256d per address of every block).
+ */
+const IGNORED_PREFIXES = new Set(
+  [...IGNORED].map((a) => {
+    const d = decodeAddress(a);
+    if (!d || (d.version !== PUBKEY_ADDRESS && d.version !== SCRIPT_ADDRESS)) throw new Error(`snapshot ignore list: ${a} is not an address`);
+    return String.fromCharCode(d.version === PUBKEY_ADDRESS ? 1 : 2) + Buffer.from(d.hash).toString('latin1');
+  }),
+);
 
 /** Snapshot2's running figures over the address unspent index. */
 export interface SnapshotTotals {
@@ -42,7 +54,12 @@ export class SnapshotIndex {
     this.totalsDb = db.index('snapshotTotals');
   }
 
+  /** The totals while a block's balances are written (batch): read once, written once. */
+  private pending: SnapshotTotals | undefined;
+  private touched = false;
+
   totals(): SnapshotTotals {
+    if (this.pending) return { ...this.pending };
     const v = this.totalsDb.get(TOTALS_KEY);
     const t = {} as Record<(typeof FIELDS)[number], bigint>;
     FIELDS.forEach((f, k) => (t[f] = v ? v.readBigInt64LE(8 * k) : 0n));
@@ -76,7 +93,8 @@ export class SnapshotIndex {
   changed(prefix: Buffer, before: bigint, after: bigint, dCount: number): void {
     const type = prefix[0]!;
     if (type !== 1 && type !== 2 && type !== 3) return;
-    const t = this.totals();
+    this.touched = true;
+    const t = this.pending ?? this.totals();
     const d = after - before;
     if (type === 3) {
       t.ccUtxos += BigInt(dCount);
@@ -85,7 +103,7 @@ export class SnapshotIndex {
     } else {
       const version = type === 1 ? PUBKEY_ADDRESS : SCRIPT_ADDRESS;
       const hash = prefix.subarray(1, 21);
-      if (IGNORED.has(encodeAddress(version, hash))) t.ignored += BigInt(dCount);
+      if (IGNORED_PREFIXES.has(prefix.toString('latin1', 0, 21))) t.ignored += BigInt(dCount);
       else {
         t.utxos += BigInt(dCount);
         t.total += d;
@@ -94,6 +112,28 @@ export class SnapshotIndex {
         t.addresses += BigInt((after > 0n ? 1 : 0) - (before > 0n ? 1 : 0));
       }
     }
+    if (!this.pending) this.putTotals(t);
+  }
+
+  /**
+   * Inside a write transaction: `fn` changes many balances (a block's, flushBalances), the totals
+   * read before the first change and written after the last (one read and one write a block, not
+   * one of each per address).
+   */
+  batch(fn: () => void): void {
+    const t = this.totals();
+    this.pending = t;
+    this.touched = false;
+    try {
+      fn();
+    } finally {
+      this.pending = undefined;
+    }
+    // Written only when a balance it counts changed, as changed() alone writes.
+    if (this.touched) this.putTotals(t);
+  }
+
+  private putTotals(t: SnapshotTotals): void {
     const v = Buffer.allocUnsafe(8 * FIELDS.length);
     FIELDS.forEach((f, k) => v.writeBigInt64LE(t[f], 8 * k));
     this.totalsDb.putSync(TOTALS_KEY, v);

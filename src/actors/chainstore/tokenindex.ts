@@ -1,8 +1,9 @@
 import type { Database } from 'lmdb';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { fromHexReversed, toHex, toHexReversed } from '../../chain/encoding/hex.js';
-import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
+import { isPayToCryptoCondition, parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
 import { OP_RETURN } from '../../chain/script/opcodes.js';
+import type { Outpoint } from '../../chain/tx/input.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import { TOKENS_GLOBAL_PUBKEY, TOKENS_MARKER_SCRIPT, nftDataOf, tokenValuesOf, tryDecodeTokenOpRet, type TokenOpRet } from '../../chain/tokens/index.js';
 import type { ChainDb } from './chaindb.js';
@@ -139,8 +140,17 @@ export class TokenIndex {
   /**
    * Indexes a block's token transactions. `lookup` gives confirmed transactions (the chain's tx
    * index); the block's own earlier transactions come first, as the validator sees them.
+   * `spentScript`: the script of a chain coin an input spends, where the block's checks read it
+   * already (undefined otherwise: the index is asked, as for every input without it).
    */
-  connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, lookup: (txid: string) => Transaction | undefined): void {
+  connect(
+    txs: readonly Transaction[],
+    txids: readonly string[],
+    blockHash: string,
+    height: number,
+    lookup: (txid: string) => Transaction | undefined,
+    spentScript?: (prevout: Outpoint) => Uint8Array | undefined,
+  ): void {
     const changes: Change[] = [];
     const created: string[] = [];
     const local = new Map<string, Transaction>();
@@ -151,6 +161,10 @@ export class TokenIndex {
       local.set(txid, tx);
       if (!tx.isCoinbase()) {
         for (const input of tx.vin) {
+          // Only an output at a CC address is ever tracked (a token output or a marker): a coin paying
+          // anything else has no entry to drop, and is not looked up (a read per input of every block).
+          const script = spentScript?.(input.prevout);
+          if (script && !isPayToCryptoCondition(script)) continue;
           const key = outpointKey(input.prevout.hash, input.prevout.index);
           const entry = this.drop(key);
           if (entry) changes.push({ remove: key, entry });

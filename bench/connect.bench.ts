@@ -1,0 +1,135 @@
+/**
+ * The running node's connect row alone (issue 31): a block of 500 transactions the mempool accepted
+ * one sendrawtransaction at a time, connected by the chain store's submitBlock, against accepting
+ * them. The running-node group measures the same row among its others (node.bench.ts); this group
+ * runs only it, in more rounds, and prints the chain store's CPU time per block beside the wall time
+ * (on a loaded machine the wall time of one 20 ms block moves with the neighbours, its CPU time much
+ * less). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
+import { Outpoint, TxIn } from '../src/chain/tx/input.js';
+import { TxOut } from '../src/chain/tx/output.js';
+import { assembleBlock, solveBlock } from '../src/chain/block/assemble.js';
+import type { Row } from './lib.js';
+import { benchKey, newTx, params, signInput0 } from './fixtures.js';
+import { runNode } from './node.bench.js';
+
+const KEY = benchKey('acnode connect bench key');
+const PER_BLOCK = 500;
+const WARM_BLOCKS = 2;
+const ROUNDS = Number(process.env.BENCH_CONNECT_ROUNDS ?? 6);
+
+export async function connectBenchmarks(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-connect-'));
+  const n = await runNode(dir, [`-pubkey=${toHex(KEY.pub)}`]);
+  const profileDir = process.env.BENCH_CONNECT_PROFILE;
+  const session = profileDir ? new Session() : undefined;
+  try {
+    const services = n.node.services;
+    const send = async (raw: Uint8Array) => {
+      if ((await n.rpc('sendrawtransaction', toHex(raw))) === undefined) throw new Error('sendrawtransaction not served');
+    };
+    await n.rpc('generate', 1);
+    const premine = (await services.chainStore.ask({ op: 'block', hash: (await services.chainStore.ask({ op: 'blockHash', height: 1 }))! }))!.block.txs[0]!;
+    // Coins enough for every block: one fan-out of the premine, then fan-outs of its last lanes.
+    const lanes = 2900;
+    const fan = newTx(2);
+    fan.vin.push(new TxIn(new Outpoint(fromHexReversed(premine.txid()), 0)));
+    const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
+    for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, KEY.p2pkh));
+    signInput0(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2, KEY);
+    await send(fan.toRaw());
+    await n.rpc('generate', 1);
+    const fanId = fan.txid();
+    const coins: { txid: string; n: number; value: bigint }[] = [];
+    const needed = (WARM_BLOCKS + ROUNDS) * PER_BLOCK;
+    const fans = Math.max(0, Math.ceil((needed - lanes) / (lanes - 1)));
+    const each2 = (each - 1_000_000n) / BigInt(lanes);
+    for (let k = 1; k <= fans; k++) {
+      const f = newTx(2 + k);
+      f.vin.push(new TxIn(new Outpoint(fromHexReversed(fanId), lanes - k)));
+      for (let i = 0; i < lanes; i++) f.vout.push(new TxOut(each2, KEY.p2pkh));
+      signInput0(f, KEY.p2pkh, each, 2 + k, KEY);
+      await send(f.toRaw());
+      await n.rpc('generate', 1);
+      const id = f.txid();
+      for (let i = 0; i < lanes; i++) coins.push({ txid: id, n: i, value: each2 });
+    }
+    for (let i = 0; i < lanes - fans; i++) coins.push({ txid: fanId, n: i, value: each });
+    const height = 3 + fans;
+    const spends = coins.slice(0, needed).map((c) => {
+      const tx = newTx(height);
+      tx.vin.push(new TxIn(new Outpoint(fromHexReversed(c.txid), c.n)));
+      tx.vout.push(new TxOut(c.value - 10_000n, KEY.p2pkh));
+      signInput0(tx, KEY.p2pkh, c.value, height, KEY);
+      return tx.toRaw();
+    });
+    let taken = 0;
+
+    /** One block's round: its transactions accepted one call at a time, then the block connected. */
+    const round = async (profile?: string) => {
+      const txs = spends.slice(taken, (taken += PER_BLOCK));
+      let t = performance.now();
+      for (const raw of txs) await send(raw);
+      const acceptMs = performance.now() - t;
+      const entries = await services.mempool.ask({ op: 'entries' });
+      if (entries.length !== txs.length) throw new Error(`bench: ${entries.length} of ${txs.length} transactions in the mempool`);
+      const tpl = await services.chainStore.ask({ op: 'template' });
+      const { block } = assembleBlock({
+        prevHash: tpl.hash,
+        height: tpl.height + 1,
+        bits: tpl.nextBits,
+        mtp: tpl.mtp,
+        params: (await services.chainStore.ask({ op: 'params' })) ?? services.baseParams,
+        txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+        payTo: KEY.pub,
+        now: Math.floor(Date.now() / 1000),
+      });
+      if (!solveBlock(block, params)) throw new Error('no solution');
+      const raw = block.toRaw();
+      if (profile) await session!.post('Profiler.start');
+      const cpu = process.cpuUsage();
+      t = performance.now();
+      const submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
+      const connectMs = performance.now() - t;
+      const used = process.cpuUsage(cpu);
+      if (profile) writeFileSync(profile, JSON.stringify((await session!.post('Profiler.stop')).profile));
+      if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status}`);
+      // The block's notices are delivered after the reply: the mempool lets go of its transactions then.
+      for (let i = 0; (await services.mempool.ask({ op: 'info' })).size !== 0; i++) {
+        if (i === 100) throw new Error('bench: the block\'s transactions are still in the mempool');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return { acceptMs, connectMs, cpuMs: (used.user + used.system) / 1000 };
+    };
+
+    for (let r = 0; r < WARM_BLOCKS; r++) await round();
+    if (session && profileDir) {
+      mkdirSync(profileDir, { recursive: true });
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 50 });
+    }
+    const results: { acceptMs: number; connectMs: number; cpuMs: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) results.push(await round(profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    // Each round's figures, in order (the per-block code paths warm up over the first blocks).
+    process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
+    const best = (k: 'acceptMs' | 'connectMs' | 'cpuMs') => Math.min(...results.map((x) => x[k]));
+    const median = (k: 'connectMs' | 'cpuMs') => [...results.map((x) => x[k])].sort((a, b) => a - b)[results.length >> 1]!;
+    console.log((globalThis as any).__ph?.phReport());
+    return [
+      { name: `connect a block of ${PER_BLOCK} accepted txs (submitBlock, best of ${ROUNDS})`, value: best('connectMs'), unit: 'ms', limitName: 'accepting them (sendrawtransaction, one at a time)', limit: best('acceptMs'), target: { kind: 'max', ratio: 0.1 } },
+      { name: '  its CPU time, every thread (least)', value: best('cpuMs'), unit: 'ms', limitName: 'accepting them (wall)', limit: best('acceptMs') },
+      { name: '  wall time, median', value: median('connectMs'), unit: 'ms', limitName: 'accepting them (wall)', limit: best('acceptMs') },
+      { name: '  CPU time, median', value: median('cpuMs'), unit: 'ms', limitName: 'accepting them (wall)', limit: best('acceptMs') },
+    ];
+  } finally {
+    session?.disconnect();
+    await n.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
