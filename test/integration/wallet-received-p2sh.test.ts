@@ -10,7 +10,8 @@ import { rpcError } from '../helpers/daemon.js';
  * wallet's non-coinbase transactions at least minconf deep. IsMine (wallet_ismine.cpp) counts a P2SH
  * when the wallet holds its redeem script and every key of that multisig (addmultisigaddress), or
  * watches the P2SH script itself (importaddress of the address); a multisig short of a key, or a
- * redeem script imported as a hex script (watched bare: komodod's importaddress has no p2sh flag), is not.
+ * redeem script imported as a hex script (watched bare: komodod's importaddress has no p2sh flag), is not,
+ * until the missing key is imported.
  */
 
 type R = Record<string, unknown>;
@@ -99,9 +100,18 @@ test('getreceivedbyaddress for P2SH addresses: spendable, watched, short of a ke
     all.push(later.address);
   });
 
+  await t.test('importprivkey of the key it was short of: the multisig is spendable, its earlier payment counts', async () => {
+    assert.equal(await node.rpc('importprivkey', f1.wif, '', false), f1.address);
+    assert.deepEqual(await level(partial), [true, false]);
+    assert.equal(await got(partial), 1);
+    await node.rpc('sendtoaddress', partial, 0.125);
+    await node.rpc('generate', 1);
+    assert.equal(await got(partial), 1.125);
+  });
+
   await t.test('a restart files them again with the same figures', async () => {
     const before = [await figures(), await figures(2)];
-    assert.deepEqual(before[0], [1.5, 0, 1, 1.25, 0, 2.75]);
+    assert.deepEqual(before[0], [1.5, 1.125, 1, 1.25, 0, 2.75]);
     await node.stop();
     await node.start();
     assert.deepEqual([await figures(), await figures(2)], before);
