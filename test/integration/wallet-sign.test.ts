@@ -119,7 +119,7 @@ test('signmessage, getrawchangeaddress, getunconfirmedbalance as komodod answers
     const nodeAddr = encodeAddress(PUBKEY_ADDRESS, hash160(Buffer.from(await node.nodePubkey(), 'hex')));
     assert.ok((await node.rpc<number>('getbalance')) > 0);
     assert.equal(await node.rpc('getreceivedbyaddress', nodeAddr, 0), 0);
-    // Not the wallet's, or P2SH: 0, before minconf is read; the wallet's with a bad minconf fails.
+    // Not the wallet's (a P2SH too: createmultisig holds no redeem script): 0, before minconf is read; the wallet's with a bad minconf fails.
     const foreign = encodeAddress(PUBKEY_ADDRESS, new Uint8Array(20).fill(9));
     assert.equal(await node.rpc('getreceivedbyaddress', foreign, 'x'), 0);
     const ms = await node.rpc<{ address: string }>('createmultisig', 1, [addr]);

@@ -5,7 +5,7 @@ import type { ChainParams } from '../../chain/params/chain-params.js';
 import { equalBytes, fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { p2pkhScript, p2pkScript, p2shScript } from '../../chain/script/script.js';
+import { isP2SH, p2pkhScript, p2pkScript, p2shScript } from '../../chain/script/script.js';
 import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
 import { cond1FingerprintOf, cond1Fingerprints, cond1SubScript } from '../../chain/cc/cond1.js';
 import { MODULE_GLOBALS } from '../../chain/cc/globals.js';
@@ -194,12 +194,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private readonly txSpends = new Map<string, WalletTx | WalletTx[]>();
   private readonly resendClock: ResendClock;
   /**
-   * P2PKH key id (hex) of a key the wallet holds → the outputs of recorded non-coinbase transactions
-   * paying it (getreceivedbyaddress tallies these: the address's outputs, never the whole wallet),
-   * filed as transactions are recorded. An output to a key the wallet does not hold then (a foreign
-   * payee, a watched address, a key imported later) is filed in payersOf instead, as a slot entry,
-   * not an object and a string per output: komodod tallies only IsMine addresses, and these are
-   * read from there when the address becomes the wallet's.
+   * P2PKH key id (hex) of a key the wallet holds, or 's' + script id (hex) of a P2SH the wallet can
+   * spend → the outputs of recorded non-coinbase transactions paying it (getreceivedbyaddress tallies
+   * these: the address's outputs, never the whole wallet), filed as transactions are recorded. An
+   * output to a script the wallet cannot spend then (a foreign payee, a watched address, a P2SH
+   * short of a key, a key or redeem script added later) is filed in payersOf instead, as a slot
+   * entry, not an object and a string per output: komodod tallies only IsMine addresses, and these
+   * are read from there when the address becomes the wallet's.
    */
   private readonly receivedBy = new Map<string, { w: WalletTx; value: bigint }[]>();
   /**
@@ -712,11 +713,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     this.indexPayers(w, tx);
     if (!w.coinbase) {
       for (const o of tx.vout) {
-        const id = p2pkhKeyId(o.script);
-        if (!id || !this.keys.byKeyId(id)) continue;
-        const idHex = toHex(id);
-        let list = this.receivedBy.get(idHex);
-        if (!list) this.receivedBy.set(idHex, (list = []));
+        const at = this.receivedKeyOf(o.script);
+        if (at === null) continue;
+        let list = this.receivedBy.get(at);
+        if (!list) this.receivedBy.set(at, (list = []));
         list.push({ w, value: o.value });
       }
     }
@@ -760,6 +760,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       for (const o of tx && !w.coinbase ? tx.vout : []) {
         const id = p2pkhKeyId(o.script);
         if (id) addresses.add(toHex(id));
+        else if (isP2SH(o.script)) addresses.add(`s${toHex(o.script.subarray(2, 22))}`);
       }
       if (tx) this.unindexPayers(w, tx);
       this.txs.delete(txid);
@@ -1000,6 +1001,8 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         return this.lockedCoins();
       case 'receivedByKey':
         return this.receivedByKey(body.keyId, body.minConf);
+      case 'receivedByScriptId':
+        return this.receivedByScriptId(body.scriptId, body.minConf);
       case 'unconfirmedBalance':
         return this.book.totals().unconfirmed;
       case 'accountBalance':
@@ -1390,21 +1393,50 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   /**
-   * getreceivedbyaddress's tally: the P2PKH outputs paying `keyId` in non-coinbase wallet transactions
-   * at least `minConf` deep (GetDepthInMainChain: the block's depth, 0 in the mempool, -1 in neither),
-   * or null when the script is not IsMine (komodod answers 0 then, whatever the wallet recorded).
-   * The outputs filed while the wallet held the key (receivedBy), then those filed while it did not
-   * (payersOf: a watched address, a key imported since), each output in exactly one of the two.
-   * O(the address's outputs, and the transactions filed under its slot). komodo_dpowconfs is the
-   * depth itself on a chain never notarised.
+   * Where receivedBy files an output to `script` (see there): the key id of a P2PKH the wallet holds,
+   * 's' + the script id of a P2SH it can spend; null for any other script (payersOf has it).
+   */
+  private receivedKeyOf(script: Uint8Array): string | null {
+    const id = p2pkhKeyId(script);
+    if (id) return this.keys.byKeyId(id) ? toHex(id) : null;
+    if (!isP2SH(script) || this.watch.empty || this.mineLevel(script) !== ISMINE_SPENDABLE) return null;
+    return `s${toHex(script.subarray(2, 22))}`;
+  }
+
+  /**
+   * getreceivedbyaddress's tally for a P2PKH address (the key id, hex): see receivedByScript.
    */
   private receivedByKey(keyId: string, minConf: number): bigint | null {
     const script = p2pkhScript(fromHex(keyId));
     // IsMine at any level: a watched address's payments count too.
     if (!this.keys.byIdHex(keyId) && this.mineLevel(script) === ISMINE_NO) return null;
+    return this.receivedByScript(script, keyId, minConf);
+  }
+
+  /**
+   * The same for a P2SH address (the script id, hex): IsMine when the wallet can spend it (it holds
+   * the redeem script and every key of a multisig one) or watches the P2SH script itself (importaddress
+   * of the address); a multisig short of a key, or a redeem script watched bare, is not (wallet_ismine.cpp).
+   */
+  private receivedByScriptId(scriptId: string, minConf: number): bigint | null {
+    const script = p2shScript(fromHex(scriptId));
+    if (this.mineLevel(script) === ISMINE_NO) return null;
+    return this.receivedByScript(script, `s${scriptId}`, minConf);
+  }
+
+  /**
+   * getreceivedbyaddress's tally: the outputs to `script` in non-coinbase wallet transactions at least
+   * `minConf` deep (GetDepthInMainChain: the block's depth, 0 in the mempool, -1 in neither), once the
+   * caller found the script IsMine (komodod answers 0 otherwise, whatever the wallet recorded). The
+   * outputs filed while the wallet could spend it (receivedBy, under `filedAt`), then those filed while
+   * it could not (payersOf: a watched address, a key or redeem script added since), each output in
+   * exactly one of the two. O(the address's outputs, and the transactions filed under its slot).
+   * komodo_dpowconfs is the depth itself on a chain never notarised.
+   */
+  private receivedByScript(script: Uint8Array, filedAt: string, minConf: number): bigint {
     const depth = (w: WalletTx) => (w.height > 0 ? this.tipHeight - w.height + 1 : this.memKeys.has(w.txid) ? 0 : -1);
     let sum = 0n;
-    const filed = this.receivedBy.get(keyId) ?? [];
+    const filed = this.receivedBy.get(filedAt) ?? [];
     for (const { w, value } of filed) if (depth(w) >= minConf) sum += value;
     const payers = this.payersAt(script);
     // A transaction filed above may sit under the slot too (another of its outputs sharing the slot).

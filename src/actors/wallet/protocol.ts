@@ -241,6 +241,8 @@ export type WalletRequest =
   | { op: 'info' }
   /** getreceivedbyaddress: the P2PKH outputs paying key `keyId` (hex) at least minConf deep; null when not the wallet's. */
   | { op: 'receivedByKey'; keyId: string; minConf: number }
+  /** The same for a P2SH address: the outputs paying the script with id `scriptId` (hex); null when not IsMine. */
+  | { op: 'receivedByScriptId'; scriptId: string; minConf: number }
   /** getunconfirmedbalance: GetUnconfirmedBalance, the mempool coins not from the wallet. */
   | { op: 'unconfirmedBalance' }
   /** signmessage: the compact signature of `message` by the key `keyId` (hex), null when the wallet has no such key. */
@@ -348,6 +350,7 @@ export interface WalletReplies {
   signCC: BuildResult | null;
   unconfirmedBalance: bigint;
   receivedByKey: bigint | null;
+  receivedByScriptId: bigint | null;
   rawChangeAddress: string;
   keypoolRefill: number;
   resendNow: string[];

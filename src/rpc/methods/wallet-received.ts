@@ -8,7 +8,7 @@ import { valueFromAmount } from '../amount.js';
 import { helpExampleCli, helpExampleRpc, type HelpEnv, type RpcMethod } from '../table.js';
 import { askRpc as ask } from '../ask.js';
 
-/** getreceivedbyaddress (rpcwallet.cpp), tallied by the wallet from its index by address. */
+/** getreceivedbyaddress (rpcwallet.cpp), P2PKH and P2SH addresses, tallied by the wallet from its index by address. */
 export function walletReceivedMethods(node: NodeServices): RpcMethod[] {
   return [{ name: 'getreceivedbyaddress', category: 'wallet', minArgs: 1, maxArgs: 2, help: getreceivedbyaddressHelp, handler: (params) => getreceivedbyaddress(node, params) }];
 }
@@ -16,10 +16,8 @@ export function walletReceivedMethods(node: NodeServices): RpcMethod[] {
 async function getreceivedbyaddress(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const dest = decodeAddress(getStr(params[0]!));
   if (!dest) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Invalid Komodo address');
-  // A P2SH script is never IsMine here (the wallet holds no redeem scripts): komodod answers 0,
-  // before reading minconf.
-  if (dest.version !== PUBKEY_ADDRESS) return valueFromAmount(0n);
-  // minconf is read after the IsMine test: a bad one fails only for the wallet's own addresses.
+  // minconf is read after the IsMine test: a bad one fails only for the wallet's own addresses
+  // (a P2SH one too: spendable, or its address watched).
   let minConf = 1;
   let bad: unknown;
   try {
@@ -27,7 +25,8 @@ async function getreceivedbyaddress(node: NodeServices, params: JsonValue[]): Pr
   } catch (e) {
     bad = e;
   }
-  const sum = await ask(node.wallet, { op: 'receivedByKey', keyId: toHex(dest.hash), minConf });
+  const id = toHex(dest.hash);
+  const sum = await ask(node.wallet, dest.version === PUBKEY_ADDRESS ? { op: 'receivedByKey', keyId: id, minConf } : { op: 'receivedByScriptId', scriptId: id, minConf });
   if (sum === null) return valueFromAmount(0n);
   if (bad !== undefined) throw bad;
   return valueFromAmount(sum);
