@@ -9,6 +9,8 @@ export interface WriteJob {
   raw: Uint8Array;
   txStarts: Uint32Array;
   txids: string[];
+  /** Block-index records to write in the same transaction (blocks the chain store's thread indexed since the last job; encodeRecord's bytes). */
+  records: { hash: string; value: Uint8Array }[];
   /** The parent's value pools up to it (five amounts, null where unknown); absent: the thread reads them (it wrote the parent). */
   parentTotal?: bigint[] | null;
 }
