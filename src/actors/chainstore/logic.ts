@@ -107,7 +107,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   /** Blocks verified and handed to the write thread, not committed yet (at most WRITE_AHEAD + 1). */
   private readonly pending = new PendingBlocks();
   /** -reindex: the block the scan just read and indexed, parsed and hashed, for its connect (then dropped). */
-  private justRead: { hash: string; block: Block; raw: Uint8Array; txids: string[]; txStarts: ArrayLike<number> } | undefined;
+  private justRead: { hash: string; block: Block; raw: Uint8Array; txids: string[]; txHashes: Uint8Array[]; txStarts: number[] } | undefined;
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
 
@@ -340,7 +340,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     }
     this.unrecorded.push(this.index.add(block.header, pos, block.txs.length, prev.failed));
     // Checked against its merkle root just now: its connect uses these bytes and txids, not a second read.
-    if (keep) this.justRead = { hash, block, raw, txStarts, txids: txHashes.map((x) => toHexReversed(x)) };
+    if (keep) this.justRead = { hash, block, raw, txStarts, txHashes, txids: txHashes.map((x) => toHexReversed(x)) };
     return hash;
   }
 
@@ -477,16 +477,30 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   /**
-   * -reindex: the block just indexed is connected now when it extends the active tip (any other is
-   * left to load()'s activateBestChain after the scan, which compares whole branches); one that fails
-   * is marked failed, as activateBestChain marks it.
+   * -reindex: the block just indexed is connected now when it extends the active chain (with the
+   * blocks between, indexed while the write thread was loading: the scan goes on meanwhile rather
+   * than wait for it, keeping them among the recent blocks); any other is left to load()'s activateBestChain after the scan, which compares
+   * whole branches. One that fails is marked failed, as activateBestChain marks it.
    */
   private connectRead(hash: string): void {
     const entry = this.index.get(hash)!;
     try {
-      if (entry.failed || entry.prev !== this.index.tip.hash) return;
-      const problem = this.writeAhead() ? this.connectAhead(entry, this.writer!) : this.connectEntry(entry, []);
-      if (problem) this.connectFailed(entry, problem);
+      if (entry.failed) return;
+      const read = this.justRead?.hash === hash ? this.justRead : undefined;
+      if (this.writer?.loading) {
+        // Kept among the recent blocks (bounded by the cache) for its connect once the thread has loaded: not hashed again.
+        if (read) this.store.remember(hash, read.raw, read.txStarts, read.txHashes, read.block);
+        return;
+      }
+      const tip = this.index.tip;
+      if (entry.prev !== tip.hash && this.index.ancestor(entry, tip.height) !== tip) return;
+      for (const e of entry.prev === tip.hash ? [entry] : this.index.path(tip, entry)) {
+        const ahead = this.writeAhead();
+        // Serially, the block just read is connectEntry's from the recent blocks, not read again.
+        if (!ahead && read?.hash === e.hash) this.store.remember(e.hash, read.raw, read.txStarts, read.txHashes, read.block);
+        const problem = ahead ? this.connectAhead(e, this.writer!) : this.connectEntry(e, []);
+        if (problem) return this.connectFailed(e, problem);
+      }
     } finally {
       this.justRead = undefined;
     }

@@ -84,6 +84,11 @@ export class WriteThread {
     return Atomics.load(this.signal, STATE) === READY;
   }
 
+  /** Whether the thread is still loading (neither ready nor failed): nothing waits for it. */
+  get loading(): boolean {
+    return Atomics.load(this.signal, STATE) === 0;
+  }
+
   /** Blocks handed over and not committed yet. */
   get inFlight(): number {
     return this.posted - Atomics.load(this.signal, COMMITTED);
