@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Block } from '../../src/chain/block/block.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
+import { WriteThread } from '../../src/actors/chainstore/write-thread.js';
 import { readBlockFiles, writeBlockFiles } from '../helpers/blockfiles.js';
 import { removeDir } from '../helpers/daemon.js';
 import { LANES, blockOn, dump, newRules, params, signedChain, stepTx } from '../helpers/signed-chain.js';
@@ -44,6 +45,45 @@ test('-reindex with the write thread leaves the chain state the serial reindex l
   const want = dump(serialDir);
   const got = dump(threadDir);
   assert.ok((want.get('coins')?.length ?? 0) > LANES && (want.get('tokenOutputs')?.length ?? 0) > 0, 'the chain has coins and token outputs');
+  for (const [name, rows] of want) assert.deepEqual(got.get(name), rows, `database ${name}`);
+  for (const d of [dir, serialDir, threadDir]) removeDir(d);
+});
+
+test('-reindex connects blocks as it reads the block files, those read while the write thread loaded once it has: the serial reindex\'s chain state, key by key', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-rx-'));
+  const { tip, height } = await signedChain(dir);
+  const serialDir = copyOf(dir);
+  const threadDir = copyOf(dir);
+  const serial = await reindex(serialDir, false);
+  await serial.close();
+  // The thread seen loading for the first five blocks read (whatever its real pace), then waited for.
+  const loading = Object.getOwnPropertyDescriptor(WriteThread.prototype, 'loading')!;
+  let asked = 0;
+  Object.defineProperty(WriteThread.prototype, 'loading', {
+    configurable: true,
+    get(this: WriteThread) {
+      if (++asked <= 5) return true;
+      assert.ok(this.ready(), 'the write thread loads');
+      return false;
+    },
+  });
+  const logs: string[] = [];
+  try {
+    const threaded = await reindex(threadDir, true, logs);
+    assert.equal(threaded.index.tip.hash, tip);
+    await threaded.close();
+  } finally {
+    Object.defineProperty(WriteThread.prototype, 'loading', loading);
+  }
+  assert.ok(asked > 5, `asked ${asked} times`);
+  assert.ok(!logs.some((l) => /write thread did not load/.test(l)), logs.join('\n'));
+  // Every block connected before the scan ended (the five deferred ones caught up with the sixth), none after it.
+  const ended = logs.findIndex((l) => l === `reindex: ${height + 1} blocks indexed, ${height} connected`);
+  assert.ok(ended > 0, logs.join('\n'));
+  assert.ok(logs.slice(0, ended).some((l) => l.startsWith(`connected block ${height} `)), logs.join('\n'));
+  assert.ok(!logs.slice(ended).some((l) => l.startsWith('connected block')), logs.join('\n'));
+  const want = dump(serialDir);
+  const got = dump(threadDir);
   for (const [name, rows] of want) assert.deepEqual(got.get(name), rows, `database ${name}`);
   for (const d of [dir, serialDir, threadDir]) removeDir(d);
 });

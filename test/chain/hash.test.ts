@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hash160, sha256, sha256d } from '../../src/chain/crypto/hash.js';
+import { NATIVE_SHA256_FROM, hash160, sha256, sha256d } from '../../src/chain/crypto/hash.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
@@ -35,6 +35,37 @@ test('sha256 and sha256d agree with @noble/hashes on every length 0..1100 (each 
   const view = big.subarray(7, 7 + 226);
   assert.equal(toHex(sha256d(view)), toHex(nobleSha256(nobleSha256(big.slice(7, 233)))));
   assert.equal(toHex(sha256(new Uint8Array(1_000_000).fill(0x61))), 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+});
+
+test('sha256 and sha256d on either side of NATIVE_SHA256_FROM (sha256.ts below, node:crypto from it on): random lengths and offsets agree with @noble/hashes, and each result is a plain Uint8Array of its own', async () => {
+  const { sha256: nobleSha256 } = await import('@noble/hashes/sha2.js');
+  assert.ok(NATIVE_SHA256_FROM > 80 && NATIVE_SHA256_FROM < 1100, `threshold ${NATIVE_SHA256_FROM}`);
+  let x = 0x1b873593;
+  const next = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0);
+  const pool = Uint8Array.from({ length: 4096 }, () => next() & 0xff);
+  for (let i = 0; i < 2000; i++) {
+    // Lengths around the threshold (and across the 64-byte padding cases there), views anywhere in a shared buffer.
+    const n = NATIVE_SHA256_FROM - 130 + (next() % 260);
+    const at = next() % (pool.length - n);
+    const view = pool.subarray(at, at + n);
+    const copy = pool.slice(at, at + n);
+    const once = sha256(view);
+    const twice = sha256d(view);
+    assert.equal(toHex(once), toHex(nobleSha256(copy)), `sha256, length ${n} at ${at}`);
+    assert.equal(toHex(twice), toHex(nobleSha256(nobleSha256(copy))), `sha256d, length ${n} at ${at}`);
+    for (const h of [once, twice]) {
+      // Not a Buffer: its slice() copies (a Buffer's would share the bytes).
+      assert.equal(Object.getPrototypeOf(h), Uint8Array.prototype, `length ${n}`);
+      assert.equal(h.length, 32);
+      const c = h.slice();
+      c[0] = c[0]! ^ 0xff;
+      assert.notEqual(h[0], c[0], `length ${n}: slice() shares the digest's bytes`);
+    }
+    // A later hash leaves an earlier digest as it was (no shared output buffer).
+    const kept = toHex(twice);
+    sha256d(pool.subarray(0, n));
+    assert.equal(toHex(twice), kept, `length ${n}: an earlier digest changed`);
+  }
 });
 
 test('ripemd160: the designers\' vectors, and agreement with @noble/hashes on every length 0..1100', async () => {

@@ -67,7 +67,8 @@ function checkMetaPages(path: string): void {
 /** seq, file, pos, size, txCount (u32 LE each), then the serialised header. */
 const FIXED = 20;
 
-function encodeRecord(r: BlockRecord): Buffer {
+/** A block-index record as stored: what putBlock writes, and what another thread is handed to write (putEncodedBlock). */
+export function encodeRecord(r: BlockRecord): Buffer {
   const header = r.header.toRaw();
   const b = Buffer.allocUnsafe(FIXED + header.length);
   b.writeUInt32LE(r.seq, 0);
@@ -186,6 +187,11 @@ export class ChainDb {
   /** Inside write(). */
   putBlock(r: BlockRecord): void {
     this.blocks.putSync(Buffer.from(fromHexReversed(r.hash)), encodeRecord(r));
+  }
+
+  /** Inside write(): a record encodeRecord encoded (the reindex's write thread writes those the chain store's thread indexed). */
+  putEncodedBlock(hash: string, value: Uint8Array): void {
+    this.blocks.putSync(Buffer.from(fromHexReversed(hash)), Buffer.from(value.buffer, value.byteOffset, value.length));
   }
 
   /** Whether nothing was ever committed here. */

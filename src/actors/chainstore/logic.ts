@@ -9,7 +9,7 @@ import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
-import { CHAIN_SCHEMA_VERSION, ChainStateDamaged } from './chaindb.js';
+import { CHAIN_SCHEMA_VERSION, ChainStateDamaged, encodeRecord } from './chaindb.js';
 import { SupplyIndex } from './supplyindex.js';
 import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
@@ -106,6 +106,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private writer: WriteThread | undefined;
   /** Blocks verified and handed to the write thread, not committed yet (at most WRITE_AHEAD + 1). */
   private readonly pending = new PendingBlocks();
+  /** -reindex: the block the scan just read and indexed, parsed and hashed, for its connect (then dropped). */
+  private justRead: { hash: string; block: Block; raw: Uint8Array; txids: string[]; txHashes: Uint8Array[]; txStarts: number[] } | undefined;
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
 
@@ -177,7 +179,12 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         const magic = this.opts.magic ?? this.opts.baseParams?.messageStart ?? DEFAULT_MAGIC;
         this.writer = WriteThread.start({ dir, magic, addressIndex: this.indexes.addressIndex, ...(this.opts.cacheBytes !== undefined ? { cacheBytes: this.opts.cacheBytes } : {}) }, this.log);
       }
-      this.reindex();
+      try {
+        this.reindex();
+      } catch (e) {
+        await this.stopWriter();
+        throw e;
+      }
     } else {
       if (this.store.db.isEmpty()) {
         if (this.store.files.list().some((n) => this.store.files.sizeOf(n) > 0)) {
@@ -311,7 +318,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * index when its parent is known and it passes the checks a received block passes; returns its
    * hash, or undefined when it is not taken (unreadable, known already, or failing a check).
    */
-  private acceptStored(raw: Uint8Array, pos: BlockPos, parsed?: { block: Block; txStarts: number[] }): string | undefined {
+  private acceptStored(raw: Uint8Array, pos: BlockPos, parsed?: { block: Block; txStarts: number[] }, keep = false): string | undefined {
     let block: Block;
     let txStarts: number[] = [];
     try {
@@ -324,8 +331,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     if (this.index.has(hash)) return undefined;
     const prev = this.index.get(toHexReversed(block.header.prevHash));
     if (!prev) return undefined;
+    const txHashes = txHashesOf(raw, txStarts);
     try {
-      this.opts.rules.checkBlock(block, prev.height + 1, { size: raw.length, txHashes: txHashesOf(raw, txStarts), txSizes: txSizesOf(txStarts) });
+      this.opts.rules.checkBlock(block, prev.height + 1, { size: raw.length, txHashes, txSizes: txSizesOf(txStarts) });
       this.opts.rules.checkHeader(block.header, this.prevContext(prev), this.now());
     } catch (e) {
       // e: whatever the rules threw (a ValidationError carries komodod's reason).
@@ -333,6 +341,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       return undefined;
     }
     this.unrecorded.push(this.index.add(block.header, pos, block.txs.length, prev.failed));
+    // Checked against its merkle root just now: its connect uses these bytes and txids, not a second read.
+    if (keep) this.justRead = { hash, block, raw, txStarts, txHashes, txids: txHashes.map((x) => toHexReversed(x)) };
     return hash;
   }
 
@@ -361,8 +371,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   /**
    * -reindex (LoadExternalBlockFile over every block file): the chain state is emptied and every
    * record of the block files is read in order, a block whose parent is not known yet kept aside
-   * (by position) until its parent comes; the active chain is then connected from genesis with
-   * full validation, by load().
+   * (by position) until its parent comes. Each block indexed is connected at once, with full
+   * validation, when it extends the active tip (komodod's LoadExternalBlockFile hands each block to
+   * ProcessNewBlock, which connects it), from the bytes and txids its checks just used; a better
+   * branch than the one connected so far is taken up by load() after the scan. A kill before the
+   * scan ends starts the reindex again (the `reindexing` mark, komodod's fReindex).
    */
   private reindex(): void {
     const genesis = this.opts.rules.genesis;
@@ -377,7 +390,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.supply.clear();
       this.store.db.putMeta('reindexing', true);
       this.store.db.putMeta('addressIndex', this.indexes.addressIndex);
+      this.store.db.putMeta('failed', []);
+      this.store.putSchema();
     });
+    // Blocks connect as they are read: their commits are flushed once at the end, by load().
+    this.store.db.flushEachCommit = false;
     this.store.forget();
     const files = this.store.files.list();
     const waiting = new Map<string, BlockPos[]>();
@@ -396,14 +413,17 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       const hash = header.hashHex();
       if (this.index.size === 0 && hash === genesisHash) {
         this.unrecorded.push(this.index.add(genesis.header, pos, genesis.txs.length));
+        this.index.setActiveTip(this.index.get(genesisHash)!);
       } else if (this.index.size === 0 || !this.index.has(toHexReversed(header.prevHash))) {
         if (!this.index.has(hash)) {
           const prev = toHexReversed(header.prevHash);
           waiting.set(prev, [...(waiting.get(prev) ?? []), pos]);
         }
         return true;
-      } else if (!this.acceptStored(raw, pos, parsed)) {
+      } else if (!this.acceptStored(raw, pos, parsed, true)) {
         return true;
+      } else {
+        this.connectRead(hash);
       }
       indexed++;
       // Blocks that were waiting for this one, and for theirs.
@@ -413,8 +433,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         if (!children) continue;
         waiting.delete(queue[i]!);
         for (const c of children) {
-          const h = this.acceptStored(this.store.files.readBlock(c), c);
+          const h = this.acceptStored(this.store.files.readBlock(c), c, undefined, true);
           if (h) {
+            this.connectRead(h);
             indexed++;
             queue.push(h);
           }
@@ -442,21 +463,51 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       // No block file holds the genesis block: it is written first, as a new chain's is.
       const pos = this.store.append(genesis.toRaw());
       this.unrecorded.push(this.index.add(genesis.header, pos, genesis.txs.length));
+      this.index.setActiveTip(this.index.get(genesisHash)!);
       for (const c of waiting.get(genesisHash) ?? []) take(this.store.files.readBlock(c), c);
     }
     let unlinked = 0;
     for (const list of waiting.values()) unlinked += list.length;
     if (unlinked > 0) this.log(`reindex: ${unlinked} blocks whose parent is in no block file were left out`);
-    this.index.setActiveTip(this.index.atHeight(0) ?? this.index.get(genesisHash)!);
+    // What the write thread has is committed first: the tip recorded here is the last block it wrote.
+    this.settleWriter(0);
     this.commit(() => {
       this.store.db.putMeta('blockFile', { file: this.store.files.appendFile, size: this.store.files.appendSize });
-      this.store.db.putMeta('tip', genesisHash);
-      this.store.db.putMeta('failed', []);
-      this.store.putSchema();
-      // Every block file read: what remains is connecting the best chain, which any start goes on with.
+      this.store.db.putMeta('tip', this.index.tip.hash);
+      // Every block file read: what remains is connecting a better branch, if any, which any start goes on with.
       this.store.db.removeMeta('reindexing');
     });
-    this.log(`reindex: ${this.index.size} blocks indexed; connecting the best chain`);
+    this.log(`reindex: ${this.index.size} blocks indexed, ${this.index.height} connected`);
+  }
+
+  /**
+   * -reindex: the block just indexed is connected now when it extends the active chain (with the
+   * blocks between, indexed while the write thread was loading: the scan goes on meanwhile rather
+   * than wait for it, keeping them among the recent blocks); any other is left to load()'s activateBestChain after the scan, which compares
+   * whole branches. One that fails is marked failed, as activateBestChain marks it.
+   */
+  private connectRead(hash: string): void {
+    const entry = this.index.get(hash)!;
+    try {
+      if (entry.failed) return;
+      const read = this.justRead?.hash === hash ? this.justRead : undefined;
+      if (this.writer?.loading) {
+        // Kept among the recent blocks (bounded by the cache) for its connect once the thread has loaded: not hashed again.
+        if (read) this.store.remember(hash, read.raw, read.txStarts, read.txHashes, read.block);
+        return;
+      }
+      const tip = this.index.tip;
+      if (entry.prev !== tip.hash && this.index.ancestor(entry, tip.height) !== tip) return;
+      for (const e of entry.prev === tip.hash ? [entry] : this.index.path(tip, entry)) {
+        const ahead = this.writeAhead();
+        // Serially, the block just read is connectEntry's from the recent blocks, not read again.
+        if (!ahead && read?.hash === e.hash) this.store.remember(e.hash, read.raw, read.txStarts, read.txHashes, read.block);
+        const problem = ahead ? this.connectAhead(e, this.writer!) : this.connectEntry(e, []);
+        if (problem) return this.connectFailed(e, problem);
+      }
+    } finally {
+      this.justRead = undefined;
+    }
   }
 
   /**
@@ -1189,15 +1240,19 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       }
       // Everything handed to the write thread is committed before anything else is written.
       this.settleWriter(0);
-      if (failedAt) {
-        this.index.markFailed(failedAt);
-        // An invalid block is not read again unless reconsidered: its parsed form goes now.
-        this.forgetParsed(failedAt.hash);
-        this.log(`block ${failedAt.hash} at height ${failedAt.height} is invalid: ${lastFailure!.reason}`);
-        this.saveFailed();
-      }
+      if (failedAt) this.connectFailed(failedAt, lastFailure!);
     }
     return lastFailure;
+  }
+
+  /** A block that failed to connect is marked failed, with its descendants, and recorded so. */
+  private connectFailed(entry: BlockEntry, problem: { rejectCode: number; reason: string }): void {
+    this.settleWriter(0);
+    this.index.markFailed(entry);
+    // An invalid block is not read again unless reconsidered: its parsed form goes now.
+    this.forgetParsed(entry.hash);
+    this.log(`block ${entry.hash} at height ${entry.height} is invalid: ${problem.reason}`);
+    this.saveFailed();
   }
 
   private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
@@ -1221,10 +1276,10 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return undefined;
   }
 
-  /** Whether blocks connect through the write thread: it loaded, and no block record waits for this thread's next commit. */
+  /** Whether blocks connect through the write thread: it loaded (block records waiting for a commit go with its next block). */
   private writeAhead(): boolean {
     const w = this.writer;
-    if (!w || this.unrecorded.length > 0) return false;
+    if (!w) return false;
     if (this.pending.size > 0 || w.ready()) return true;
     this.log('reindex: the write thread did not load; blocks are written on the chain store\'s thread');
     void this.stopWriter();
@@ -1237,8 +1292,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * while it is written. A block that fails is never handed over: what was is committed first.
    */
   private connectAhead(entry: BlockEntry, writer: WriteThread): { rejectCode: number; reason: string } | undefined {
-    // Read once and not kept: a reindex reads each block once, and the recent blocks' cache would only churn.
-    const h = this.store.peek(entry.hash, entry.pos);
+    // The block the scan just read, else read once and not kept: a reindex reads each block once, and the recent blocks' cache would only churn.
+    const h = this.justRead?.hash === entry.hash ? this.justRead : this.store.peek(entry.hash, entry.pos);
     const block = h.block;
     const { view, changes } = this.pending.view(entry.hash, { coin: (txid, n) => this.indexes.coin(txid, n), tx: (txid) => this.txInfo(txid)?.tx });
     try {
@@ -1260,6 +1315,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       raw: h.raw,
       txStarts: Uint32Array.from(h.txStarts),
       txids: h.txids,
+      // Indexed since the last job (this block's own among them): written in its transaction.
+      records: this.unrecorded.splice(0).map((e) => ({ hash: e.hash, value: encodeRecord(this.recordOf(e)) })),
       ...(this.pending.size === 0 ? { parentTotal: before && poolsArray(before) } : {}),
     });
     this.pending.push(changes);

@@ -9,6 +9,8 @@ export interface WriteJob {
   raw: Uint8Array;
   txStarts: Uint32Array;
   txids: string[];
+  /** Block-index records to write in the same transaction (blocks the chain store's thread indexed since the last job; encodeRecord's bytes). */
+  records: { hash: string; value: Uint8Array }[];
   /** The parent's value pools up to it (five amounts, null where unknown); absent: the thread reads them (it wrote the parent). */
   parentTotal?: bigint[] | null;
 }
@@ -80,6 +82,11 @@ export class WriteThread {
     while (Atomics.load(this.signal, STATE) === 0 && Date.now() < until) Atomics.wait(this.signal, COMMITTED, 0, 50);
     this.drain();
     return Atomics.load(this.signal, STATE) === READY;
+  }
+
+  /** Whether the thread is still loading (neither ready nor failed): nothing waits for it. */
+  get loading(): boolean {
+    return Atomics.load(this.signal, STATE) === 0;
   }
 
   /** Blocks handed over and not committed yet. */

@@ -43,9 +43,10 @@ function write(job: WriteJob): void {
   const block = Block.fromRaw(job.raw);
   // The parent's value pools: given for the first block after a commit of the chain store's, else the parent's, written here.
   const parentTotal = job.parentTotal !== undefined ? job.parentTotal : job.prev ? (p.indexes.poolsOf(job.prev)?.total ?? null) : null;
-  p.db.write(() =>
-    writeBlockEffects(p, { hash: job.hash, height: job.height, prev: job.prev, block, txids: job.txids, txStarts: job.txStarts }, parentTotal && poolsFrom(parentTotal), (id) => lookup(p, id)),
-  );
+  p.db.write(() => {
+    for (const r of job.records) p.db.putEncodedBlock(r.hash, r.value);
+    writeBlockEffects(p, { hash: job.hash, height: job.height, prev: job.prev, block, txids: job.txids, txStarts: job.txStarts }, parentTotal && poolsFrom(parentTotal), (id) => lookup(p, id));
+  });
 }
 
 port.on('message', (job: WriteJob) => {
