@@ -111,17 +111,26 @@ export class BlockIndex {
     return e ?? this.active[0]!;
   }
 
-  /** Valid tips (entries no valid entry builds on) with more work than the active tip, best first. */
+  /**
+   * Valid tips (entries no valid entry builds on) with more work than the active tip, best first.
+   * Found from the leaves, not by a pass over every entry (it runs twice per block submitted): such a
+   * tip is a leaf, or the first valid entry below a failed leaf (descendants of a failed block are
+   * failed), and an entry has less work than any leaf above it, so a leaf with no more work than the
+   * tip is passed over at once. The cost is the number of leaves (stale tips), not of blocks.
+   */
   betterTips(): BlockEntry[] {
-    const tip = this.tip;
-    const hasChild = new Set<string>();
-    for (const e of this.entries.values()) if (e.prev && !e.failed) hasChild.add(e.prev);
-    const out: BlockEntry[] = [];
-    for (const e of this.entries.values()) {
-      if (e.failed || hasChild.has(e.hash)) continue;
-      if (e.chainWork > tip.chainWork) out.push(e);
+    const tipWork = this.tip.chainWork;
+    const below = new Set<BlockEntry>();
+    for (const h of this.leaves) {
+      let e: BlockEntry | undefined = this.entries.get(h)!;
+      if (e.chainWork <= tipWork) continue;
+      while (e && e.failed) e = this.parent(e);
+      if (e && e.chainWork > tipWork) below.add(e);
     }
-    return out.sort((a, b) => (a.chainWork === b.chainWork ? this.order.get(a.hash)! - this.order.get(b.hash)! : a.chainWork > b.chainWork ? -1 : 1));
+    // One found below a failed leaf may have a valid child on another branch: then a leaf of that
+    // branch led to a valid descendant of it, also found.
+    const found = [...below].filter((e) => ![...below].some((d) => d.height > e.height && this.ancestor(d, e.height) === e));
+    return found.sort((a, b) => (a.chainWork === b.chainWork ? this.order.get(a.hash)! - this.order.get(b.hash)! : a.chainWork > b.chainWork ? -1 : 1));
   }
 
   /** Every entry no other entry builds on, in arrival order. */
