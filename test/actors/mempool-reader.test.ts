@@ -19,8 +19,11 @@ import { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
 import { LmdbChainReader, type ReadSource } from '../../src/actors/chainstore/chain-reader.js';
 import type { ChainStoreProtocol, ChainStoreRequest } from '../../src/actors/chainstore/protocol.js';
 import { MempoolLogic } from '../../src/actors/mempool/logic.js';
-import type { MempoolNotice } from '../../src/actors/mempool/protocol.js';
-import type { Asker } from '../../src/actors/ask.js';
+import type { MempoolNotice, MempoolProtocol, TxsAccepted } from '../../src/actors/mempool/protocol.js';
+import { Asker } from '../../src/actors/ask.js';
+import { VerifyPool } from '../../src/actors/verify/pool.js';
+import { serviceMachine } from '../../src/machines/service.js';
+import { createActor } from 'xstate';
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import { blockOn, newRules, params } from '../helpers/signed-chain.js';
 
@@ -189,6 +192,81 @@ test('a snapshot older than the tip the mempool has processed is never used: the
     assert.ok(asks() >= 2, 'asked, not read');
   } finally {
     await old.close();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A pool whose checks are answered only once `open` is called: a burst stays in flight until then. */
+function gatedPool(pool: VerifyPool): { gated: VerifyPool; open: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const gated = {
+    parallel: true,
+    checks(opts: Parameters<VerifyPool['checks']>[0]) {
+      const c = pool.checks(opts);
+      return {
+        defer: (...a: Parameters<typeof c.defer>) => c.defer(...a),
+        flush: () => c.flush(),
+        ready: () => false,
+        result: async (pos: number) => {
+          await gate;
+          return c.result(pos);
+        },
+      };
+    },
+  };
+  return { gated: gated as unknown as VerifyPool, open };
+}
+
+test('a lone sendrawtransaction is applied in the step that brings it, in arrival order with a burst still being verified', async () => {
+  const { s, dir, fan } = await chainWithLanes(6);
+  const pool = await VerifyPool.start({ threads: 1, batchInputs: 2 });
+  const { gated, open } = gatedPool(pool);
+  try {
+    const { chain } = askerOf(s);
+    const logic = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()), verifyPool: gated });
+    const actor = createActor(serviceMachine, { input: { logic } });
+    const order: string[] = [];
+    actor.on('txsAccepted', (e) => {
+      for (const i of (e as unknown as TxsAccepted).items) order.push(`notice ${i.txid}`);
+    });
+    actor.start();
+    const mempool = new Asker<MempoolProtocol>('mempool', actor);
+    await new Promise((r) => setImmediate(r)); // loaded
+    const h = s.index.height + 1;
+    const lone = (tx: Transaction) => mempool.ask({ op: 'accept', raw: tx.toRaw(), tx, allowHighFees: false, gathered: true });
+    // The first asks the chain store (the mempool learns the tip), through the writer.
+    const a = spend(fan, 0, h, 1000n);
+    assert.equal(await lone(a), a.txid());
+    // The next is applied as it arrives: in the mempool, its notice out, before ask() returns.
+    const b = spend(fan, 1, h, 1000n);
+    const bAnswer = lone(b).then((txid) => void order.push(`reply ${txid}`));
+    assert.ok(logic.entries.has(b.txid()), 'applied in the step that received it');
+    assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' });
+    await bAnswer;
+    assert.deepEqual(order, [`notice ${a.txid()}`, `notice ${b.txid()}`, `reply ${b.txid()}`]);
+    // A burst, then one more transaction after it (to the workers, as it follows a burst), both held.
+    const [c, d, e] = [2, 3, 4].map((n) => spend(fan, n, h, 1000n)) as [Transaction, Transaction, Transaction];
+    const burst = mempool.ask({ op: 'acceptMany', items: [c, d].map((tx) => ({ raw: tx.toRaw(), tx, allowHighFees: false })) });
+    await new Promise((r) => setImmediate(r));
+    const after = mempool.ask({ op: 'acceptMany', items: [{ raw: e.toRaw(), tx: e, allowHighFees: false }] });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' }, 'the bursts are posted, their checks held');
+    assert.equal(logic.entries.has(e.txid()), false);
+    // A lone spend of e now: checked after e enters the mempool, as one by one, not against the chain alone.
+    const child = spend(e, 0, h, 500n);
+    const childAnswer = lone(child);
+    assert.equal(logic.entries.has(child.txid()), false, 'not applied before the bursts in flight');
+    open();
+    assert.deepEqual(await burst, [c, d].map((tx) => ({ ok: true, result: tx.txid() })));
+    assert.deepEqual(await after, [{ ok: true, result: e.txid() }]);
+    assert.equal(await childAnswer, child.txid());
+    assert.deepEqual([...logic.entries.keys()], [a, b, c, d, e, child].map((tx) => tx.txid()));
+    actor.stop();
+  } finally {
+    open();
+    await pool.stop();
     await s.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -345,6 +345,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private tipPart: TipView | undefined;
   /** Chain views read through the reader (not asked), for inspection. */
   private viewsRead = 0;
+  /** No burst is still being verified (postBurst). */
+  private burstsDone = true;
+  /** The lone accept writesNow read the view of, for writeNow in the same machine step. */
+  private nowAccept: { body: MempoolRequest; tx: Transaction; txid: string; view?: ChainView } | undefined;
   /** The fee and priority estimator (estimatefee, estimatepriority), fed as komodod's mempool feeds it. */
   private readonly fees: FeeEstimatorFeed;
 
@@ -534,6 +538,43 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   }
 
   /**
+   * A lone sendrawtransaction (an accept its sender gathered alone) that needs nothing awaited: no
+   * burst before it still being verified, no crypto-condition context to fetch, its coins read through
+   * the reader at the mempool's tip. The machine then applies it in the step that brought it
+   * (writeNow), not through the writer (three steps and an ask of the chain store). Its view is read
+   * here and kept for writeNow, which the machine calls next, in the same step.
+   */
+  writesNow(body: MempoolRequest): boolean {
+    this.nowAccept = undefined;
+    if (body.op !== 'accept' || body.gathered !== true || !(body.tx instanceof Transaction)) return false;
+    // As acceptMany's lone transaction: after a burst the thread is better kept free (workers verify).
+    if (this.lastBurst >= 2 || !this.burstsDone || this.redoFrom !== undefined) return false;
+    // Its CC context would be asked of the chain store.
+    if (readsContext(body.tx)) return false;
+    const { tx, txid } = decodeAccept(body.raw, body.tx);
+    if (this.entries.has(txid)) {
+      this.nowAccept = { body, tx, txid };
+      return true;
+    }
+    const view = this.readViews([{ txid, outpoints: outpointsOf(tx), outputs: tx.vout.length }])?.[0];
+    if (!view) return false;
+    this.nowAccept = { body, tx, txid, view };
+    return true;
+  }
+
+  /** The lone accept writesNow found ready, applied as accept would apply it. */
+  writeNow(body: MempoolRequest): WriteOutcome<MempoolNotice> {
+    const ready = this.nowAccept;
+    this.nowAccept = undefined;
+    if (!ready || ready.body !== body || body.op !== 'accept') throw new ServiceFailure(-32603, 'mempool: an accept applied at once without its view');
+    this.lastBurst = 1;
+    const notices: MempoolNotice[] = [];
+    // Already in the mempool: the txid again, as accept.
+    if (!ready.view) return { result: ready.txid, notices };
+    return { result: this.applyAccept(ready.tx, ready.txid, body.raw, body.allowHighFees === true, ready.view, notices, body.relay !== false), notices };
+  }
+
+  /**
    * The chain views of these transactions read through the reader, no message: only when the reader's
    * snapshot is at the tip the mempool has processed (the last block notice, or a later tip the chain
    * store answered with) and the tip's part (height, times, parameters) is the one the chain store
@@ -576,6 +617,15 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     return this.opts.chain.ask({ op: 'views', items: wanted }).then((views) => {
       this.learnTip(views[0]);
       return views;
+    });
+  }
+
+  /** A burst's second half is posted: lone accepts wait for it (writesNow) until it has settled. */
+  private postBurst(t: Promise<void>): void {
+    this.tail = t;
+    this.burstsDone = false;
+    void t.then(() => {
+      if (this.tail === t) this.burstsDone = true;
     });
   }
 
@@ -655,7 +705,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       }
     });
     checks?.flush();
-    this.tail = this.commitBurst(this.tail, epoch, items, stages, checks, mine, report);
+    this.postBurst(this.commitBurst(this.tail, epoch, items, stages, checks, mine, report));
   }
 
   /**
