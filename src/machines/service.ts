@@ -343,10 +343,11 @@ export const serviceMachine = setup({
           ],
           on: {
             request: [
+              // Nothing queued or running here, so applying it now keeps the arrival order. First: a
+              // batchable write may need no waiting either (the mempool's lone accept, writesNow).
+              { guard: 'writesNow', actions: 'writeNow' },
               { guard: 'isGatheredBatch', target: 'working', actions: 'enqueue' },
               { guard: 'isBatchable', target: 'gathering', actions: 'enqueue' },
-              // Nothing queued or running here, so applying it now keeps the arrival order.
-              { guard: 'writesNow', actions: 'writeNow' },
               { guard: 'isWrite', target: 'working', actions: 'enqueue' },
               { actions: 'answerRead' },
             ],

@@ -25,7 +25,7 @@ import { Askers, type ServiceProtocols } from './askers.js';
 import { routeNotices } from './routes.js';
 import { PublishedParams, type Asks, type NodeParts } from './services/parts.js';
 import { chainStoreOptions } from './services/chainstore.js';
-import { mempoolOptions } from './services/mempool.js';
+import { chainReader, mempoolOptions } from './services/mempool.js';
 import { minerOptions, pacerIntervalMs } from './services/miner.js';
 import { walletOptions } from './services/wallet.js';
 import { tokenRegistryOptions } from './services/tokens.js';
@@ -143,6 +143,7 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
   const askers = new Askers();
   const asks = (system: NodeSystem): Asks => ({ chain: askers.of(system, 'chainStore'), mempool: askers.of(system, 'mempool') });
   let minerLogic: MinerLogic | undefined;
+  let chainLogic: ChainStoreLogic | undefined;
   const notifiers: CommandNotifier[] = [];
 
   const root = createActor(nodeMachine, {
@@ -150,8 +151,8 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
     ...(inspect ? { inspect } : {}),
     input: {
       services: {
-        chainStore: () => new ChainStoreLogic(chainStoreOptions(parts)),
-        mempool: (system) => new MempoolLogic(mempoolOptions(parts, askers.of(system, 'chainStore'))),
+        chainStore: () => (chainLogic = new ChainStoreLogic(chainStoreOptions(parts))),
+        mempool: (system) => new MempoolLogic(mempoolOptions(parts, askers.of(system, 'chainStore'), chainReader(() => chainLogic))),
         miner: (system) => (minerLogic = new MinerLogic(minerOptions(parts, asks(system)))),
         wallet: (system) => new WalletLogic(walletOptions(parts, asks(system))),
         tokenRegistry: (system) => new TokenRegistryLogic(tokenRegistryOptions(parts, asks(system))),

@@ -9,7 +9,7 @@ import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import { BlockIndex, type BlockEntry } from './blockindex.js';
 import { blockFileName, type BlockPos } from './blockfiles.js';
-import { CHAIN_SCHEMA_VERSION, ChainStateDamaged, encodeRecord } from './chaindb.js';
+import { CHAIN_SCHEMA_VERSION, ChainStateDamaged, encodeRecord, type ChainDb } from './chaindb.js';
 import { SupplyIndex } from './supplyindex.js';
 import { verifyDB } from './verifydb.js';
 import { addressKey, addressKeysOf } from '../../chain/address/index-key.js';
@@ -110,6 +110,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private justRead: { hash: string; block: Block; raw: Uint8Array; txids: string[]; txHashes: Uint8Array[]; txStarts: number[] } | undefined;
   private readonly now: () => number;
   private readonly log: (msg: string) => void;
+  /** Loaded and not closing: readSource() hands out the environment. */
+  private readable = false;
 
   constructor(private readonly opts: ChainStoreOptions) {
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
@@ -227,6 +229,15 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         this.store.db.flush();
       }
     }
+    this.readable = true;
+  }
+
+  /**
+   * What a ChainReader reads (chain-reader.ts): the environment and the indexes, once loaded (no write
+   * thread left, the tip recorded) and until the close starts.
+   */
+  readSource(): { db: ChainDb; indexes: ChainIndexes } | undefined {
+    return this.readable ? { db: this.store.db, indexes: this.indexes } : undefined;
   }
 
   /**
@@ -574,6 +585,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   async close(): Promise<void> {
+    this.readable = false;
     await this.store?.close();
   }
 

@@ -188,6 +188,34 @@ export interface ChainView extends TipView {
   hasUnspentOutputs: boolean;
 }
 
+/** A ChainView's chain part without the tip's: what a ChainReader reads, with the tip it was read at. */
+export interface ChainCoins {
+  /** The block hash of the committed tip the coins were read at. */
+  tip: string;
+  coins: (Coin | null)[];
+  confirmed: boolean[];
+  hasUnspentOutputs: boolean;
+}
+
+/**
+ * The chain store's committed state read directly, through an LMDB read transaction on its
+ * environment (design.md, Storage: the chain store is the only writer, other actors read consistent
+ * snapshots). The mempool reads its coins here instead of asking the chain store on every accept;
+ * each answer names the tip it was read at, so the reader of it checks that tip against its own and
+ * asks the chain store instead when they differ. A type here, in the protocol, so the mempool needs
+ * nothing else of the chain store's folder; the composition root opens it (src/node).
+ */
+export interface ChainReader {
+  /** The committed tip's hash, or undefined when the store cannot be read now (not loaded, closed). */
+  tip(): string | undefined;
+  /**
+   * For each transaction (its txid, its inputs' outpoints, its output count): what mempoolView
+   * answers, every one read in one read transaction at one tip; undefined when the store cannot be
+   * read now, or its tip is not `expectTip` (the caller asks the chain store then).
+   */
+  coins(expectTip: string, items: readonly { txid: string; outpoints: readonly Outpoint[]; outputs: number }[]): ChainCoins[] | undefined;
+}
+
 /** The wallet's coins found by script, with the tip they were read at. */
 export interface ScriptCoins {
   height: number;

@@ -30,7 +30,7 @@ import {
 import type { CryptoConditionChecker } from '../../chain/script/checker.js';
 import { ServiceFailure, noSuchOp, toServiceError } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { ChainStoreProtocol, ChainView } from '../chainstore/protocol.js';
+import type { ChainReader, ChainStoreProtocol, ChainView, Outpoint, TipView } from '../chainstore/protocol.js';
 import { FeeEstimatorFeed, readFeeEstimates, writeFeeEstimates } from './fee-feed.js';
 import type { AcceptItem, AcceptOutcome, MempoolAddressDelta, MempoolEntry, MempoolInfo, MempoolNotice, MempoolReplies, MempoolRequest, PriorityDelta, TxAccepted, TxRemoved } from './protocol.js';
 
@@ -72,6 +72,12 @@ export const MEMPOOL_HEIGHT = 0x7fffffff;
 
 export interface MempoolOptions {
   chain: Asker<ChainStoreProtocol>;
+  /**
+   * The chain store's committed state, read directly (an LMDB read transaction on its environment,
+   * opened by the composition root): an accept reads its coins here instead of asking the chain store,
+   * when the reader's tip is the mempool's (MempoolLogic.readViews). Without it every accept asks.
+   */
+  reader?: ChainReader;
   dataCarrierSize: number;
   sigCache?: SignatureCache;
   /** Where admitted transactions are recorded so block connection skips their scripts. */
@@ -333,6 +339,16 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** Signature failures in bursts so far: a burst checked before one of them is checked again. */
   private failures = 0;
   private readonly now: () => number;
+  /** The newest chain tip the mempool knows: the last block notice it applied, or a later tip an answer of the chain store was read at. */
+  private chainTip: string | undefined;
+  /** That tip's part of a chain view, as the chain store gave it (readViews pairs it with the reader's coins). */
+  private tipPart: TipView | undefined;
+  /** Chain views read through the reader (not asked), for inspection. */
+  private viewsRead = 0;
+  /** No burst is still being verified (postBurst). */
+  private burstsDone = true;
+  /** The lone accept writesNow read the view of, for writeNow in the same machine step. */
+  private nowAccept: { body: MempoolRequest; tx: Transaction; txid: string; view?: ChainView } | undefined;
   /** The fee and priority estimator (estimatefee, estimatepriority), fed as komodod's mempool feeds it. */
   private readonly fees: FeeEstimatorFeed;
 
@@ -446,11 +462,14 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       case 'blockConnected':
         // The bursts being verified enter the mempool first (they were sent before the block).
         await this.settled();
+        this.chainTip = body.block.header.hashHex();
         this.blockConnected(body.block, body.txids, body.height, notices);
         this.transactionsUpdated++;
         return { result: null, notices };
       case 'blockDisconnected':
         await this.settled();
+        // Its transactions are accepted again at the tip below it.
+        this.chainTip = toHexReversed(body.block.header.prevHash);
         await this.blockDisconnected(body.block, notices);
         this.transactionsUpdated++;
         return { result: null, notices };
@@ -470,7 +489,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   }
 
   summary(): Record<string, unknown> {
-    return { size: this.entries.size, bytes: this.bytes, verifiedInPool: this.verifiedInPool };
+    return { size: this.entries.size, bytes: this.bytes, verifiedInPool: this.verifiedInPool, viewsRead: this.viewsRead };
   }
 
   /** Parents before children, so a block template built in this order is valid. */
@@ -498,9 +517,14 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     const { tx, txid } = decodeAccept(raw, decoded);
     // Already in the mempool: no error, the txid again (sendrawtransaction relays it again).
     if (this.entries.has(txid)) return txid;
-    const viewAsked = this.opts.chain.ask({ op: 'view', txid, outpoints: outpointsOf(tx) });
+    const viewAsked = this.chainView(tx, txid);
     const ccAsked = this.ccContext([tx]);
     const [view, ccTxs] = ccAsked ? await Promise.all([viewAsked, ccAsked]) : [await viewAsked, undefined];
+    return this.applyAccept(tx, txid, raw, allowHighFees, view, notices, relay, ccTxs);
+  }
+
+  /** An accept's checks from the chain view on, and its entry: synchronous (accept, writeNow). */
+  private applyAccept(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView, notices: MempoolNotice[], relay: boolean, ccTxs?: ReadonlyMap<string, Transaction>): string {
     try {
       const p = this.prepare(tx, txid, raw, allowHighFees, view);
       if (ccTxs) p.ccTxs = ccTxs;
@@ -511,6 +535,98 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       if (e instanceof ServiceFailure) throw e;
       return rejectFailure(e);
     }
+  }
+
+  /**
+   * A lone sendrawtransaction (an accept its sender gathered alone) that needs nothing awaited: no
+   * burst before it still being verified, no crypto-condition context to fetch, its coins read through
+   * the reader at the mempool's tip. The machine then applies it in the step that brought it
+   * (writeNow), not through the writer (three steps and an ask of the chain store). Its view is read
+   * here and kept for writeNow, which the machine calls next, in the same step.
+   */
+  writesNow(body: MempoolRequest): boolean {
+    this.nowAccept = undefined;
+    if (body.op !== 'accept' || body.gathered !== true || !(body.tx instanceof Transaction)) return false;
+    // As acceptMany's lone transaction: after a burst the thread is better kept free (workers verify).
+    if (this.lastBurst >= 2 || !this.burstsDone || this.redoFrom !== undefined) return false;
+    // Its CC context would be asked of the chain store.
+    if (readsContext(body.tx)) return false;
+    const { tx, txid } = decodeAccept(body.raw, body.tx);
+    if (this.entries.has(txid)) {
+      this.nowAccept = { body, tx, txid };
+      return true;
+    }
+    const view = this.readViews([{ txid, outpoints: outpointsOf(tx), outputs: tx.vout.length }])?.[0];
+    if (!view) return false;
+    this.nowAccept = { body, tx, txid, view };
+    return true;
+  }
+
+  /** The lone accept writesNow found ready, applied as accept would apply it. */
+  writeNow(body: MempoolRequest): WriteOutcome<MempoolNotice> {
+    const ready = this.nowAccept;
+    this.nowAccept = undefined;
+    if (!ready || ready.body !== body || body.op !== 'accept') throw new ServiceFailure(-32603, 'mempool: an accept applied at once without its view');
+    this.lastBurst = 1;
+    const notices: MempoolNotice[] = [];
+    // Already in the mempool: the txid again, as accept.
+    if (!ready.view) return { result: ready.txid, notices };
+    return { result: this.applyAccept(ready.tx, ready.txid, body.raw, body.allowHighFees === true, ready.view, notices, body.relay !== false), notices };
+  }
+
+  /**
+   * The chain views of these transactions read through the reader, no message: only when the reader's
+   * snapshot is at the tip the mempool has processed (the last block notice, or a later tip the chain
+   * store answered with) and the tip's part (height, times, parameters) is the one the chain store
+   * gave for that tip. A snapshot older than that tip would judge a transaction against coins a block
+   * the mempool has applied already spent (or miss that it was mined); a newer one belongs with a tip
+   * part not known here. Either way: undefined, and the caller asks the chain store.
+   */
+  private readViews(items: readonly { txid: string; outpoints: readonly Outpoint[]; outputs: number }[]): ChainView[] | undefined {
+    const reader = this.opts.reader;
+    const tip = this.tipPart;
+    if (!reader || !tip || tip.hash !== this.chainTip) return undefined;
+    const read = reader.coins(tip.hash, items);
+    if (!read || read.length !== items.length) return undefined;
+    this.viewsRead += items.length;
+    return read.map((c) => ({ height: tip.height, hash: tip.hash, time: tip.time, mtp: tip.mtp, params: tip.params, coins: c.coins, confirmed: c.confirmed, hasUnspentOutputs: c.hasUnspentOutputs }));
+  }
+
+  /** The tip a chain store answer was read at: the newest the mempool knows, its part kept for readViews. */
+  private learnTip(view: ChainView | undefined): void {
+    if (!view) return;
+    this.chainTip = view.hash;
+    if (this.tipPart?.hash !== view.hash) this.tipPart = { height: view.height, hash: view.hash, time: view.time, mtp: view.mtp, params: view.params };
+  }
+
+  /** One transaction's chain view: read through the reader, else asked of the chain store. */
+  private chainView(tx: Transaction, txid: string): ChainView | Promise<ChainView> {
+    const outpoints = outpointsOf(tx);
+    const read = this.readViews([{ txid, outpoints, outputs: tx.vout.length }]);
+    if (read) return read[0]!;
+    return this.opts.chain.ask({ op: 'view', txid, outpoints }).then((view) => {
+      this.learnTip(view);
+      return view;
+    });
+  }
+
+  /** A burst's chain views (one tip for all): read through the reader, else asked of the chain store. */
+  private chainViews(wanted: { txid: string; outpoints: Outpoint[] }[], txs: ReadonlyMap<string, Transaction>): ChainView[] | Promise<ChainView[]> {
+    const read = this.readViews(wanted.map((w) => ({ txid: w.txid, outpoints: w.outpoints, outputs: txs.get(w.txid)?.vout.length ?? 0 })));
+    if (read) return read;
+    return this.opts.chain.ask({ op: 'views', items: wanted }).then((views) => {
+      this.learnTip(views[0]);
+      return views;
+    });
+  }
+
+  /** A burst's second half is posted: lone accepts wait for it (writesNow) until it has settled. */
+  private postBurst(t: Promise<void>): void {
+    this.tail = t;
+    this.burstsDone = false;
+    void t.then(() => {
+      if (this.tail === t) this.burstsDone = true;
+    });
   }
 
   /**
@@ -542,7 +658,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
     const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
-    const viewsAsked = this.opts.chain.ask({ op: 'views', items: wanted });
+    const viewsAsked = this.chainViews(wanted, burstTxs);
     const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
@@ -589,7 +705,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       }
     });
     checks?.flush();
-    this.tail = this.commitBurst(this.tail, epoch, items, stages, checks, mine, report);
+    this.postBurst(this.commitBurst(this.tail, epoch, items, stages, checks, mine, report));
   }
 
   /**

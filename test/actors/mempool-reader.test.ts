@@ -1,0 +1,273 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Block } from '../../src/chain/block/block.js';
+import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
+import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
+import { equalBytes } from '../../src/chain/encoding/hex.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
+import { produceScriptSig } from '../../src/chain/script/sign.js';
+import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
+import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
+import { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
+import { LmdbChainReader, type ReadSource } from '../../src/actors/chainstore/chain-reader.js';
+import type { ChainStoreProtocol, ChainStoreRequest } from '../../src/actors/chainstore/protocol.js';
+import { MempoolLogic } from '../../src/actors/mempool/logic.js';
+import type { MempoolNotice, MempoolProtocol, TxsAccepted } from '../../src/actors/mempool/protocol.js';
+import { Asker } from '../../src/actors/ask.js';
+import { VerifyPool } from '../../src/actors/verify/pool.js';
+import { serviceMachine } from '../../src/machines/service.js';
+import { createActor } from 'xstate';
+import { ServiceFailure } from '../../src/actors/protocol.js';
+import { blockOn, newRules, params } from '../helpers/signed-chain.js';
+
+/**
+ * The mempool reads chain coins through its own LMDB read transaction (ChainReader) instead of asking
+ * the chain store, only when the snapshot's tip is the tip the mempool has processed: these tests
+ * hold a chain store, a mempool over it and, for the stale cases, a reader over a copy of the chain
+ * state taken at an older tip.
+ */
+
+// signed-chain's key: its blocks' coinbases (the premine) pay it.
+const KEY = sha256(new TextEncoder().encode('reindex write thread test key'));
+const PUB = publicKeyFromPrivate(KEY, true);
+const P2PKH = p2pkhScript(hash160(PUB));
+
+function sign(tx: Transaction, script: Uint8Array, amount: bigint, height: number): void {
+  const keys = (id: Uint8Array) => (equalBytes(id, hash160(PUB)) ? { key: KEY, compressed: true } : undefined);
+  const sig = produceScriptSig(script, { tx, nIn: 0, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
+  assert.ok(sig.complete);
+  tx.vin[0]!.scriptSig = sig.scriptSig;
+}
+
+/** Spends output n of `from` to the test key, `pay` to another script, 10,000 satoshis of fee. */
+function spend(from: Transaction, n: number, height: number, pay: bigint): Transaction {
+  const tx = Transaction.ofFormat(params.txFormat(height), 0);
+  const value = from.vout[n]!.value;
+  tx.vin.push(new TxIn(new Outpoint(from.hash(), n)));
+  tx.vout.push(new TxOut(value - pay - 10_000n, P2PKH), new TxOut(pay, p2pkhScript(hash160(Uint8Array.of(height, n)))));
+  sign(tx, from.vout[n]!.script, value, height);
+  return tx;
+}
+
+async function mine(s: ChainStoreLogic, txs: Transaction[]): Promise<Block> {
+  const block = blockOn(s, txs);
+  const r = (await s.write({ op: 'submitBlock', raw: block.toRaw() })).result as { status: string; reason?: string };
+  assert.equal(r.status, 'connected', r.reason);
+  return block;
+}
+
+/** A chain store on a fresh directory with `lanes` confirmed outputs paying the test key (the premine fanned out, as signed-chain does). */
+async function chainWithLanes(lanes: number): Promise<{ s: ChainStoreLogic; dir: string; fan: Transaction }> {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-mempool-reader-'));
+  const s = new ChainStoreLogic({ dir, rules: newRules(), baseParams: params });
+  await s.load();
+  const premine = (await mine(s, [])).txs[0]!;
+  const fan = Transaction.ofFormat(params.txFormat(2), 0);
+  fan.vin.push(new TxIn(new Outpoint(premine.hash(), 0)));
+  const each = 1_000_000_000n;
+  for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, P2PKH));
+  fan.vout.push(new TxOut(premine.vout[0]!.value - each * BigInt(lanes) - 10_000n, P2PKH));
+  sign(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2);
+  await mine(s, [fan]);
+  return { s, dir, fan };
+}
+
+/** The chain store answering the mempool's asks directly (its reads), counting them. */
+function askerOf(s: ChainStoreLogic): { chain: Asker<ChainStoreProtocol>; asks: () => number } {
+  let n = 0;
+  const chain = {
+    ask: async (body: ChainStoreRequest) => {
+      n++;
+      return s.read(body);
+    },
+  } as unknown as Asker<ChainStoreProtocol>;
+  return { chain, asks: () => n };
+}
+
+/** A copy of the chain state as it is now (the store committed, nothing in flight), opened as a second environment. */
+function snapshotOf(dir: string, into: string): { source: ReadSource; close: () => Promise<void> } {
+  mkdirSync(into, { recursive: true });
+  copyFileSync(join(dir, 'chaindb', 'data.mdb'), join(into, 'data.mdb'));
+  const db = ChainDb.open(into);
+  const indexes = new ChainIndexes(db);
+  return { source: () => ({ db, indexes }), close: () => db.close() };
+}
+
+async function accept(m: MempoolLogic, tx: Transaction, notices: MempoolNotice[] = []): Promise<string> {
+  return m.accept(tx.toRaw(), false, notices, tx);
+}
+
+async function rejected(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof ServiceFailure, String(e));
+    return { code: e.code, message: e.message };
+  }
+  assert.fail('accepted');
+}
+
+test('the mempool reads its coins through the reader once it knows the tip, with the answers the ask gives', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  try {
+    const { chain, asks } = askerOf(s);
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()) });
+    const h = s.index.height + 1;
+    // The first accept asks (the tip's part comes from the chain store), the next ones read.
+    assert.equal(await accept(m, spend(fan, 0, h, 1000n)), spend(fan, 0, h, 1000n).txid());
+    assert.equal(asks(), 1);
+    await accept(m, spend(fan, 1, h, 1000n));
+    // A spent input (the fan spends the coinbase), an unknown one, a conflict: the ask's answers.
+    const spentAgain = Transaction.fromRaw(fan.toRaw());
+    spentAgain.vout[0]!.value -= 1n;
+    assert.deepEqual(await rejected(accept(m, spentAgain)), { code: -26, message: '18: bad-txns-inputs-spent' });
+    const unknown = spend(spend(fan, 3, h, 7n), 0, h, 5n);
+    assert.deepEqual(await rejected(accept(m, unknown)), { code: -25, message: 'Missing inputs' });
+    assert.deepEqual(await rejected(accept(m, spend(fan, 0, h, 2000n))), { code: -26, message: '16: mempool conflict' });
+    assert.deepEqual(await rejected(accept(m, fan)), { code: -27, message: 'transaction already in block chain' });
+    assert.equal(asks(), 1, 'every accept after the first read through the reader');
+    assert.equal(m.summary().viewsRead, 5);
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a block connected between two accepts: the snapshot at the newer tip is not paired with the older tip, then is used once the mempool has the block', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  try {
+    const { chain, asks } = askerOf(s);
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()) });
+    const h = s.index.height + 1;
+    const x = spend(fan, 0, h, 1000n);
+    await accept(m, x);
+    assert.equal(asks(), 1);
+    // A block mining y (which the mempool never saw) and a conflict of x, before the mempool hears of it.
+    const y = spend(fan, 1, h, 1000n);
+    const xConflict = spend(fan, 0, h, 3000n);
+    const block = await mine(s, [y, xConflict]);
+    // The committed tip is the block's, the mempool's the one before: the chain store is asked.
+    assert.deepEqual(await rejected(accept(m, y)), { code: -27, message: 'transaction already in block chain' });
+    assert.equal(asks(), 2);
+    const notices: MempoolNotice[] = [];
+    await m.write({ op: 'blockConnected', block, txids: block.txs.map((t) => t.txid()), height: s.index.height });
+    void notices;
+    assert.equal(m.entries.has(x.txid()), false, 'x left as a conflict of the block');
+    // Now the mempool's tip is the block: read, and the block's spends are seen.
+    assert.deepEqual(await rejected(accept(m, x)), { code: -26, message: '18: bad-txns-inputs-spent' });
+    assert.equal(await accept(m, spend(y, 0, h + 1, 100n)), spend(y, 0, h + 1, 100n).txid());
+    assert.equal(asks(), 2, 'read through the reader at the block');
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot older than the tip the mempool has processed is never used: the chain store is asked', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  const old = snapshotOf(dir, join(dir, 'snapshot'));
+  try {
+    const { chain, asks } = askerOf(s);
+    // The reader is held at the tip before the block below (a snapshot never renewed).
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(old.source) });
+    const h = s.index.height + 1;
+    const x = spend(fan, 0, h, 1000n);
+    await accept(m, x);
+    await accept(m, spend(fan, 2, h, 1000n));
+    assert.equal(asks(), 1, 'the snapshot is at the tip: read');
+    // x is mined; the mempool applies the block (x leaves it) while the snapshot stays at the tip before.
+    const block = await mine(s, [x]);
+    await m.write({ op: 'blockConnected', block, txids: block.txs.map((t) => t.txid()), height: s.index.height });
+    assert.equal(m.entries.has(x.txid()), false);
+    // Read at the old snapshot, x's input would still be unspent and x accepted again.
+    assert.deepEqual(await rejected(accept(m, x)), { code: -27, message: 'transaction already in block chain' });
+    assert.equal(m.entries.has(x.txid()), false);
+    assert.ok(asks() >= 2, 'asked, not read');
+  } finally {
+    await old.close();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A pool whose checks are answered only once `open` is called: a burst stays in flight until then. */
+function gatedPool(pool: VerifyPool): { gated: VerifyPool; open: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const gated = {
+    parallel: true,
+    checks(opts: Parameters<VerifyPool['checks']>[0]) {
+      const c = pool.checks(opts);
+      return {
+        defer: (...a: Parameters<typeof c.defer>) => c.defer(...a),
+        flush: () => c.flush(),
+        ready: () => false,
+        result: async (pos: number) => {
+          await gate;
+          return c.result(pos);
+        },
+      };
+    },
+  };
+  return { gated: gated as unknown as VerifyPool, open };
+}
+
+test('a lone sendrawtransaction is applied in the step that brings it, in arrival order with a burst still being verified', async () => {
+  const { s, dir, fan } = await chainWithLanes(6);
+  const pool = await VerifyPool.start({ threads: 1, batchInputs: 2 });
+  const { gated, open } = gatedPool(pool);
+  try {
+    const { chain } = askerOf(s);
+    const logic = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()), verifyPool: gated });
+    const actor = createActor(serviceMachine, { input: { logic } });
+    const order: string[] = [];
+    actor.on('txsAccepted', (e) => {
+      for (const i of (e as unknown as TxsAccepted).items) order.push(`notice ${i.txid}`);
+    });
+    actor.start();
+    const mempool = new Asker<MempoolProtocol>('mempool', actor);
+    await new Promise((r) => setImmediate(r)); // loaded
+    const h = s.index.height + 1;
+    const lone = (tx: Transaction) => mempool.ask({ op: 'accept', raw: tx.toRaw(), tx, allowHighFees: false, gathered: true });
+    // The first asks the chain store (the mempool learns the tip), through the writer.
+    const a = spend(fan, 0, h, 1000n);
+    assert.equal(await lone(a), a.txid());
+    // The next is applied as it arrives: in the mempool, its notice out, before ask() returns.
+    const b = spend(fan, 1, h, 1000n);
+    const bAnswer = lone(b).then((txid) => void order.push(`reply ${txid}`));
+    assert.ok(logic.entries.has(b.txid()), 'applied in the step that received it');
+    assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' });
+    await bAnswer;
+    assert.deepEqual(order, [`notice ${a.txid()}`, `notice ${b.txid()}`, `reply ${b.txid()}`]);
+    // A burst, then one more transaction after it (to the workers, as it follows a burst), both held.
+    const [c, d, e] = [2, 3, 4].map((n) => spend(fan, n, h, 1000n)) as [Transaction, Transaction, Transaction];
+    const burst = mempool.ask({ op: 'acceptMany', items: [c, d].map((tx) => ({ raw: tx.toRaw(), tx, allowHighFees: false })) });
+    await new Promise((r) => setImmediate(r));
+    const after = mempool.ask({ op: 'acceptMany', items: [{ raw: e.toRaw(), tx: e, allowHighFees: false }] });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' }, 'the bursts are posted, their checks held');
+    assert.equal(logic.entries.has(e.txid()), false);
+    // A lone spend of e now: checked after e enters the mempool, as one by one, not against the chain alone.
+    const child = spend(e, 0, h, 500n);
+    const childAnswer = lone(child);
+    assert.equal(logic.entries.has(child.txid()), false, 'not applied before the bursts in flight');
+    open();
+    assert.deepEqual(await burst, [c, d].map((tx) => ({ ok: true, result: tx.txid() })));
+    assert.deepEqual(await after, [{ ok: true, result: e.txid() }]);
+    assert.equal(await childAnswer, child.txid());
+    assert.deepEqual([...logic.entries.keys()], [a, b, c, d, e, child].map((tx) => tx.txid()));
+    actor.stop();
+  } finally {
+    open();
+    await pool.stop();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
