@@ -664,8 +664,11 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         let error: unknown;
         if (stage.kind === 'failed') error = stage.error;
         else if (stage.kind === 'deferred') {
-          if (!checks!.ready(i)) out.send();
-          error = await checks!.result(i);
+          if (checks!.ready(i)) error = checks!.resultNow(i);
+          else {
+            out.send();
+            error = await checks!.result(i);
+          }
         }
         if (error !== undefined) {
           out.outcomes.push({ ok: false, error: toFailure(error) });

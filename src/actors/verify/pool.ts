@@ -624,6 +624,20 @@ export class ScriptChecks {
     if (!d) throw new Error(`no script checks deferred at ${pos}`);
     this.flush();
     await this.pool.waitAsync(d.batches);
+    return this.errorOf(d, pos);
+  }
+
+  /**
+   * result() for a transaction ready() found checked: the same answer without the promises and the
+   * turn of the microtask queue (a burst's transactions are mostly checked by the time it reaches them).
+   */
+  resultNow(pos: number): ValidationError | undefined {
+    const d = this.txs.get(pos);
+    if (!d) throw new Error(`no script checks deferred at ${pos}`);
+    return this.errorOf(d, pos);
+  }
+
+  private errorOf(d: DeferredTx, pos: number): ValidationError | undefined {
     for (let n = 0; n < d.outcomes.length; n++) {
       const o = d.outcomes[n];
       if (o === undefined) throw new Error(`script check of input ${n} of transaction ${pos} was lost`);
