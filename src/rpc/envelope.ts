@@ -59,13 +59,19 @@ function execOne(table: RpcTable, req: JsonValue): Executed | Promise<Executed> 
   } catch (e) {
     return failed(e, holder.id);
   }
-  if (result instanceof Promise) {
-    return result.then(
-      (r) => succeeded(r, holder.id),
-      (e: unknown) => failed(e, holder.id),
-    );
-  }
+  if (result instanceof Promise) return settle(result, holder.id);
   return succeeded(result, holder.id);
+}
+
+/** An asynchronous call's envelope once it answers (an async function, not two closures a call: a batch makes one per element). */
+async function settle(result: Promise<JsonOut>, id: JsonValue): Promise<Executed> {
+  let r: JsonOut;
+  try {
+    r = await result;
+  } catch (e) {
+    return failed(e, id);
+  }
+  return succeeded(r, id);
 }
 
 function succeeded(result: JsonOut, id: JsonValue): Executed {

@@ -124,11 +124,7 @@ export class RpcTable {
     } catch (e) {
       throw toRpcError(e);
     }
-    if (out instanceof Promise) {
-      return out.then(undefined, (e: unknown) => {
-        throw toRpcError(e);
-      });
-    }
+    if (out instanceof Promise) return out.then(undefined, rethrowRpcError);
     return out;
   }
 
@@ -167,6 +163,11 @@ export class RpcTable {
     if (out === '') out = `help: unknown command: ${command}\n`;
     return out.slice(0, -1);
   }
+}
+
+/** toRpcError for a promise's rejection (a module function: no closure made per call). */
+function rethrowRpcError(e: unknown): never {
+  throw toRpcError(e);
 }
 
 /** The std::exception rule: RpcError passes, anything else is -1 with its message. */

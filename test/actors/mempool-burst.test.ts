@@ -340,6 +340,20 @@ test('acceptMany (a JSON-RPC batch as one message) among accepts: one outcome pe
   actor.stop();
 });
 
+test('a JSON-RPC batch of 50 (one acceptMany) goes to the workers in a few larger batches, a bad signature among them still answered as one by one', async () => {
+  const { txs, actor, accepted, mempool } = mempoolActor(0x7c, 50, 31);
+  await new Promise((r) => setImmediate(r)); // loaded
+  const before = pool.stats.batches;
+  const many = (await mempool.ask({ op: 'acceptMany', items: txs.map((t) => ({ raw: t.toRaw(), allowHighFees: false })) })) as { ok: boolean; result?: string; error?: { code: number } }[];
+  // Four batches per verifying thread (two here): 50 inputs in batches of 7, not 25 batches of two.
+  assert.equal(pool.stats.batches - before, 8);
+  assert.equal(many[31]!.ok, false);
+  assert.equal(many[31]!.error!.code, -26);
+  assert.deepEqual(many.filter((_, i) => i !== 31), txs.filter((_, i) => i !== 31).map((t) => ({ ok: true, result: t.txid() })));
+  assert.deepEqual(accepted, txs.filter((_, i) => i !== 31).map((t) => t.txid()));
+  actor.stop();
+});
+
 test('-addressindex off: the mempool keeps no address index (komodod adds it only under fAddressIndex); on: it does', async () => {
   const { coins, confirmed, raws } = scenario(3, 20);
   const deltas = async (addressIndex: boolean | undefined) => {

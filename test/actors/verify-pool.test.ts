@@ -16,7 +16,7 @@ import { Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { concatScript, p2shScript, pushData } from '../../src/chain/script/script.js';
-import { OP_CHECKCRYPTOCONDITION, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
+import { OP_CHECKCRYPTOCONDITION, OP_CHECKCRYPTOCONDITIONVERIFY, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { BLOCK_SCRIPT_FLAGS } from '../../src/chain/consensus/block.js';
 import { highSTwin } from '../helpers/signatures.js';
@@ -383,6 +383,10 @@ test('inputs that may reach a crypto-condition stay on the main thread', () => {
   const p2sh = p2shScript(hash160(redeemCC));
   assert.equal(needsMainThread(pushData(redeemCC), p2sh, SCRIPT_VERIFY_P2SH, true), true);
   assert.equal(needsMainThread(pushData(redeemCC), p2sh, 0, true), false);
+  // Outside P2SH a push is data, and a push running past the end ends the walk (as the interpreter fails there).
+  assert.equal(needsMainThread(pushData(Uint8Array.of(OP_CHECKCRYPTOCONDITION)), concatScript(OP_TRUE), SCRIPT_VERIFY_P2SH, true), false);
+  assert.equal(needsMainThread(Uint8Array.of(0x05, 0x01, OP_CHECKCRYPTOCONDITION), concatScript(OP_TRUE), SCRIPT_VERIFY_P2SH, true), false);
+  assert.equal(needsMainThread(Uint8Array.of(0x01, 0x01, OP_CHECKCRYPTOCONDITIONVERIFY), concatScript(OP_TRUE), SCRIPT_VERIFY_P2SH, true), true);
   // Should one get to a worker all the same, it is handed back rather than decided there.
   const sb = sampleBlock({ params, height: HEIGHT, txCount: 1, seed: 7 });
   const w = new BufferWriter();

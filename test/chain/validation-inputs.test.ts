@@ -258,6 +258,16 @@ test('a coin import (prevout index 10^9) is refused without a VerifyCoinImport: 
   checkInputScripts(tx, view({}), MANDATORY_SCRIPT_VERIFY_FLAGS, SAPLING_BRANCH_ID, { verifyCoinImport: () => true });
 });
 
+test('the signature cache is bounded: a new key past the bound pushes the oldest out, one already there pushes nothing', () => {
+  const cache = new SignatureCache(3);
+  for (const k of ['a', 'b', 'c']) cache.add(k);
+  cache.add('a');
+  assert.deepEqual(['a', 'b', 'c'].map((k) => cache.has(k)), [true, true, true]);
+  cache.add('d');
+  assert.equal(cache.size, 3);
+  assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => cache.has(k)), [false, true, true, true]);
+});
+
 test('signature cache keys: one per (sighash, signature, pubkey); the same bytes split differently between pubkey and signature are another key', () => {
   const sighash = new Uint8Array(32).fill(1);
   const pub33 = new Uint8Array(33).fill(2);

@@ -658,6 +658,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     });
     const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
     const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
+    let burstInputs = 0;
+    for (const tx of burstTxs.values()) burstInputs += tx.vin.length;
     const viewsAsked = this.chainViews(wanted, burstTxs);
     const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
@@ -686,8 +688,9 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
           branchId: (checksBranch = p.branchId),
           cacheLookup: false,
           // Small batches: the first answers come back (and their callers are answered) sooner, and
-          // the thread that serves the requests can take one in a gap without holding them long.
-          batchInputs: 2,
+          // the thread that serves the requests can take one in a gap without holding them long;
+          // a big burst (a JSON-RPC batch) in fewer, larger ones (burstBatchInputs).
+          batchInputs: pool.burstBatchInputs(burstInputs),
         });
         if (p.branchId === checksBranch && checks.defer(i, p.tx, p.coinView, p.raw)) {
           stages.push({ kind: 'deferred', p });
@@ -777,8 +780,11 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         let error: unknown;
         if (stage.kind === 'failed') error = stage.error;
         else if (stage.kind === 'deferred') {
-          if (!checks!.ready(i)) out.send();
-          error = await checks!.result(i);
+          if (checks!.ready(i)) error = checks!.resultNow(i);
+          else {
+            out.send();
+            error = await checks!.result(i);
+          }
         }
         if (error !== undefined) {
           out.outcomes.push({ ok: false, error: toFailure(error) });

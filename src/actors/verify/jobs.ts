@@ -4,7 +4,7 @@ import { TransactionSignatureChecker } from '../../chain/script/checker.js';
 import { SCRIPT_VERIFY_P2SH, STANDARD_NOT_MANDATORY_VERIFY_FLAGS } from '../../chain/script/flags.js';
 import { verifyScript } from '../../chain/script/interpreter.js';
 import { scriptErrorString, type ScriptError } from '../../chain/script/script-error.js';
-import { getOp, isP2SH } from '../../chain/script/script.js';
+import { getOp, isP2SH, skipOp } from '../../chain/script/script.js';
 import { PrecomputedTxData } from '../../chain/script/sighash.js';
 import { isValidPubKeySize } from '../../chain/script/standard.js';
 import { Transaction } from '../../chain/tx/transaction.js';
@@ -162,6 +162,17 @@ export class CacheOnlySignatureChecker extends TransactionSignatureChecker {
 }
 
 function hasCCOp(script: Uint8Array, alsoPushes: boolean): boolean {
+  // Opcodes alone (every input's scriptPubKey, and its scriptSig but for P2SH): walked without the
+  // object and data view getOp makes per instruction (a P2PKH input made seven).
+  if (!alsoPushes) {
+    for (let pc = 0; ; ) {
+      const next = skipOp(script, pc);
+      if (next < 0) return false;
+      const op = script[pc]!;
+      if (op === OP_CHECKCRYPTOCONDITION || op === OP_CHECKCRYPTOCONDITIONVERIFY) return true;
+      pc = next;
+    }
+  }
   let pc = 0;
   for (;;) {
     const r = getOp(script, pc);

@@ -39,12 +39,14 @@ export class SignatureCache {
   }
 
   add(key: string): void {
-    if (this.entries.has(key)) return;
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.values().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    // One lookup, not a has() then an add(): a key already there leaves the size as it was.
+    const size = this.entries.size;
     this.entries.add(key);
+    if (this.entries.size > size && this.entries.size > this.maxEntries) {
+      const oldest = this.entries.values().next();
+      // (With no room at all the key itself stays, as it did when the oldest went first.)
+      if (!oldest.done && oldest.value !== key) this.entries.delete(oldest.value);
+    }
   }
 
   get size(): number {
