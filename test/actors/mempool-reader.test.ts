@@ -203,6 +203,7 @@ function gatedPool(pool: VerifyPool): { gated: VerifyPool; open: () => void } {
   const gate = new Promise<void>((r) => (open = r));
   const gated = {
     parallel: true,
+    burstBatchInputs: (inputs: number) => pool.burstBatchInputs(inputs),
     checks(opts: Parameters<VerifyPool['checks']>[0]) {
       const c = pool.checks(opts);
       return {
