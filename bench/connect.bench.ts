@@ -13,10 +13,9 @@ import { join } from 'node:path';
 import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
-import { assembleBlock, solveBlock } from '../src/chain/block/assemble.js';
 import type { Row } from './lib.js';
-import { benchKey, newTx, params, signInput0 } from './fixtures.js';
-import { runNode } from './node.bench.js';
+import { benchKey, newTx, signInput0 } from './fixtures.js';
+import { blockOfEntries, runNode } from './node.bench.js';
 
 const KEY = benchKey('acnode connect bench key');
 const PER_BLOCK = 500;
@@ -78,18 +77,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
       const acceptMs = performance.now() - t;
       const entries = await services.mempool.ask({ op: 'entries' });
       if (entries.length !== txs.length) throw new Error(`bench: ${entries.length} of ${txs.length} transactions in the mempool`);
-      const tpl = await services.chainStore.ask({ op: 'template' });
-      const { block } = assembleBlock({
-        prevHash: tpl.hash,
-        height: tpl.height + 1,
-        bits: tpl.nextBits,
-        mtp: tpl.mtp,
-        params: (await services.chainStore.ask({ op: 'params' })) ?? services.baseParams,
-        txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
-        payTo: KEY.pub,
-        now: Math.floor(Date.now() / 1000),
-      });
-      if (!solveBlock(block, params)) throw new Error('no solution');
+      const block = await blockOfEntries(services, entries, KEY.pub);
       const raw = block.toRaw();
       if (profile) await session!.post('Profiler.start');
       const cpu = process.cpuUsage();

@@ -29,6 +29,9 @@ import { consensusRules } from '../src/actors/chainstore/consensus.js';
 import { assembleBlock, solveBlock } from '../src/chain/block/assemble.js';
 import { loadConfig } from '../src/node/config.js';
 import { startNode, type NodeHandle } from '../src/node/node.js';
+import type { NodeServices } from '../src/actors/services.js';
+import type { MempoolEntry } from '../src/actors/mempool/protocol.js';
+import type { Block } from '../src/chain/block/block.js';
 import { roundsUntilSteady, type Row } from './lib.js';
 import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
 import { cacheIsCurrent } from './storage.bench.js';
@@ -336,6 +339,23 @@ export interface Running {
   /** A load generator process with 16 keep-alive connections (komodod's work queue holds 16 requests). */
   load: LoadGenerator;
   close(): Promise<void>;
+}
+
+/** A solved block on the node's tip holding `entries` (mempool entries, in their order), paying `payTo`. */
+export async function blockOfEntries(services: NodeServices, entries: readonly MempoolEntry[], payTo: Uint8Array): Promise<Block> {
+  const tpl = await services.chainStore.ask({ op: 'template' });
+  const { block } = assembleBlock({
+    prevHash: tpl.hash,
+    height: tpl.height + 1,
+    bits: tpl.nextBits,
+    mtp: tpl.mtp,
+    params: (await services.chainStore.ask({ op: 'params' })) ?? services.baseParams,
+    txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+    payTo,
+    now: Math.floor(Date.now() / 1000),
+  });
+  if (!solveBlock(block, params)) throw new Error('no solution');
+  return block;
 }
 
 export async function runNode(dir: string, extra: string[] = []): Promise<Running> {
@@ -776,18 +796,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       const wanted = new Set(oneByOne.map((s) => toHex(s.raw)));
       const entries = (await services.mempool.ask({ op: 'entries' })).filter((e) => wanted.has(toHex(e.raw)));
       if (entries.length !== oneByOne.length) throw new Error(`bench: ${entries.length} of ${oneByOne.length} transactions in the mempool`);
-      const tpl = await services.chainStore.ask({ op: 'template' });
-      const { block } = assembleBlock({
-        prevHash: tpl.hash,
-        height: tpl.height + 1,
-        bits: tpl.nextBits,
-        mtp: tpl.mtp,
-        params: (await services.chainStore.ask({ op: 'params' })) ?? services.baseParams,
-        txs: entries.map((e) => ({ tx: e.tx, fee: e.fee, size: e.size })),
-        payTo: PUB,
-        now: Math.floor(Date.now() / 1000),
-      });
-      if (!solveBlock(block, params)) throw new Error('no solution');
+      const block = await blockOfEntries(services, entries, PUB);
       const raw = block.toRaw();
       t = performance.now();
       const submitted = await services.chainStore.ask({ op: 'submitBlock', raw });

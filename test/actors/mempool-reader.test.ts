@@ -3,13 +3,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Block } from '../../src/chain/block/block.js';
-import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
-import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
-import { equalBytes } from '../../src/chain/encoding/hex.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
-import { produceScriptSig } from '../../src/chain/script/sign.js';
-import { SIGHASH_ALL } from '../../src/chain/script/sighash.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
@@ -25,7 +20,7 @@ import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { serviceMachine } from '../../src/machines/service.js';
 import { createActor } from 'xstate';
 import { ServiceFailure } from '../../src/actors/protocol.js';
-import { blockOn, newRules, params } from '../helpers/signed-chain.js';
+import { fanOut, mine, newRules, P2PKH, params, sign } from '../helpers/signed-chain.js';
 
 /**
  * The mempool reads chain coins through its own LMDB read transaction (ChainReader) instead of asking
@@ -34,33 +29,14 @@ import { blockOn, newRules, params } from '../helpers/signed-chain.js';
  * state taken at an older tip.
  */
 
-// signed-chain's key: its blocks' coinbases (the premine) pay it.
-const KEY = sha256(new TextEncoder().encode('reindex write thread test key'));
-const PUB = publicKeyFromPrivate(KEY, true);
-const P2PKH = p2pkhScript(hash160(PUB));
-
-function sign(tx: Transaction, script: Uint8Array, amount: bigint, height: number): void {
-  const keys = (id: Uint8Array) => (equalBytes(id, hash160(PUB)) ? { key: KEY, compressed: true } : undefined);
-  const sig = produceScriptSig(script, { tx, nIn: 0, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
-  assert.ok(sig.complete);
-  tx.vin[0]!.scriptSig = sig.scriptSig;
-}
-
 /** Spends output n of `from` to the test key, `pay` to another script, 10,000 satoshis of fee. */
 function spend(from: Transaction, n: number, height: number, pay: bigint): Transaction {
   const tx = Transaction.ofFormat(params.txFormat(height), 0);
   const value = from.vout[n]!.value;
   tx.vin.push(new TxIn(new Outpoint(from.hash(), n)));
   tx.vout.push(new TxOut(value - pay - 10_000n, P2PKH), new TxOut(pay, p2pkhScript(hash160(Uint8Array.of(height, n)))));
-  sign(tx, from.vout[n]!.script, value, height);
+  sign(tx, 0, from.vout[n]!.script, value, height);
   return tx;
-}
-
-async function mine(s: ChainStoreLogic, txs: Transaction[]): Promise<Block> {
-  const block = blockOn(s, txs);
-  const r = (await s.write({ op: 'submitBlock', raw: block.toRaw() })).result as { status: string; reason?: string };
-  assert.equal(r.status, 'connected', r.reason);
-  return block;
 }
 
 /** A chain store on a fresh directory with `lanes` confirmed outputs paying the test key (the premine fanned out, as signed-chain does). */
@@ -68,14 +44,7 @@ async function chainWithLanes(lanes: number): Promise<{ s: ChainStoreLogic; dir:
   const dir = mkdtempSync(join(tmpdir(), 'acnode-mempool-reader-'));
   const s = new ChainStoreLogic({ dir, rules: newRules(), baseParams: params });
   await s.load();
-  const premine = (await mine(s, [])).txs[0]!;
-  const fan = Transaction.ofFormat(params.txFormat(2), 0);
-  fan.vin.push(new TxIn(new Outpoint(premine.hash(), 0)));
-  const each = 1_000_000_000n;
-  for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, P2PKH));
-  fan.vout.push(new TxOut(premine.vout[0]!.value - each * BigInt(lanes) - 10_000n, P2PKH));
-  sign(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2);
-  await mine(s, [fan]);
+  const fan = await fanOut(s, lanes);
   return { s, dir, fan };
 }
 

@@ -25,12 +25,14 @@ import { assembleBlock, solveBlock } from '../../src/chain/block/assemble.js';
 export const params = devChainParams();
 const KEY = sha256(new TextEncoder().encode('reindex write thread test key'));
 const PUB = publicKeyFromPrivate(KEY, true);
-const P2PKH = p2pkhScript(hash160(PUB));
+/** The script the test key's coins pay (the premine, every lane). */
+export const P2PKH = p2pkhScript(hash160(PUB));
 export const LANES = 6;
 
 export const newRules = () => consensusRules({ params: () => params, ccChecker: ccEvalChecker(() => params) });
 
-function sign(tx: Transaction, n: number, script: Uint8Array, amount: bigint, height: number): void {
+/** Signs input n (spending `script` of `amount`) with the test key. */
+export function sign(tx: Transaction, n: number, script: Uint8Array, amount: bigint, height: number): void {
   const keys = (id: Uint8Array) => (equalBytes(id, hash160(PUB)) ? { key: KEY, compressed: true } : undefined);
   const sig = produceScriptSig(script, { tx, nIn: n, amount, branchId: params.currentEpochBranchId(height), hashType: SIGHASH_ALL, keys });
   assert.ok(sig.complete);
@@ -55,11 +57,28 @@ export function blockOn(s: ChainStoreLogic, txs: Transaction[], over?: { prev: s
   return block;
 }
 
-async function mine(s: ChainStoreLogic, txs: Transaction[]): Promise<Block> {
+/** Mines `txs` on the store's tip and checks it connected. */
+export async function mine(s: ChainStoreLogic, txs: Transaction[]): Promise<Block> {
   const block = blockOn(s, txs);
   const r = (await s.write({ op: 'submitBlock', raw: block.toRaw() })).result as { status: string; reason?: string };
   assert.equal(r.status, "connected", `height ${s.index.height + 1}: ${r.reason}`);
   return block;
+}
+
+/**
+ * Blocks 1 and 2 on a fresh store: the premine, then a transaction fanning it out to `lanes` outputs
+ * of 10 coins each and its change, all paying the test key. Returns the fan-out.
+ */
+export async function fanOut(s: ChainStoreLogic, lanes: number): Promise<Transaction> {
+  const premine = (await mine(s, [])).txs[0]!;
+  const fan = Transaction.ofFormat(params.txFormat(2), 0);
+  fan.vin.push(new TxIn(new Outpoint(premine.hash(), 0)));
+  const each = 1_000_000_000n;
+  for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, P2PKH));
+  fan.vout.push(new TxOut(premine.vout[0]!.value - each * BigInt(lanes) - 10_000n, P2PKH));
+  sign(fan, 0, premine.vout[0]!.script, premine.vout[0]!.value, 2);
+  await mine(s, [fan]);
+  return fan;
 }
 
 export type Lane = { tx: Transaction; n: number };
@@ -80,14 +99,7 @@ export const stepTx = (from: Lane, height: number, pay = 1000n): Transaction => 
 export async function signedChain(dir: string, blocks = 12): Promise<{ tip: string; height: number; lanes: Lane[] }> {
   const s = new ChainStoreLogic({ dir, rules: newRules(), baseParams: params });
   await s.load();
-  const premine = (await mine(s, [])).txs[0]!;
-  const fan = Transaction.ofFormat(params.txFormat(2), 0);
-  fan.vin.push(new TxIn(new Outpoint(premine.hash(), 0)));
-  const each = 1_000_000_000n;
-  for (let i = 0; i < LANES; i++) fan.vout.push(new TxOut(each, P2PKH));
-  fan.vout.push(new TxOut(premine.vout[0]!.value - each * BigInt(LANES) - 10_000n, P2PKH));
-  sign(fan, 0, premine.vout[0]!.script, premine.vout[0]!.value, 2);
-  await mine(s, [fan]);
+  const fan = await fanOut(s, LANES);
   const ctx = { nextHeight: 3, activation: params.activation };
   const create = buildTokenCreate({ ...ctx, privateKey: KEY, name: 'RIDX', description: 'write thread', supply: 1000n, coins: [{ txid: fan.hash(), vout: LANES, value: fan.vout[LANES]!.value, script: P2PKH }] });
   assert.ok(create.ok);
