@@ -129,7 +129,8 @@ export class BlockIndex {
     }
     // One found below a failed leaf may have a valid child on another branch: then a leaf of that
     // branch led to a valid descendant of it, also found.
-    const found = [...below].filter((e) => ![...below].some((d) => d.height > e.height && this.ancestor(d, e.height) === e));
+    const candidates = [...below];
+    const found = candidates.filter((e) => !candidates.some((d) => d.height > e.height && this.ancestor(d, e.height) === e));
     return found.sort((a, b) => (a.chainWork === b.chainWork ? this.order.get(a.hash)! - this.order.get(b.hash)! : a.chainWork > b.chainWork ? -1 : 1));
   }
 
