@@ -281,7 +281,7 @@ test('claims: the first thread to claim a batch takes it; a slot is reused by th
   assert.equal(claimBatch(claims, 7 + CLAIM_SLOTS), false);
 });
 
-test('every batch posted is answered exactly once, by a worker or by the waiting thread, as runBatch answers it', () => {
+test('every batch posted is answered exactly once, by a worker or by the waiting thread, as runBatch answers it', async () => {
   const sb = sampleBlock({ params, height: HEIGHT, txCount: 120, inputs: () => 1, seed: 11 });
   for (const [tx, n] of [[7, 0], [64, 0], [119, 0]] as const) sb.breakSignature(tx, n);
   const view = sb.view();
@@ -295,6 +295,11 @@ test('every batch posted is answered exactly once, by a worker or by the waiting
   const answers = new Map<number, BatchResult[]>();
   // Posted all at once: the workers take them from the front while this thread claims from the back.
   const ids = batches.map((b, i) => pool.post(b, 1, (r) => answers.set(i, [...(answers.get(i) ?? []), r])));
+  // Let a worker take the first one before this thread starts claiming: on a slow machine the workers
+  // may otherwise not wake before this thread has claimed everything, and the sharing is what is tested.
+  const claims = (pool as unknown as { claims: Int32Array }).claims;
+  for (const end = Date.now() + 5000; !isClaimed(claims, ids[0]!) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
+  assert.ok(isClaimed(claims, ids[0]!), 'a worker took the first batch');
   pool.wait(ids);
   assert.equal(answers.size, batches.length);
   batches.forEach((b, i) => {
