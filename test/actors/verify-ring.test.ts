@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { SharedRing } from '../../src/actors/verify/ring.js';
 import { batchHeader, decodeBatch, decodeResult, encodeResult } from '../../src/actors/verify/wire.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
+import { isClaimed } from '../../src/actors/verify/claims.js';
 import { runBatch, writeBatchTx, type BatchResult } from '../../src/actors/verify/jobs.js';
 import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock } from '../../src/actors/verify/sample-block.js';
@@ -203,6 +204,12 @@ test('a pool whose rings are too small for its batches verifies those on the cal
     const local = small.stats.local;
     const answers: BatchResult[][] = batches.map(() => []);
     const ids = batches.map(({ inputs, ...b }, i) => small.post(b, inputs, (r) => answers[i]!.push(r)));
+    // The worker takes the first batch that fits its ring before this thread helps: otherwise a slow
+    // machine may let this thread claim everything, and the sharing is what is tested.
+    const claims = (small as unknown as { claims: Int32Array }).claims;
+    const firstFit = ids[batches.findIndex((b) => b.inputs === 1)]!;
+    for (const end = Date.now() + 5000; !isClaimed(claims, firstFit) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
+    assert.ok(isClaimed(claims, firstFit), 'the worker took the first batch that fits');
     await small.waitAsync(ids);
     batches.forEach(({ inputs: _, ...b }, i) => {
       assert.equal(answers[i]!.length, 1, `batch ${i} answered once`);
