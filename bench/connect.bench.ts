@@ -108,7 +108,6 @@ export async function connectBenchmarks(): Promise<Row[]> {
     process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
     const best = (k: 'acceptMs' | 'connectMs' | 'cpuMs') => Math.min(...results.map((x) => x[k]));
     const median = (k: 'connectMs' | 'cpuMs') => [...results.map((x) => x[k])].sort((a, b) => a - b)[results.length >> 1]!;
-    console.log((globalThis as any).__ph?.phReport());
     return [
       { name: `connect a block of ${PER_BLOCK} accepted txs (submitBlock, best of ${ROUNDS})`, value: best('connectMs'), unit: 'ms', limitName: 'accepting them (sendrawtransaction, one at a time)', limit: best('acceptMs'), target: { kind: 'max', ratio: 0.1 } },
       { name: '  its CPU time, every thread (least)', value: best('cpuMs'), unit: 'ms', limitName: 'accepting them (wall)', limit: best('acceptMs') },
