@@ -11,6 +11,13 @@ export class AskTimeout extends ServiceFailure {
 
 let nextReqId = 1;
 
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  /** Armed once the request was not answered in the step that received it. */
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * Request/response over an actor's emitted `reply` events: one listener per actor, a map of pending
  * requests keyed by request id, a timeout on every request. The timer and the map entry are cleared
@@ -18,7 +25,7 @@ let nextReqId = 1;
  * with that op's fields, and the reply has that op's type.
  */
 export class Asker<P extends AnyProtocol = OpenProtocol> {
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, Pending>();
 
   constructor(
     readonly name: string,
@@ -46,14 +53,24 @@ export class Asker<P extends AnyProtocol = OpenProtocol> {
 
   ask<K extends P['request']['op']>(body: RequestOf<P, K>, timeoutMs = this.timeoutMs): Promise<ReplyOf<P, K>> {
     const reqId = nextReqId++;
+    this.beforeSendHook?.();
     return new Promise<ReplyOf<P, K>>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
+      const entry: Pending = { resolve: resolve as (v: unknown) => void, reject, timer: undefined };
+      this.pending.set(reqId, entry);
+      try {
+        this.actor.send({ type: 'request', reqId, body });
+      } catch (e) {
+        this.pending.delete(reqId);
+        throw e;
+      }
+      // Answered in the step that received it (a read, or a write applied at once such as a lone
+      // sendrawtransaction's accept): no timer armed only to be cleared, on every such call.
+      if (!this.pending.has(reqId)) return;
+      entry.timer = setTimeout(() => {
         this.pending.delete(reqId);
         reject(new AskTimeout(this.name, body.op, timeoutMs));
       }, timeoutMs);
-      // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
-      this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, timer });
-      this.actor.send({ type: 'request', reqId, body });
     });
   }
 
@@ -63,7 +80,18 @@ export class Asker<P extends AnyProtocol = OpenProtocol> {
    * onTellFailure). Requests told and asked reach the service in the order they were sent.
    */
   tell<K extends P['request']['op']>(body: RequestOf<P, K>): void {
+    this.beforeSendHook?.();
     this.actor.send({ type: 'request', reqId: TOLD, body });
+  }
+
+  private beforeSendHook: (() => void) | undefined;
+
+  /**
+   * Runs `hook` before every request this asker sends: the node's routing delivers the notices it
+   * still holds for this service first, so that the service's mailbox keeps the order they were emitted in.
+   */
+  beforeSend(hook: () => void): void {
+    this.beforeSendHook = hook;
   }
 
   /** Where told requests' failures go (the node logs them). */

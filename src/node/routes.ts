@@ -79,6 +79,8 @@ export function routeNotices(r: Routed): void {
     const relayed = run.items.every((n) => n.relay !== false) ? run.items : run.items.filter((n) => n.relay !== false);
     if (relayed.length > 0) r.ask.p2p.tell({ op: 'txsAccepted', items: relayed });
   });
+  r.ask.wallet.beforeSend(runs.flush);
+  r.ask.p2p.beforeSend(runs.flush);
   onNotice<MempoolNotice, 'txsAccepted'>(r.mempool, 'txsAccepted', (n) => runs.accepted(n.items));
   onNotice<MempoolNotice, 'txRemoved'>(r.mempool, 'txRemoved', (n) => runs.removed(n));
 
@@ -123,13 +125,21 @@ class NoticeRuns {
   private start(run: Run): void {
     this.flush();
     this.run = run;
-    // Not later than this microtask: the wallet must have the transaction before sendrawtransaction
-    // answers (komodod's AcceptToMemoryPool syncs the wallet first); forwarding a turn later let a
-    // sendtoaddress right after it pick the coins it had just spent.
-    queueMicrotask(() => this.flush());
+    // Forwarded once the replies of this turn are written (a tick queued from a microtask runs when
+    // the microtask queue is empty, so after the promise chains that end in the callers' replies), and
+    // before the event loop reads anything more: a lone sendrawtransaction's reply no longer waits for
+    // the wallet's and p2p's steps, which run while the client reads it. The wallet still has the
+    // transaction before any request can reach it after the reply (komodod's AcceptToMemoryPool syncs
+    // the wallet first; forwarding a turn later let a sendtoaddress right after it pick the coins it
+    // had just spent): whatever is sent to the wallet or p2p before then, a JSON-RPC batch's next call
+    // included, forwards the run first (flushBefore), so each mailbox keeps the order of the notices.
+    queueMicrotask(this.later);
   }
 
-  private readonly flush = (): void => {
+  private readonly later = (): void => void process.nextTick(this.flush);
+
+  /** Forwards the run held, if any (before anything else is sent to its recipients). */
+  readonly flush = (): void => {
     const r = this.run;
     if (!r) return;
     this.run = undefined;

@@ -306,3 +306,40 @@ test('service machine: what a batch settles before its writeBatch returns goes o
   assert.equal(await later, 'later');
   actor.stop();
 });
+
+test('Asker: a request answered in the step that received it arms no timer; one answered later keeps its timeout', async (t) => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const logic = stubLogic('timers', {
+    isWrite: (b: Op) => b.op !== 'get',
+    read: () => 'read',
+    async write(b: Op): Promise<WriteOutcome> {
+      if (b.op === 'never') await new Promise(() => {});
+      await held;
+      return { result: 'written' };
+    },
+    writesNow: (b: Op) => b.op === 'quick',
+    writeNow: () => ({ result: 'now' }),
+  });
+  const actor = createActor(serviceMachine, { input: { logic } }).start();
+  const svc = new Asker('timers', actor, 2000);
+  await svc.ask({ op: 'get' });
+  const timers = t.mock.method(globalThis, 'setTimeout');
+  // Answered inside send(): nothing armed, nothing left pending.
+  assert.equal(await svc.ask({ op: 'get' }), 'read');
+  assert.equal(await svc.ask({ op: 'quick' }), 'now');
+  assert.equal(timers.mock.callCount(), 0);
+  assert.equal(svc.waiting, 0);
+  // Answered later: its timer is armed, and cleared by the answer.
+  const later = svc.ask({ op: 'slow' });
+  assert.equal(timers.mock.callCount(), 1);
+  assert.equal(svc.waiting, 1);
+  release();
+  assert.equal(await later, 'written');
+  assert.equal(svc.waiting, 0);
+  timers.mock.restore();
+  // Never answered: the timeout still fails it.
+  await assert.rejects(svc.ask({ op: 'never' }, 30), /did not answer never within 30 ms/);
+  assert.equal(svc.waiting, 0);
+  actor.stop();
+});

@@ -8,12 +8,17 @@ import type { Op } from '../../src/actors/protocol.js';
 import type { CommandNotifier } from '../../src/node/notify.js';
 import { routeNotices } from '../../src/node/routes.js';
 
-/** A service whose one write, `emit`, announces the notices it is given (as a logic's write does). */
+/**
+ * A service whose one write, `emit`, announces the notices it is given (as a logic's write does), and
+ * `emitNow` the same applied in the step that brings it (as the mempool's lone accept, writeNow).
+ */
 function emitter(name: string): ServiceLogic {
   return {
     name,
     load: async () => {},
-    isWrite: (b) => b.op === 'emit',
+    isWrite: (b) => b.op === 'emit' || b.op === 'emitNow',
+    writesNow: (b) => b.op === 'emitNow',
+    writeNow: (b) => ({ result: null, notices: b.notices as Notice[] }),
     read: () => null,
     write: async (b) => ({ result: null, notices: b.notices as Notice[] }),
     summary: () => ({}),
@@ -31,13 +36,20 @@ test('the routing table: each notice reaches its recipients in the order written
       const detail = body.op === 'txsAccepted' || body.op === 'relayTxs' ? ` ${(body.items as { txid: string }[]).map((i) => i.txid).join(',')}` : body.op === 'txsRemoved' ? ` ${(body.txids as string[]).join(',')}` : '';
       calls.push(`${to} ${body.op}${detail}`);
     };
+    // As the real Asker: the routing's hook runs before every request sent.
+    let hook: (() => void) | undefined;
+    const send = (body: Op) => {
+      hook?.();
+      record(body);
+    };
     return {
       ask: async (body: Op) => {
-        record(body);
+        send(body);
         return null;
       },
-      tell: record,
+      tell: send,
       onTellFailure: () => {},
+      beforeSend: (h: () => void) => (hook = h),
     } as unknown as Asker;
   };
   const notified: string[] = [];
@@ -48,13 +60,14 @@ test('the routing table: each notice reaches its recipients in the order written
   const miner = make('miner');
   const wallet = make('wallet');
   const pacer = createActor(pacerMachine, { input: { intervalMs: 60_000, on: false } }).start();
+  const askers = { mempool: recorder('mempool'), miner: recorder('miner'), wallet: recorder('wallet'), p2p: recorder('p2p') };
   routeNotices({
     chainStore,
     mempool,
     miner,
     wallet,
     pacer,
-    ask: { mempool: recorder('mempool') as never, miner: recorder('miner') as never, wallet: recorder('wallet') as never, p2p: recorder('p2p') as never },
+    ask: askers as never,
     blockNotify: notifier('blocknotify'),
     walletNotify: notifier('walletnotify'),
     log: () => {},
@@ -94,6 +107,28 @@ test('the routing table: each notice reaches its recipients in the order written
     'p2p txsAccepted f',
     'wallet txsRemoved f',
   ]);
+
+  // A lone accept, applied in the step that brought it: its run goes out after the promise chain that
+  // ends in the caller's reply (the reply is written first, the wallet's and p2p's steps after it) ...
+  const emitNow = (actor: typeof chainStore, notices: Notice[]) => actor.send({ type: 'request', reqId: 2, body: { op: 'emitNow', notices } });
+  emitNow(mempool, [{ type: 'txsAccepted', items: [{ txid: 'x', tx: null, raw: null }] }]);
+  void Promise.resolve()
+    .then(() => 0)
+    .then(() => 0)
+    .then(() => 0)
+    .then(() => calls.push('reply written'));
+  await settle();
+  assert.deepEqual(calls.splice(0), ['reply written', 'wallet txsAccepted x', 'p2p txsAccepted x']);
+  // ... but before anything more reaches the wallet or p2p: a request sent meanwhile (a JSON-RPC
+  // batch's next call, in a microtask after the reply) forwards the run first.
+  emitNow(mempool, [{ type: 'txsAccepted', items: [{ txid: 'y', tx: null, raw: null }] }]);
+  void Promise.resolve().then(() => askers.wallet.ask({ op: 'balance' } as never));
+  await settle();
+  assert.deepEqual(calls.splice(0), ['wallet txsAccepted y', 'p2p txsAccepted y', 'wallet balance']);
+  emitNow(mempool, [{ type: 'txsAccepted', items: [{ txid: 'z', tx: null, raw: null }] }]);
+  askers.p2p.tell({ op: 'peerinfo' } as never);
+  await settle();
+  assert.deepEqual(calls.splice(0), ['wallet txsAccepted z', 'p2p txsAccepted z', 'p2p peerinfo']);
 
   emit(wallet, [
     { type: 'walletTx', txid: 'w' },
