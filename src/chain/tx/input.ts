@@ -34,8 +34,10 @@ export class Outpoint {
     return outpointKey(this.txid(), this.index);
   }
 
-  static read(r: BufferReader): Outpoint {
-    return new Outpoint(r.bytes(32).slice(), r.u32());
+  /** `views`: the hash is a view into the reader's bytes, not a copy (see Transaction.read). */
+  static read(r: BufferReader, views = false): Outpoint {
+    const hash = r.bytes(32);
+    return new Outpoint(views ? hash : hash.slice(), r.u32());
   }
 
   write(w: BufferWriter): void {
@@ -51,10 +53,11 @@ export class TxIn {
     public sequence = 0xffffffff,
   ) {}
 
-  static read(r: BufferReader): TxIn {
-    const prevout = Outpoint.read(r);
-    const scriptSig = r.varBytes().slice();
-    return new TxIn(prevout, scriptSig, r.u32());
+  /** `views`: the prevout hash and scriptSig are views into the reader's bytes (see Transaction.read). */
+  static read(r: BufferReader, views = false): TxIn {
+    const prevout = Outpoint.read(r, views);
+    const scriptSig = r.varBytes();
+    return new TxIn(prevout, views ? scriptSig : scriptSig.slice(), r.u32());
   }
 
   write(w: BufferWriter): void {
