@@ -138,6 +138,13 @@ interface Overlay {
   spentBy: Map<string, string>;
 }
 
+/** One transaction's part of a chain view read or asked: its txid, the outpoints it spends, its output count. */
+interface ViewItem {
+  txid: string;
+  outpoints: Outpoint[];
+  outputs: number;
+}
+
 /** Takes a prepared transaction out of an overlay (if it is still the one there). */
 function leaveOverlay(overlay: Overlay, p: Prepared): void {
   if (overlay.entries.get(p.txid) === p) overlay.entries.delete(p.txid);
@@ -629,8 +636,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   }
 
   /** A burst's chain views (one tip for all): read through the reader, else asked of the chain store. */
-  private chainViews(wanted: { txid: string; outpoints: Outpoint[] }[], txs: ReadonlyMap<string, Transaction>): ChainView[] | Promise<ChainView[]> {
-    const read = this.readViews(wanted.map((w) => ({ txid: w.txid, outpoints: w.outpoints, outputs: txs.get(w.txid)?.vout.length ?? 0 })));
+  private chainViews(wanted: ViewItem[]): ChainView[] | Promise<ChainView[]> {
+    const read = this.readViews(wanted);
     if (read) return read;
     return this.opts.chain.ask({ op: 'views', items: wanted }).then((views) => {
       this.learnTip(views[0]);
@@ -667,18 +674,26 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       const notices: MempoolNotice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
-    const parsed = items.map(({ raw, tx }): { tx: Transaction; txid: string } | { error: unknown } => {
+    // One pass, no closure or one-element array per transaction: the decoded ones, what their views
+    // need (the reader's items as they are), and the burst's transactions by txid.
+    const parsed = new Array<{ tx: Transaction; txid: string } | { error: unknown }>(items.length);
+    const wanted: ViewItem[] = [];
+    const burstTxs = new Map<string, Transaction>();
+    for (let i = 0; i < items.length; i++) {
+      let one: { tx: Transaction; txid: string };
       try {
-        return decodeAccept(raw, tx);
+        one = decodeAccept(items[i]!.raw, items[i]!.tx);
       } catch (e) {
-        return { error: e };
+        parsed[i] = { error: e };
+        continue;
       }
-    });
-    const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
-    const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
+      parsed[i] = one;
+      wanted.push({ txid: one.txid, outpoints: outpointsOf(one.tx), outputs: one.tx.vout.length });
+      burstTxs.set(one.txid, one.tx);
+    }
     let burstInputs = 0;
     for (const tx of burstTxs.values()) burstInputs += tx.vin.length;
-    const viewsAsked = this.chainViews(wanted, burstTxs);
+    const viewsAsked = this.chainViews(wanted);
     const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
@@ -692,11 +707,18 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     let checks: ScriptChecks | undefined;
     let checksBranch = 0;
     let v = 0;
-    items.forEach(({ raw, allowHighFees }, i) => {
+    for (let i = 0; i < items.length; i++) {
+      const { raw, allowHighFees } = items[i]!;
       const one = parsed[i]!;
-      if (!('tx' in one)) return stages.push({ kind: 'failed', error: one.error });
+      if (!('tx' in one)) {
+        stages.push({ kind: 'failed', error: one.error });
+        continue;
+      }
       const view = views[v++]!;
-      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present', txid: one.txid });
+      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) {
+        stages.push({ kind: 'present', txid: one.txid });
+        continue;
+      }
       try {
         const p = this.prepare(one.tx, one.txid, raw, allowHighFees, view, overlay);
         if (ccTxs) p.ccTxs = ccTxs;
@@ -719,12 +741,12 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
           stages.push({ kind: 'ready', p });
         }
         overlay.entries.set(p.txid, p);
-        for (const k of p.spends) overlay.spentBy.set(k, p.txid);
+        for (let k = 0; k < p.spends.length; k++) overlay.spentBy.set(p.spends[k]!, p.txid);
         mine.push(p);
       } catch (e) {
         stages.push({ kind: 'failed', error: e });
       }
-    });
+    }
     checks?.flush();
     this.postBurst(this.commitBurst(this.tail, epoch, items, stages, checks, mine, report));
   }
@@ -926,12 +948,20 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     else notices.push({ type: 'txsAccepted', items: [item] });
   }
 
+  /** The validation context with -datacarriersize for IsStandardTx: made once per context (per chain parameters), not spread per transaction. */
+  private standardContext(ctx: ValidationContext): ValidationContext & { dataCarrierSize: number } {
+    if (this.standardCtx?.of !== ctx) this.standardCtx = { of: ctx, ctx: { ...ctx, dataCarrierSize: this.opts.dataCarrierSize } };
+    return this.standardCtx.ctx;
+  }
+
+  private standardCtx: { of: ValidationContext; ctx: ValidationContext & { dataCarrierSize: number } } | undefined;
+
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
     checkTransaction(tx, ctx, { tipTime: view.time, size });
     contextualCheckTransaction(tx, nextHeight, ctx, { dosLevel: 10 });
     if (tx.isCoinbase()) throw new ValidationError(16, 'coinbase', 100);
     if (ctx.requireStandard) {
-      const reason = isStandardTx(tx, nextHeight, { ...ctx, dataCarrierSize: this.opts.dataCarrierSize });
+      const reason = isStandardTx(tx, nextHeight, this.standardContext(ctx));
       if (reason) throw new ValidationError(64, reason, 0);
     }
     // CheckFinalTx with the standard locktime flags: the median time past of the tip.

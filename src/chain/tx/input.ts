@@ -20,13 +20,17 @@ export class Outpoint {
     return this.index === 0xffffffff && this.hash.every((b) => b === 0);
   }
 
-  /** The display txid of `hash`, kept once made: validation asks it of every input several times. */
-  #shown?: { of: Uint8Array; txid: string };
+  /** The display txid of `hash`, kept once made (two fields, no object): validation asks it of every input several times. */
+  #shownOf?: Uint8Array;
+  #shown = '';
 
   txid(): string {
     // Computed again if `hash` was replaced (nothing writes into a hash array in place).
-    if (this.#shown?.of !== this.hash) this.#shown = { of: this.hash, txid: toHexReversed(this.hash) };
-    return this.#shown.txid;
+    if (this.#shownOf !== this.hash) {
+      this.#shown = toHexReversed(this.hash);
+      this.#shownOf = this.hash;
+    }
+    return this.#shown;
   }
 
   /** A map key for this outpoint: display txid and index. */
