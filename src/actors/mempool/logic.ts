@@ -64,7 +64,8 @@ export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[
  */
 export function addMempoolAddressKeys(keys: Set<string>, script: Uint8Array, output: boolean): void {
   if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
-    keys.add(addressKey(1, script.subarray(3, 23)));
+    // The hash's hex through one Buffer over its bytes (a subarray and then a Buffer of it were two).
+    keys.add(addressKey(1, Buffer.from(script.buffer, script.byteOffset + 3, 20).toString('hex')));
     return;
   }
   for (const a of mempoolAddressKeys(script, output)) keys.add(a);

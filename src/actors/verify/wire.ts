@@ -20,10 +20,18 @@ const CC = 1;
 const FAILED = 2;
 const FAILED_POLICY_ONLY = 3;
 
-/** A batch's header (its record is the header, then the batch's data). */
+/** The header batchHeader writes into: one for the thread, as a ring's push copies it at once. */
+const HEADER = new Uint8Array(BATCH_HEADER);
+const HEADER_VIEW = new DataView(HEADER.buffer);
+
+/**
+ * A batch's header (its record is the header, then the batch's data): a view valid until the next
+ * call (SharedRing.push copies it into the ring), so no buffer and DataView are made per batch.
+ */
 export function batchHeader(b: Omit<ScriptBatch, 'data'>): Uint8Array {
-  const out = new Uint8Array(BATCH_HEADER);
-  const v = new DataView(out.buffer);
+  const out = HEADER;
+  const v = HEADER_VIEW;
+  out.fill(0);
   v.setUint32(0, b.id, true);
   v.setUint32(4, b.flags >>> 0, true);
   v.setUint32(8, b.branchId >>> 0, true);
