@@ -15,6 +15,7 @@ import { storageBenchmarks } from './storage.bench.js';
 import { mempoolBenchmarks } from './mempool.bench.js';
 import { txoutsetBenchmarks } from './txoutset.bench.js';
 import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
+import { allocBenchmarks } from './alloc.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -23,6 +24,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['signature verification (issue 9)', verifyBenchmarks],
   ['running node (src/actors, src/rpc)', nodeBenchmarks],
   ['block connect alone (issue 31)', connectBenchmarks],
+  ['heap per accepted transaction (issue 31)', allocBenchmarks],
   ['p2p (src/actors/p2p)', p2pBenchmarks],
   ['wallet (src/actors/wallet)', walletBenchmarks],
   ['address index (issue 11)', addressBenchmarks],

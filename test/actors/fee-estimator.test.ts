@@ -84,7 +84,8 @@ function feedMempool(feed: FeeEstimatorFeed, blocks: number, tipTime: number, in
       parent.set([n & 0xff, n >> 8, 1]);
       const txid = `t${n++}`;
       // a confirmed input at height h - 2 worth 1 coin: priority 1e8·1/(250 - 141) — under AllowFreeThreshold
-      feed.accepted({ txid, tx: spend(parent), fee: 2_500n, size: 250, height: h - 1, tipTime, coin: () => ({ value: 100_000_000n, script: new Uint8Array(0), height: h - 2, coinbase: false, txVersion: 1 }), inPool });
+      const coins = { coin: () => ({ value: 100_000_000n, script: new Uint8Array(0), height: h - 2, coinbase: false, txVersion: 1 }) };
+      feed.accepted(txid, spend(parent), 2_500n, 250, h - 1, tipTime, coins, { has: inPool });
       txids.push(txid);
     }
     const mined = feed.entriesOf(txids);

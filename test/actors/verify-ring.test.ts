@@ -221,3 +221,18 @@ test('a pool whose rings are too small for its batches verifies those on the cal
     await small.stop();
   }
 });
+
+test('wire: the batch header is one scratch buffer a ring push copies: records pushed with headers made one after another keep their own', () => {
+  const ring = SharedRing.create(1024);
+  const batches = [
+    { id: 1, flags: 0x7fffffff, branchId: 0xf5b9230b, ccEnabled: true, collectKeys: true, data: Uint8Array.of(1, 2) },
+    { id: 2, flags: 5, branchId: 0x76b809bb, ccEnabled: false, collectKeys: false, data: Uint8Array.of(3) },
+  ];
+  for (const { data, ...b } of batches) assert.ok(ring.push(batchHeader(b), data));
+  // A header made after the pushes changes neither record in the ring.
+  batchHeader({ id: 3, flags: 0, branchId: 0, ccEnabled: false, collectKeys: false });
+  for (const want of batches) assert.deepEqual(decodeBatch(ring.shift()!.slice()), want);
+  // Every header byte is written each time: nothing of the previous batch's header is left in it.
+  const again = batchHeader({ id: 0, flags: 0, branchId: 0, ccEnabled: false, collectKeys: false });
+  assert.deepEqual([...again], new Array(16).fill(0));
+});

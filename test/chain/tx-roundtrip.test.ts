@@ -85,3 +85,37 @@ test('Outpoint.txid: the display txid, made once and made again when the hash is
   // The memo is no part of the object's value: a copy compares equal before and after it is made.
   assert.deepEqual(new Outpoint(b.slice(), 3), o);
 });
+
+test('Transaction.read with views: prevout hashes and scripts are views into the bytes read, never written through; without, copies', () => {
+  // Two inputs and two outputs (rawtx.md §2.1's shape), so every view's offset is checked.
+  const hex =
+    '0400008085202f8902' +
+    '2211111111111111111111111111111111111111111111111111111111111111' + '00000000' + '03aabbcc' + 'ffffffff' +
+    '3322222222222222222222222222222222222222222222222222222222222222' + '01000000' + '02ddee' + 'feffffff' +
+    '02' + '00e1f50500000000' + '1976a914f1dce4182fce875748c4986b240ff7d7bc3fffb088ac' + '0100000000000000' + '0151' +
+    '00000000' + '2c010000' + '0000000000000000' + '000000';
+  const raw = Uint8Array.from(Buffer.from(hex, 'hex'));
+  const before = raw.slice();
+  const viewed = Transaction.fromRaw(raw, true);
+  const copied = Transaction.fromRaw(raw);
+  const arrays = (tx: Transaction) => [...tx.vin.flatMap((i) => [i.prevout.hash, i.scriptSig]), ...tx.vout.map((o) => o.script)];
+  for (const a of arrays(viewed)) assert.equal(a.buffer, raw.buffer, 'a view into the bytes read');
+  for (const a of arrays(copied)) assert.notEqual(a.buffer, raw.buffer, 'a copy of its own');
+  // The same transaction either way, and exactly as long as the bytes (vin and vout of their length).
+  assert.equal(viewed.vin.length, 2);
+  assert.equal(viewed.vout.length, 2);
+  assert.equal(toHex(viewed.toRaw()), hex);
+  assert.equal(viewed.txid(), copied.txid());
+  assert.equal(toHex(viewed.vin[1]!.scriptSig), 'ddee');
+  assert.equal(viewed.vin[1]!.prevout.index, 1);
+  assert.equal(toHex(viewed.vout[1]!.script), '51');
+  // Signing and building assign new arrays: the bytes read are left as they were.
+  viewed.vin[0]!.scriptSig = Uint8Array.of(0x51);
+  viewed.vout[0]!.script = Uint8Array.of(0x52);
+  viewed.vin[1]!.prevout.hash = new Uint8Array(32);
+  assert.deepEqual(raw, before, 'the bytes read are unchanged');
+  assert.equal(copied.toHex(), hex);
+  // A copy does not follow the bytes it was read from.
+  raw.fill(0);
+  assert.equal(copied.toHex(), hex);
+});

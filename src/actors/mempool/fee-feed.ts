@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DEFAULT_MAX_TIP_AGE } from '../../chain/consensus/timing.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
-import type { Coin } from '../../chain/validation/coin.js';
+import type { CoinView } from '../../chain/validation/index.js';
 import { BlockPolicyEstimator, type EstimatorEntry } from './fee-estimator.js';
 
 /** CTransaction::CalculateModifiedSize: less each input's 41 bytes and up to 110 of its scriptSig. */
@@ -34,27 +34,30 @@ export class FeeEstimatorFeed {
   }
 
   /**
-   * An entry entered the mempool at chain height `height` (tip time `tipTime`). `inPool`: whether an
-   * input's transaction is in the mempool. Its starting priority is CCoinsViewCache::GetPriority's:
+   * An entry entered the mempool at chain height `height` (tip time `tipTime`). `coins`: its inputs'
+   * coins; `pool`: the mempool's transactions (an input whose transaction is there is not clear). Its starting priority is CCoinsViewCache::GetPriority's:
    * each confirmed input's value times its age in blocks, over the modified size.
    */
-  accepted(a: { txid: string; tx: Transaction; fee: bigint; size: number; height: number; tipTime: number; coin: (txid: string, n: number) => Coin | undefined; inPool: (txid: string) => boolean }): void {
+  accepted(txid: string, tx: Transaction, fee: bigint, size: number, height: number, tipTime: number, coins: CoinView, pool: { has(txid: string): boolean }): void {
+    // Arguments, not an object with two closures: this runs for every accepted transaction.
     let clear = true;
     let inputs = 0;
-    for (const i of a.tx.vin) {
-      const t = i.prevout.txid();
-      if (a.inPool(t)) {
+    const vin = tx.vin;
+    for (let k = 0; k < vin.length; k++) {
+      const t = vin[k]!.prevout.txid();
+      if (pool.has(t)) {
         clear = false;
         continue;
       }
-      const c = a.coin(t, i.prevout.index);
-      if (c && c.height < a.height) inputs += Number(c.value) * (a.height - c.height);
+      const c = coins.coin(t, vin[k]!.prevout.index);
+      if (c && c.height < height) inputs += Number(c.value) * (height - c.height);
     }
-    const modSize = modifiedSize(a.tx, a.size);
-    const valueOut = a.tx.vout.reduce((s, o) => s + o.value, 0n);
-    const e: EstimatorEntry = { txid: a.txid, height: a.height, fee: a.fee, size: a.size, modSize, startPriority: modSize === 0 ? 0 : inputs / modSize, valueIn: valueOut + a.fee, clear };
-    this.entries.set(a.txid, e);
-    this.estimator.processTransaction(e, this.current(a.tipTime));
+    const modSize = modifiedSize(tx, size);
+    let valueOut = 0n;
+    for (let k = 0; k < tx.vout.length; k++) valueOut += tx.vout[k]!.value;
+    const e: EstimatorEntry = { txid, height, fee, size, modSize, startPriority: modSize === 0 ? 0 : inputs / modSize, valueIn: valueOut + fee, clear };
+    this.entries.set(txid, e);
+    this.estimator.processTransaction(e, this.current(tipTime));
   }
 
   /** An entry left the mempool. */

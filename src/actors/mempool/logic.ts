@@ -59,6 +59,19 @@ export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[
 }
 
 /**
+ * mempoolAddressKeys(script, output), each added to `keys`: a P2PKH script (nearly every one) read off
+ * its template, as addressKeysOf does, without the solver's copy of the hash and the array of keys.
+ */
+export function addMempoolAddressKeys(keys: Set<string>, script: Uint8Array, output: boolean): void {
+  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+    // The hash's hex through one Buffer over its bytes (a subarray and then a Buffer of it were two).
+    keys.add(addressKey(1, Buffer.from(script.buffer, script.byteOffset + 3, 20).toString('hex')));
+    return;
+  }
+  for (const a of mempoolAddressKeys(script, output)) keys.add(a);
+}
+
+/**
  * What an entry counts for in getmempoolinfo's `usage` (komodod's DynamicMemoryUsage): acnode's
  * estimate of what it holds (the raw bytes, the parsed transaction, about twice that, and the
  * per-entry and per-input bookkeeping).
@@ -124,6 +137,13 @@ interface Prepared {
 interface Overlay {
   entries: Map<string, Prepared>;
   spentBy: Map<string, string>;
+}
+
+/** One transaction's part of a chain view read or asked: its txid, the outpoints it spends, its output count. */
+interface ViewItem {
+  txid: string;
+  outpoints: Outpoint[];
+  outputs: number;
 }
 
 /** Takes a prepared transaction out of an overlay (if it is still the one there). */
@@ -257,7 +277,8 @@ function decodeAccept(raw: Uint8Array, decoded?: unknown): { tx: Transaction; tx
 
 function parseTx(raw: Uint8Array): Transaction {
   try {
-    return Transaction.fromRaw(raw);
+    // Views into raw, which the entry keeps beside the transaction.
+    return Transaction.fromRaw(raw, true);
   } catch (e) {
     if (e instanceof DecodeError) throw new ServiceFailure(-22, 'TX decode failed');
     throw e;
@@ -265,7 +286,10 @@ function parseTx(raw: Uint8Array): Transaction {
 }
 
 function outpointsOf(tx: Transaction): [string, number][] {
-  return tx.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
+  const vin = tx.vin;
+  const out = new Array<[string, number]>(vin.length);
+  for (let i = 0; i < vin.length; i++) out[i] = [vin[i]!.prevout.txid(), vin[i]!.prevout.index];
+  return out;
 }
 
 /** One transaction's outcome in an acceptMany answer: plain data, as a reply carries it. */
@@ -391,7 +415,9 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     const sizes: number[] = [];
     for (const b of bodies) {
       const own: AcceptItem[] = b.op === 'acceptMany' ? b.items : b.op === 'accept' ? [b] : [];
-      for (const i of own) items.push({ raw: i.raw, allowHighFees: i.allowHighFees === true, ...(i.tx instanceof Transaction ? { tx: i.tx } : {}), ...(i.relay === false ? { relay: false as const } : {}) });
+      // The request's own item (an accept body is one): what the burst reads of it is raw,
+      // allowHighFees, tx (used only when a Transaction) and relay; a copy only to make allowHighFees a boolean.
+      for (const i of own) items.push(typeof i.allowHighFees === 'boolean' ? i : { raw: i.raw, allowHighFees: i.allowHighFees === true, tx: i.tx, relay: i.relay });
       sizes.push(own.length);
     }
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
@@ -611,8 +637,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   }
 
   /** A burst's chain views (one tip for all): read through the reader, else asked of the chain store. */
-  private chainViews(wanted: { txid: string; outpoints: Outpoint[] }[], txs: ReadonlyMap<string, Transaction>): ChainView[] | Promise<ChainView[]> {
-    const read = this.readViews(wanted.map((w) => ({ txid: w.txid, outpoints: w.outpoints, outputs: txs.get(w.txid)?.vout.length ?? 0 })));
+  private chainViews(wanted: ViewItem[]): ChainView[] | Promise<ChainView[]> {
+    const read = this.readViews(wanted);
     if (read) return read;
     return this.opts.chain.ask({ op: 'views', items: wanted }).then((views) => {
       this.learnTip(views[0]);
@@ -649,18 +675,26 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       const notices: MempoolNotice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
-    const parsed = items.map(({ raw, tx }): { tx: Transaction; txid: string } | { error: unknown } => {
+    // One pass, no closure or one-element array per transaction: the decoded ones, what their views
+    // need (the reader's items as they are), and the burst's transactions by txid.
+    const parsed = new Array<{ tx: Transaction; txid: string } | { error: unknown }>(items.length);
+    const wanted: ViewItem[] = [];
+    const burstTxs = new Map<string, Transaction>();
+    for (let i = 0; i < items.length; i++) {
+      let one: { tx: Transaction; txid: string };
       try {
-        return decodeAccept(raw, tx);
+        one = decodeAccept(items[i]!.raw, items[i]!.tx);
       } catch (e) {
-        return { error: e };
+        parsed[i] = { error: e };
+        continue;
       }
-    });
-    const wanted = parsed.flatMap((p) => ('tx' in p ? [{ txid: p.txid, outpoints: outpointsOf(p.tx) }] : []));
-    const burstTxs = new Map(parsed.flatMap((p) => ('tx' in p ? [[p.txid, p.tx] as const] : [])));
+      parsed[i] = one;
+      wanted.push({ txid: one.txid, outpoints: outpointsOf(one.tx), outputs: one.tx.vout.length });
+      burstTxs.set(one.txid, one.tx);
+    }
     let burstInputs = 0;
     for (const tx of burstTxs.values()) burstInputs += tx.vin.length;
-    const viewsAsked = this.chainViews(wanted, burstTxs);
+    const viewsAsked = this.chainViews(wanted);
     const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
@@ -674,11 +708,18 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     let checks: ScriptChecks | undefined;
     let checksBranch = 0;
     let v = 0;
-    items.forEach(({ raw, allowHighFees }, i) => {
+    for (let i = 0; i < items.length; i++) {
+      const { raw, allowHighFees } = items[i]!;
       const one = parsed[i]!;
-      if (!('tx' in one)) return stages.push({ kind: 'failed', error: one.error });
+      if (!('tx' in one)) {
+        stages.push({ kind: 'failed', error: one.error });
+        continue;
+      }
       const view = views[v++]!;
-      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) return stages.push({ kind: 'present', txid: one.txid });
+      if (this.entries.has(one.txid) || overlay.entries.has(one.txid)) {
+        stages.push({ kind: 'present', txid: one.txid });
+        continue;
+      }
       try {
         const p = this.prepare(one.tx, one.txid, raw, allowHighFees, view, overlay);
         if (ccTxs) p.ccTxs = ccTxs;
@@ -701,12 +742,12 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
           stages.push({ kind: 'ready', p });
         }
         overlay.entries.set(p.txid, p);
-        for (const k of p.spends) overlay.spentBy.set(k, p.txid);
+        for (let k = 0; k < p.spends.length; k++) overlay.spentBy.set(p.spends[k]!, p.txid);
         mine.push(p);
       } catch (e) {
         stages.push({ kind: 'failed', error: e });
       }
-    });
+    }
     checks?.flush();
     this.postBurst(this.commitBurst(this.tail, epoch, items, stages, checks, mine, report));
   }
@@ -839,16 +880,19 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     if (!params) throw new ServiceFailure(-32603, 'the chain store has no chain parameters');
     const ctx = validationContext(params);
     const nextHeight = view.height + 1;
-    const outpoints = outpointsOf(tx);
-    const spends = outpoints.map(([t, n]) => outpointKey(t, n));
+    const vin = tx.vin;
+    // The inputs read off the transaction (each Outpoint keeps its display txid), no tuple per input.
+    const spends = new Array<string>(vin.length);
+    for (let i = 0; i < vin.length; i++) spends[i] = outpointKey(vin[i]!.prevout.txid(), vin[i]!.prevout.index);
     this.checkContextFree(tx, raw.length, nextHeight, view, ctx);
     // Conflicts with the mempool: no replacement.
-    for (const k of spends) {
+    for (let i = 0; i < spends.length; i++) {
+      const k = spends[i]!;
       if (this.spentBy.has(k) || overlay?.spentBy.has(k)) throw new ValidationError(16, 'mempool conflict', 0);
     }
     const coinView = new MempoolCoinView(tx, view.coins, this.entries, overlay);
-    for (let i = 0; i < outpoints.length; i++) {
-      if (coinView.coin(outpoints[i]![0], outpoints[i]![1])) continue;
+    for (let i = 0; i < vin.length; i++) {
+      if (coinView.coin(vin[i]!.prevout.txid(), vin[i]!.prevout.index)) continue;
       // Known transaction whose output is spent, or nothing known at all.
       if (view.confirmed[i]) throw new ValidationError(18, 'bad-txns-inputs-spent', 0);
       throw new MissingInputsError([spends[i]!]);
@@ -862,10 +906,11 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     checkStandardSigOps(sigops, ctx);
     const fee = checkTxInputs(tx, coinView, nextHeight, ctx);
     if (!allowHighFees) checkAbsurdFee(tx, fee, raw.length, valueOut(tx));
-    const prevouts = outpoints.map(([t, n]) => {
-      const c = coinView.coin(t, n)!;
-      return { value: c.value, script: c.script };
-    });
+    const prevouts = new Array<{ value: bigint; script: Uint8Array }>(vin.length);
+    for (let i = 0; i < vin.length; i++) {
+      const c = coinView.coin(vin[i]!.prevout.txid(), vin[i]!.prevout.index)!;
+      prevouts[i] = { value: c.value, script: c.script };
+    }
     return { tx, txid, raw, fee, height: view.height, branchId, ccEnabled: ctx.ccEnabled, spends, coinView, prevouts, tipTime: view.time };
   }
 
@@ -886,22 +931,38 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** The transaction passed every check: it enters the mempool and is announced. */
   private commit(p: Prepared, notices: MempoolNotice[], relay = true): void {
     this.opts.scriptCache?.add(p.txid, p.branchId);
-    this.fees.accepted({ txid: p.txid, tx: p.tx, fee: p.fee, size: p.raw.length, height: p.height, tipTime: p.tipTime ?? 0, coin: (t, n) => p.coinView.coin(t, n), inPool: (t) => this.entries.has(t) });
-    this.add({ tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts });
-    if (p.tx.vin.some((i) => p.coinView.coin(i.prevout.txid(), i.prevout.index)?.coinbase === true)) this.coinbaseSpenders.add(p.txid);
-    const item: TxAccepted = relay ? { txid: p.txid, tx: p.tx, raw: p.raw } : { txid: p.txid, tx: p.tx, raw: p.raw, relay: false };
+    this.fees.accepted(p.txid, p.tx, p.fee, p.raw.length, p.height, p.tipTime ?? 0, p.coinView, this.entries);
+    const entry: MempoolEntry = { tx: p.tx, txid: p.txid, raw: p.raw, size: p.raw.length, fee: p.fee, time: this.now(), height: p.height, spends: p.spends, prevouts: p.prevouts };
+    this.add(entry);
+    const vin = p.tx.vin;
+    for (let i = 0; i < vin.length; i++) {
+      if (p.coinView.coin(vin[i]!.prevout.txid(), vin[i]!.prevout.index)?.coinbase !== true) continue;
+      this.coinbaseSpenders.add(p.txid);
+      break;
+    }
+    // The notice's record is the entry itself (its txid, tx and raw; nothing reads more of it): one
+    // object for the pool, the wallet and p2p, not a copy. Not relayed: a record of its own says so.
+    const item: TxAccepted = relay ? entry : { txid: p.txid, tx: p.tx, raw: p.raw, relay: false };
     // One txsAccepted for a run of accepted transactions (the notices of one write or burst report).
     const last = notices[notices.length - 1];
     if (last?.type === 'txsAccepted') last.items.push(item);
     else notices.push({ type: 'txsAccepted', items: [item] });
   }
 
+  /** The validation context with -datacarriersize for IsStandardTx: made once per context (per chain parameters), not spread per transaction. */
+  private standardContext(ctx: ValidationContext): ValidationContext & { dataCarrierSize: number } {
+    if (this.standardCtx?.of !== ctx) this.standardCtx = { of: ctx, ctx: { ...ctx, dataCarrierSize: this.opts.dataCarrierSize } };
+    return this.standardCtx.ctx;
+  }
+
+  private standardCtx: { of: ValidationContext; ctx: ValidationContext & { dataCarrierSize: number } } | undefined;
+
   private checkContextFree(tx: Transaction, size: number, nextHeight: number, view: ChainView, ctx: ValidationContext): void {
     checkTransaction(tx, ctx, { tipTime: view.time, size });
     contextualCheckTransaction(tx, nextHeight, ctx, { dosLevel: 10 });
     if (tx.isCoinbase()) throw new ValidationError(16, 'coinbase', 100);
     if (ctx.requireStandard) {
-      const reason = isStandardTx(tx, nextHeight, { ...ctx, dataCarrierSize: this.opts.dataCarrierSize });
+      const reason = isStandardTx(tx, nextHeight, this.standardContext(ctx));
       if (reason) throw new ValidationError(64, reason, 0);
     }
     // CheckFinalTx with the standard locktime flags: the median time past of the tip.
@@ -911,8 +972,10 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   /** The address keys an entry's outputs and spent outputs name. */
   private addressesOf(e: MempoolEntry): Set<string> {
     const keys = new Set<string>();
-    for (const o of e.tx.vout) for (const a of mempoolAddressKeys(o.script, true)) keys.add(a);
-    for (const p of e.prevouts ?? []) for (const a of mempoolAddressKeys(p.script, false)) keys.add(a);
+    const vout = e.tx.vout;
+    for (let i = 0; i < vout.length; i++) addMempoolAddressKeys(keys, vout[i]!.script, true);
+    const prevouts = e.prevouts;
+    if (prevouts) for (let i = 0; i < prevouts.length; i++) addMempoolAddressKeys(keys, prevouts[i]!.script, false);
     return keys;
   }
 
@@ -966,14 +1029,16 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         s.add(e.txid);
       }
     }
-    e.tx.vin.forEach((input, i) => {
+    const vin = e.tx.vin;
+    for (let i = 0; i < vin.length; i++) {
+      const prevout = vin[i]!.prevout;
       this.spentBy.set(e.spends[i]!, e.txid);
-      const prev = input.prevout.txid();
+      const prev = prevout.txid();
       let s = this.spentIndexes.get(prev);
       if (!s) this.spentIndexes.set(prev, (s = new Set()));
-      s.add(input.prevout.index);
-    });
-    if (e.tx.lockTime !== 0 && e.tx.vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
+      s.add(prevout.index);
+    }
+    if (e.tx.lockTime !== 0 && vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
     this.bytes += e.size;
     this.usage += entryUsage(e);
     this.transactionsUpdated++;

@@ -44,6 +44,23 @@ export interface ScriptBatch {
   data: Uint8Array;
 }
 
+/**
+ * writeBatchTx for inputs `ns` of `tx` (every input when null), `spent` holding each input's spent
+ * output by input index: no object per input (ScriptChecks.defer, once per input of every burst).
+ */
+export function writeBatchTxInputs(w: BufferWriter, tx: Transaction, spent: readonly SpentOutput[], ns: readonly number[] | null, raw?: Uint8Array): void {
+  if (raw) w.bytes(raw);
+  else tx.write(w);
+  const count = ns ? ns.length : spent.length;
+  w.compactSize(count);
+  for (let k = 0; k < count; k++) {
+    const n = ns ? ns[k]! : k;
+    w.compactSize(n);
+    w.i64(spent[n]!.value);
+    w.varBytes(spent[n]!.script);
+  }
+}
+
 /** Appends a transaction and the inputs of it to check to a batch's data. */
 export function writeBatchTx(w: BufferWriter, tx: Transaction, inputs: readonly { n: number; value: bigint; script: Uint8Array }[], raw?: Uint8Array): void {
   // The caller's serialisation of the transaction when it has one (the mempool does), else a new one.
@@ -202,7 +219,8 @@ export function runBatch(batch: ScriptBatch): BatchResult {
   const keys: string[][] | null = batch.collectKeys ? [] : null;
   const r = new BufferReader(batch.data);
   while (r.left > 0) {
-    const tx = Transaction.read(r);
+    // Views into the batch: the transaction lives only while its batch is checked.
+    const tx = Transaction.read(r, true);
     const inputs = Array.from({ length: r.compactSize() }, () => ({ n: r.compactSize(), value: r.i64(), script: r.varBytes() }));
     const txdata = new PrecomputedTxData(tx);
     const txOutcomes: (InputOutcome | null)[] = [];

@@ -21,7 +21,7 @@ import {
   needsMainThread,
   outcomeError,
   runBatch,
-  writeBatchTx,
+  writeBatchTxInputs,
   type BatchResult,
   type InputOutcome,
   type ScriptBatch,
@@ -489,6 +489,11 @@ export interface ScriptCheckOptions {
   ccChecker?: CryptoConditionChecker;
 }
 
+interface BatchRef {
+  pos: number;
+  ns: number[] | null;
+}
+
 interface DeferredTx {
   tx: Transaction;
   spent: SpentOutput[];
@@ -509,7 +514,8 @@ export class ScriptChecks {
   private readonly txs = new Map<number, DeferredTx>();
   /** The batch being filled: the pool's writer while this holds unposted inputs (see VerifyPool.borrowWriter). */
   private batch: BufferWriter | undefined;
-  private batchRefs: [number, number][][] = [];
+  /** Per transaction of the batch being filled: its block position and the inputs written (null: all). */
+  private batchRefs: BatchRef[] = [];
   private batchInputs = 0;
   private readonly posted: number[] = [];
 
@@ -524,39 +530,43 @@ export class ScriptChecks {
    */
   defer(pos: number, tx: Transaction, view: CoinView, raw?: Uint8Array): boolean {
     if (isCoinImport(tx) || isMint(tx)) return false;
-    const spent: SpentOutput[] = [];
-    for (const input of tx.vin) {
+    const vin = tx.vin;
+    // The coins themselves (a coin is a spent output and more), not a copy of each.
+    const spent = new Array<SpentOutput>(vin.length);
+    for (let n = 0; n < vin.length; n++) {
+      const input = vin[n]!;
       const coin = view.coin(input.prevout.txid(), input.prevout.index);
       if (!coin) return false; // the serial path throws MissingInputsError
       if (needsMainThread(input.scriptSig, coin.script, this.opts.flags, this.opts.ccEnabled)) return false;
-      spent.push({ value: coin.value, script: coin.script });
+      spent[n] = coin;
     }
-    const d: DeferredTx = { tx, spent, outcomes: new Array<InputOutcome | undefined>(tx.vin.length), batches: [] };
+    const d: DeferredTx = { tx, spent, outcomes: new Array<InputOutcome | undefined>(vin.length), batches: [] };
     this.txs.set(pos, d);
     const cache = this.opts.cache;
+    const lookup = cache !== undefined && cache.size > 0 && this.opts.cacheLookup !== false;
     let txdata: PrecomputedTxData | undefined;
-    const queued: number[] = [];
-    for (let n = 0; n < tx.vin.length; n++) {
-      if (cache && cache.size > 0 && this.opts.cacheLookup !== false) {
-        txdata ??= new PrecomputedTxData(tx);
-        const made: CacheOnlySignatureChecker[] = [];
-        const outcome = checkInputOutcome(tx.vin[n]!.scriptSig, spent[n]!, this.opts.flags, this.opts.ccEnabled, () => {
-          const c = new CacheOnlySignatureChecker(tx, n, spent[n]!.value, this.opts.branchId, txdata!, cache);
-          made.push(c);
-          return c;
-        });
-        if (!made.some((c) => c.missed)) {
-          d.outcomes[n] = outcome;
-          continue;
-        }
+    // Without a cache lookup every input is queued (null: no list made).
+    const queued: number[] | null = lookup ? [] : null;
+    for (let n = 0; queued && n < vin.length; n++) {
+      txdata ??= new PrecomputedTxData(tx);
+      const made: CacheOnlySignatureChecker[] = [];
+      const outcome = checkInputOutcome(tx.vin[n]!.scriptSig, spent[n]!, this.opts.flags, this.opts.ccEnabled, () => {
+        const c = new CacheOnlySignatureChecker(tx, n, spent[n]!.value, this.opts.branchId, txdata!, cache!);
+        made.push(c);
+        return c;
+      });
+      if (!made.some((c) => c.missed)) {
+        d.outcomes[n] = outcome;
+        continue;
       }
       queued.push(n);
     }
-    if (queued.length > 0) {
+    const count = queued ? queued.length : vin.length;
+    if (count > 0) {
       this.batch ??= this.pool.borrowWriter();
-      writeBatchTx(this.batch, tx, queued.map((n) => ({ n, value: spent[n]!.value, script: spent[n]!.script })), raw);
-      this.batchRefs.push(queued.map((n) => [pos, n]));
-      this.batchInputs += queued.length;
+      writeBatchTxInputs(this.batch, tx, spent, queued, raw);
+      this.batchRefs.push({ pos, ns: queued });
+      this.batchInputs += count;
       if (this.batchInputs >= (this.opts.batchInputs ?? this.pool.batchInputs)) this.flush();
     }
     return true;
@@ -578,23 +588,27 @@ export class ScriptChecks {
       (r) => this.receive(refs, r),
     );
     this.posted.push(id);
-    for (const txRefs of refs) this.txs.get(txRefs[0]![0])!.batches.push(id);
+    for (let t = 0; t < refs.length; t++) this.txs.get(refs[t]!.pos)!.batches.push(id);
     this.pool.returnWriter(this.batch!);
     this.batch = undefined;
     this.batchRefs = [];
     this.batchInputs = 0;
   }
 
-  private receive(refs: [number, number][][], r: BatchResult): void {
+  private receive(refs: BatchRef[], r: BatchResult): void {
     if ('error' in r) throw new Error(r.error); // runBatch results only reach here
-    r.outcomes.forEach((txOutcomes, t) => {
-      txOutcomes.forEach((outcome, k) => {
-        const [pos, n] = refs[t]![k]!;
-        const d = this.txs.get(pos)!;
-        d.outcomes[n] = outcome ?? this.checkHere(d, n);
-      });
-      if (this.opts.cache && this.opts.cacheStore) for (const key of r.keys?.[t] ?? []) this.opts.cache.add(key);
-    });
+    const store = this.opts.cache && this.opts.cacheStore ? this.opts.cache : undefined;
+    for (let t = 0; t < r.outcomes.length; t++) {
+      const txOutcomes = r.outcomes[t]!;
+      const { pos, ns } = refs[t]!;
+      const d = this.txs.get(pos)!;
+      for (let k = 0; k < txOutcomes.length; k++) {
+        const n = ns ? ns[k]! : k;
+        d.outcomes[n] = txOutcomes[k] ?? this.checkHere(d, n);
+      }
+      const keys = store ? r.keys?.[t] : undefined;
+      if (keys) for (let k = 0; k < keys.length; k++) store!.add(keys[k]!);
+    }
   }
 
   /** Should a worker have met a crypto-condition (needsMainThread is meant to prevent it): checked here. */

@@ -20,10 +20,18 @@ const CC = 1;
 const FAILED = 2;
 const FAILED_POLICY_ONLY = 3;
 
-/** A batch's header (its record is the header, then the batch's data). */
+/** The header batchHeader writes into: one for the thread, as a ring's push copies it at once. */
+const HEADER = new Uint8Array(BATCH_HEADER);
+const HEADER_VIEW = new DataView(HEADER.buffer);
+
+/**
+ * A batch's header (its record is the header, then the batch's data): a view valid until the next
+ * call (SharedRing.push copies it into the ring), so no buffer and DataView are made per batch.
+ */
 export function batchHeader(b: Omit<ScriptBatch, 'data'>): Uint8Array {
-  const out = new Uint8Array(BATCH_HEADER);
-  const v = new DataView(out.buffer);
+  const out = HEADER;
+  const v = HEADER_VIEW;
+  out.fill(0);
   v.setUint32(0, b.id, true);
   v.setUint32(4, b.flags >>> 0, true);
   v.setUint32(8, b.branchId >>> 0, true);
@@ -95,27 +103,29 @@ export function decodeResult(record: Uint8Array): BatchResult {
   const r = new BufferReader(record);
   const id = r.u32();
   if (r.u8() === 1) return { id, error: readText(r) };
-  const outcomes: (InputOutcome | null)[][] = [];
-  const txs = r.compactSize();
+  // Arrays of their exact length (each count is checked against the bytes left): grown by push,
+  // each small one had room for 17.
+  const txs = r.count(1);
+  const outcomes = new Array<(InputOutcome | null)[]>(txs);
   for (let t = 0; t < txs; t++) {
-    const inputs = r.compactSize();
-    const tx: (InputOutcome | null)[] = [];
+    const inputs = r.count(1);
+    const tx = new Array<InputOutcome | null>(inputs);
     for (let i = 0; i < inputs; i++) {
       const code = r.u8();
-      if (code === OK) tx.push(OK_OUTCOME);
-      else if (code === CC) tx.push(null);
-      else if (code === FAILED || code === FAILED_POLICY_ONLY) tx.push({ ok: false, error: readText(r) as ScriptError, policyOnly: code === FAILED_POLICY_ONLY });
+      if (code === OK) tx[i] = OK_OUTCOME;
+      else if (code === CC) tx[i] = null;
+      else if (code === FAILED || code === FAILED_POLICY_ONLY) tx[i] = { ok: false, error: readText(r) as ScriptError, policyOnly: code === FAILED_POLICY_ONLY };
       else throw new Error(`script-check result: unknown input code ${code}`);
     }
-    outcomes.push(tx);
+    outcomes[t] = tx;
   }
   if (r.u8() === 0) return { id, outcomes, keys: null };
-  const keys: string[][] = [];
+  const keys = new Array<string[]>(txs);
   for (let t = 0; t < txs; t++) {
-    const n = r.compactSize();
-    const txKeys: string[] = [];
-    for (let k = 0; k < n; k++) txKeys.push(readText(r, 'latin1'));
-    keys.push(txKeys);
+    const n = r.count(1);
+    const txKeys = new Array<string>(n);
+    for (let k = 0; k < n; k++) txKeys[k] = readText(r, 'latin1');
+    keys[t] = txKeys;
   }
   return { id, outcomes, keys };
 }

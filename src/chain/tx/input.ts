@@ -20,13 +20,17 @@ export class Outpoint {
     return this.index === 0xffffffff && this.hash.every((b) => b === 0);
   }
 
-  /** The display txid of `hash`, kept once made: validation asks it of every input several times. */
-  #shown?: { of: Uint8Array; txid: string };
+  /** The display txid of `hash`, kept once made (two fields, no object): validation asks it of every input several times. */
+  #shownOf?: Uint8Array;
+  #shown = '';
 
   txid(): string {
     // Computed again if `hash` was replaced (nothing writes into a hash array in place).
-    if (this.#shown?.of !== this.hash) this.#shown = { of: this.hash, txid: toHexReversed(this.hash) };
-    return this.#shown.txid;
+    if (this.#shownOf !== this.hash) {
+      this.#shown = toHexReversed(this.hash);
+      this.#shownOf = this.hash;
+    }
+    return this.#shown;
   }
 
   /** A map key for this outpoint: display txid and index. */
@@ -34,8 +38,10 @@ export class Outpoint {
     return outpointKey(this.txid(), this.index);
   }
 
-  static read(r: BufferReader): Outpoint {
-    return new Outpoint(r.bytes(32).slice(), r.u32());
+  /** `views`: the hash is a view into the reader's bytes, not a copy (see Transaction.read). */
+  static read(r: BufferReader, views = false): Outpoint {
+    const hash = r.bytes(32);
+    return new Outpoint(views ? hash : hash.slice(), r.u32());
   }
 
   write(w: BufferWriter): void {
@@ -51,10 +57,11 @@ export class TxIn {
     public sequence = 0xffffffff,
   ) {}
 
-  static read(r: BufferReader): TxIn {
-    const prevout = Outpoint.read(r);
-    const scriptSig = r.varBytes().slice();
-    return new TxIn(prevout, scriptSig, r.u32());
+  /** `views`: the prevout hash and scriptSig are views into the reader's bytes (see Transaction.read). */
+  static read(r: BufferReader, views = false): TxIn {
+    const prevout = Outpoint.read(r, views);
+    const scriptSig = r.varBytes();
+    return new TxIn(prevout, views ? scriptSig : scriptSig.slice(), r.u32());
   }
 
   write(w: BufferWriter): void {

@@ -8,9 +8,11 @@ export class TxOut {
     public script: Uint8Array,
   ) {}
 
-  static read(r: BufferReader): TxOut {
+  /** `views`: the script is a view into the reader's bytes (see Transaction.read). */
+  static read(r: BufferReader, views = false): TxOut {
     const value = r.i64();
-    return new TxOut(value, r.varBytes().slice());
+    const script = r.varBytes();
+    return new TxOut(value, views ? script : script.slice());
   }
 
   write(w: BufferWriter): void {

@@ -78,7 +78,15 @@ export class Transaction {
     return this.vin.length === 1 && this.vin[0]!.prevout.isNull();
   }
 
-  static read(r: BufferReader): Transaction {
+  /**
+   * Reads one transaction. `views`: its inputs' prevout hashes and scriptSigs and its outputs' scripts
+   * are views into the reader's bytes instead of copies (three allocations an input or output fewer),
+   * for a caller whose bytes outlive the transaction and are never written again: the mempool keeps
+   * an entry's raw bytes beside its transaction, and a script-check batch's transaction dies with the
+   * batch. Nothing writes into these arrays in place (signing and builders assign new ones), but the
+   * transaction then holds the whole buffer the reader reads.
+   */
+  static read(r: BufferReader, views = false): Transaction {
     const tx = new Transaction();
     const header = r.u32();
     tx.overwintered = header >>> 31 === 1;
@@ -88,10 +96,15 @@ export class Transaction {
     const v4 = tx.isSaplingV4;
     if (tx.overwintered && !(v3 || v4)) throw new DecodeError('Unknown transaction format');
 
+    // Arrays of their exact length (bounded by the bytes left): grown by push, each had room for 17.
     const nIn = r.count(MIN_TXIN_SIZE);
-    for (let i = 0; i < nIn; i++) tx.vin.push(TxIn.read(r));
+    const vin = new Array<TxIn>(nIn);
+    for (let i = 0; i < nIn; i++) vin[i] = TxIn.read(r, views);
+    tx.vin = vin;
     const nOut = r.count(MIN_TXOUT_SIZE);
-    for (let i = 0; i < nOut; i++) tx.vout.push(TxOut.read(r));
+    const vout = new Array<TxOut>(nOut);
+    for (let i = 0; i < nOut; i++) vout[i] = TxOut.read(r, views);
+    tx.vout = vout;
     tx.lockTime = r.u32();
     if (v3 || v4) tx.expiryHeight = r.u32();
     if (v4) {
@@ -129,10 +142,13 @@ export class Transaction {
     return tx;
   }
 
-  /** Parses exactly one transaction; trailing bytes are an error (komodod's RPC rule, which ignores them, is rpc/methods/rawtransactions.ts decodeHexTxBytes). */
-  static fromRaw(data: Uint8Array): Transaction {
+  /**
+   * Parses exactly one transaction; trailing bytes are an error (komodod's RPC rule, which ignores them,
+   * is rpc/methods/rawtransactions.ts decodeHexTxBytes). `views`: as read's.
+   */
+  static fromRaw(data: Uint8Array, views = false): Transaction {
     const r = new BufferReader(data);
-    const tx = Transaction.read(r);
+    const tx = Transaction.read(r, views);
     if (r.left !== 0) throw new DecodeError(`${r.left} trailing bytes after transaction`);
     return tx;
   }

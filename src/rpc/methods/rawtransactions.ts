@@ -45,7 +45,8 @@ export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Arra
   if (!bytes) return null;
   try {
     const r = new BufferReader(bytes);
-    const tx = Transaction.read(r);
+    // Views into the decoded bytes, which are this call's own and kept beside the transaction as `raw`.
+    const tx = Transaction.read(r, true);
     return { tx, raw: r.data.subarray(0, r.offset) };
   } catch {
     return null;
