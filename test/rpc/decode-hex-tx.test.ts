@@ -15,6 +15,10 @@ test('DecodeHexTx: the transaction and its own serialisation; trailing bytes ign
   assert.equal(got.raw.buffer.byteLength, HEX.length / 2);
   const trailing = decodeHexTxBytes(HEX + 'abcd')!;
   assert.equal(toHex(trailing.raw), HEX);
+  // Neither the raw bytes nor the transaction's views keep the ignored tail alive.
+  assert.equal(trailing.raw.buffer.byteLength, HEX.length / 2);
+  assert.equal(trailing.tx.vout[0]!.script.buffer, trailing.raw.buffer);
+  assert.equal(toHex(trailing.tx.toRaw()), HEX);
   assert.equal(toHex(decodeHexTxBytes(HEX.toUpperCase())!.raw), HEX);
 });
 

@@ -47,7 +47,11 @@ export function decodeHexTxBytes(hex: string): { tx: Transaction; raw: Uint8Arra
     const r = new BufferReader(bytes);
     // Views into the decoded bytes, which are this call's own and kept beside the transaction as `raw`.
     const tx = Transaction.read(r, true);
-    return { tx, raw: r.data.subarray(0, r.offset) };
+    if (r.offset === bytes.length) return { tx, raw: bytes };
+    // komodod's DecodeHexTx ignores bytes after the transaction; the views must not keep them alive
+    // (a mempool entry would hold the whole request), so the exact bytes are copied and read again.
+    const raw = bytes.slice(0, r.offset);
+    return { tx: Transaction.read(new BufferReader(raw), true), raw };
   } catch {
     return null;
   }
