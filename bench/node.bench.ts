@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import polka from 'polka';
@@ -293,10 +294,49 @@ interface AcceptRow {
   /** CPU time of the load generator's process over every round, and the requests it sent. */
   genCpuMs: number;
   requests: number;
+  /** Of cpuMs, the node's main thread's (Linux; NaN elsewhere): the rest is the script-check workers' and V8's (compiler, GC helpers). */
+  mainCpuMs: number;
 }
 
 function acceptRow(): AcceptRow {
-  return { best: 0, bare: 0, cpuMs: 0, txs: 0, verifyCpuMs: Infinity, genCpuMs: 0, requests: 0 };
+  return { best: 0, bare: 0, cpuMs: 0, txs: 0, verifyCpuMs: Infinity, genCpuMs: 0, requests: 0, mainCpuMs: 0 };
+}
+
+/**
+ * The main thread's CPU time so far (ms), from Linux's per-thread scheduler statistics (its task id
+ * is the process id); NaN where there are none. process.cpuUsage() sums every thread: this tells the
+ * thread that serves RPC and runs the actors from the workers and V8's own threads.
+ */
+function mainThreadCpuMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * BENCH_NODE_PROFILE=<dir>: a V8 CPU profile of the main thread over each measured round of the
+ * 16-in-flight row, written there (wide-<round>.cpuprofile). Off by default: the profiler's own
+ * work is counted as the node's CPU.
+ */
+function roundProfiler(dir: string | undefined): { start(): Promise<void>; stop(name: string): Promise<void>; close(): void } {
+  if (!dir) return { start: async () => {}, stop: async () => {}, close: () => {} };
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  let ready: Promise<unknown> | undefined;
+  return {
+    async start() {
+      ready ??= session.post('Profiler.enable').then(() => session.post('Profiler.setSamplingInterval', { interval: 100 }));
+      await ready;
+      await session.post('Profiler.start');
+    },
+    async stop(name) {
+      writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify((await session.post('Profiler.stop')).profile));
+    },
+    close: () => session.disconnect(),
+  };
 }
 
 /** Runs `f` over `items` in order, `count` calls at a time (the next starts as one ends). */
@@ -671,6 +711,8 @@ export async function nodeBenchmarks(): Promise<Row[]> {
      * client's work, outside the measured window) and gives the run to measure.
      */
     type Run = () => Promise<{ genCpuMs: number; requests: number } | void>;
+    const profiler = roundProfiler(process.env.BENCH_NODE_PROFILE);
+    let profiled = 0;
     const round = async (row: AcceptRow, perRound: number, prepare: (round: typeof spends) => Promise<Run>) => {
       const txs = take(perRound);
       const verifyCpu = process.cpuUsage();
@@ -680,6 +722,9 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       const verifyUsed = process.cpuUsage(verifyCpu);
       row.verifyCpuMs = Math.min(row.verifyCpuMs, (verifyUsed.user + verifyUsed.system) / 1000 / txs.length);
       const run = await prepare(txs);
+      const profile = row === wide;
+      if (profile) await profiler.start();
+      const main = mainThreadCpuMs();
       const cpu = process.cpuUsage();
       const t = performance.now();
       const gen = await run();
@@ -687,6 +732,8 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       // The node's CPU, every thread of this process (the load generator is another process), over
       // the round: summed over all rounds, not the best, so a GC or a slow spell counts as it comes.
       const used = process.cpuUsage(cpu);
+      row.mainCpuMs += mainThreadCpuMs() - main;
+      if (profile) await profiler.stop(`wide-${profiled++}`);
       row.cpuMs += (used.user + used.system) / 1000;
       row.txs += txs.length;
       if (gen) {
@@ -722,6 +769,7 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       },
       { min: MIN_ROUNDS, max: MAX_ROUNDS },
     );
+    profiler.close();
 
     // 3. One request at a time on one connection, the way a simple wallet submits (issue 31 item 3):
     // each call's round trip against a bare Polka + body-parser server answering the same bytes one
@@ -834,6 +882,9 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       rows.push({ name: `CPU per accepted tx, all threads (${label})`, value: perTx, unit: 'ms', limitName: 'issue 31 target', limit: 0.35, ...(targeted ? { target: { kind: 'max' as const, ratio: 1 } } : {}) });
       rows.push({ name: '  outside signature verification', value: perTx - verifyMs, unit: 'ms', limitName: 'issue 31 target', limit: 0.25, ...(targeted ? { target: { kind: 'max' as const, ratio: 1 } } : {}) });
       rows.push({ name: '  signature verification (bare verify CPU)', value: verifyMs, unit: 'ms', limitName: 'all of it', limit: perTx });
+      // Which thread spent it: the main thread serves RPC and runs the actors (and verifies some
+      // batches itself); the others are the script-check workers and V8's compiler and GC helpers.
+      if (Number.isFinite(row.mainCpuMs)) rows.push({ name: '  on the main thread', value: row.mainCpuMs / row.txs, unit: 'ms', limitName: 'all of it', limit: perTx });
     }
     // The ceiling of a burst on this machine's two cores: the node's CPU per transaction and the load
     // generator's (a process of its own on the same cores) add up, so tx/s ≤ 2 / (node + generator).

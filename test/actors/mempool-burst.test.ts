@@ -354,6 +354,27 @@ test('a JSON-RPC batch of 50 (one acceptMany) goes to the workers in a few large
   actor.stop();
 });
 
+test('one acceptMany (16 calls in flight) verified in several batches: its notices leave in one txsAccepted, with its answer and before it', async () => {
+  const { txs, actor, accepted, notices, mempool } = mempoolActor(0x7d, 16, 9);
+  await new Promise((r) => setImmediate(r)); // loaded
+  const before = pool.stats.batches;
+  const order: string[] = [];
+  actor.on('txsAccepted', (e) => order.push(`notice ${(e as unknown as TxsAccepted).items.length}`));
+  const many = (await mempool.ask({ op: 'acceptMany', items: txs.map((t) => ({ raw: t.toRaw(), allowHighFees: false })) }).then((m) => {
+    order.push('reply');
+    return m;
+  })) as { ok: boolean; result?: string; error?: { code: number } }[];
+  // The checks went out in several batches (so the burst settled in several reports).
+  assert.ok(pool.stats.batches - before > 1, `${pool.stats.batches - before} batches`);
+  assert.equal(many[9]!.error!.code, -26);
+  assert.deepEqual(many.filter((_, i) => i !== 9), txs.filter((_, i) => i !== 9).map((t) => ({ ok: true, result: t.txid() })));
+  // The reports before the last answered nobody: their notices waited for it, in order.
+  assert.deepEqual(accepted, txs.filter((_, i) => i !== 9).map((t) => t.txid()));
+  assert.equal(notices.count, 1);
+  assert.deepEqual(order, ['notice 15', 'reply']);
+  actor.stop();
+});
+
 test('-addressindex off: the mempool keeps no address index (komodod adds it only under fAddressIndex); on: it does', async () => {
   const { coins, confirmed, raws } = scenario(3, 20);
   const deltas = async (addressIndex: boolean | undefined) => {

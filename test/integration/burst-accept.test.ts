@@ -108,3 +108,43 @@ test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by 
   const after = await d.rpc<{ actors: { mempool: { context: { summary: { verifiedInPool: number } } } } }>('getactorstates');
   assert.ok(after.actors.mempool.context.summary.verifiedInPool > pooled, 'the batch was verified in the pool');
 });
+
+test('16 sendrawtransaction calls in flight, each its own HTTP request: each answered byte for byte as the same call made alone, in order, afterwards', { timeout: 60_000 }, async (t) => {
+  const { d, port } = await p2pDaemon(t, ['-gen=0', `-pubkey=${toHex(PUB)}`]);
+  const [h1] = await d.rpc<string[]>('generate', 1);
+  const premine = Block.fromRaw(await blockOf(port, MAGIC, h1!)).txs[0]!;
+  const fan = spend([{ txid: premine.txid(), n: 0, value: premine.vout[0]!.value, script: premine.vout[0]!.script }], 16, 2);
+  await d.rpc('sendrawtransaction', toHex(fan.toRaw()));
+  await d.rpc('generate', 1);
+  const coins = fan.vout.map((o, n) => ({ txid: fan.txid(), n, value: o.value, script: o.script }));
+  const deadline = Date.now() + 30_000;
+  while (!d.log.some((l) => /Using \d+ threads for script verification/.test(l))) {
+    assert.ok(Date.now() < deadline, 'script-check workers started');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Twelve independent spends, a high-S one (policy), two rivals for one coin (whichever arrives first
+  // is accepted), one of the twelve again, bytes that do not decode.
+  const good = coins.slice(0, 12).map((c) => spend([c], 1, 3));
+  const highS = spend([coins[12]!], 1, 3, true);
+  const rivals = [spend([coins[13]!], 1, 3), spend([coins[13]!], 2, 3)];
+  const hexes = [...good.slice(0, 6).map((tx) => toHex(tx.toRaw())), toHex(rivals[0]!.toRaw()), toHex(highS.toRaw()), ...good.slice(6).map((tx) => toHex(tx.toRaw())), toHex(rivals[1]!.toRaw()), toHex(good[2]!.toRaw()), '00ff'];
+  assert.equal(hexes.length, 17);
+  // All at once, each on its own connection (the default agent opens one per request in flight). Those
+  // read in one turn of the event loop reach the mempool as one burst, the others alone, as they
+  // arrive: either way each must get the answer it gets alone.
+  await Promise.all(hexes.map(() => d.rpc('getblockcount')));
+  const together = await Promise.all(hexes.map((h) => d.rpcRaw('sendrawtransaction', [h])));
+  const mempool = new Set(await d.rpc<string[]>('getrawmempool'));
+  const won = together[6]!.error === null ? 0 : 1;
+  assert.deepEqual(mempool, new Set([...good, rivals[won]!].map((tx) => tx.txid())));
+  // The same calls again, one after the other: the accepted ones answer their txid (already in the
+  // mempool), each refused one the same error, so every answer above is the one a call alone gets.
+  const alone = [];
+  for (const h of hexes) alone.push(await d.rpcRaw('sendrawtransaction', [h]));
+  assert.deepEqual(together.map((r) => [r.status, r.raw]), alone.map((r) => [r.status, r.raw]));
+  assert.deepEqual(
+    together.map((r) => (r.error ? `${r.error.code} ${r.error.message.replace(/ \(.*/, '')}` : r.result === null ? 'null' : 'txid')),
+    [...Array(6).fill('txid'), won === 0 ? 'txid' : '-26 16: mempool conflict', '-26 64: non-mandatory-script-verify-flag', ...Array(6).fill('txid'), won === 1 ? 'txid' : '-26 16: mempool conflict', 'txid', '-22 TX decode failed'],
+  );
+  assert.equal(together.filter((r) => r.error?.message === '16: mempool conflict').length, 1, 'one rival refused');
+});

@@ -256,6 +256,13 @@ class BurstReport {
   }
 }
 
+/** Appends a notice, a run of accepted transactions joining the run before it (one message for the recipients). */
+function appendNotice(into: MempoolNotice[], n: MempoolNotice): void {
+  const last = into[into.length - 1];
+  if (last?.type === 'txsAccepted' && n.type === 'txsAccepted') into[into.length - 1] = { type: 'txsAccepted', items: [...last.items, ...n.items] };
+  else into.push(n);
+}
+
 /** Where a burst's transaction stands once checked up to its scripts. */
 type BurstStage =
   | { kind: 'failed'; error: unknown }
@@ -423,6 +430,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
     let body = 0;
     const held: BatchOutcome<string>[] = [];
+    /** The notices of reports that answered no body yet: they go out with the next one that does. */
+    let waiting: MempoolNotice[] = [];
     await this.acceptMany(items, (outcomes, notices) => {
       held.push(...outcomes);
       // Every body whose transactions have all settled is answered, in order (an empty one with them).
@@ -431,6 +440,16 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
         const mine = held.splice(0, sizes[body]!);
         done.push(bodies[body]!.op === 'acceptMany' ? { ok: true, result: mine.map(itemOutcome) } : mine[0]!);
         body++;
+      }
+      // A report that answers nobody (part of one caller's acceptMany: 16 sendrawtransaction calls in
+      // flight arrive as one) would cost the service a machine step and the wallet and p2p one each,
+      // for notices nobody waits on: they wait for the report that answers a body. The last report
+      // answers the last body, so nothing stays behind; the wallet still has them before the answer.
+      if (waiting.length > 0 || done.length === 0) {
+        for (const n of notices) appendNotice(waiting, n);
+        if (done.length === 0) return;
+        notices = waiting;
+        waiting = [];
       }
       report(done, notices);
     });
