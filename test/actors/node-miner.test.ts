@@ -70,11 +70,11 @@ async function generateAtTheEdge(t: TestContext, blocktime: number, slack: numbe
   clock.setMockTime(0);
 }
 
-test('generate keeps going when block times run 7 blocktimes ahead of the clock (-ac_blocktime=1): the miner waits', { timeout: 60_000 }, (t) =>
+test('generate keeps going when block times run 7 blocktimes ahead of the clock (-ac_blocktime=1): the miner waits', { timeout: 120_000 }, (t) =>
   generateAtTheEdge(t, 1, 7),
 );
 
 // With -ac_blocktime of 9 or more, 7 blocktimes exceed CheckBlockHeader's 60 s: that rule binds.
-test('generate keeps going when block times run 60 s ahead of the clock (-ac_blocktime=10): the miner waits', { timeout: 60_000 }, (t) =>
+test('generate keeps going when block times run 60 s ahead of the clock (-ac_blocktime=10): the miner waits', { timeout: 120_000 }, (t) =>
   generateAtTheEdge(t, 10, 60),
 );

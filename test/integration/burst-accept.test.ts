@@ -40,7 +40,7 @@ function spend(inputs: { txid: string; n: number; value: bigint; script: Uint8Ar
   return tx;
 }
 
-test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by one would be', { timeout: 60_000 }, async (t) => {
+test('bursts (relayed back to back, or a JSON-RPC batch) are accepted as one by one would be', { timeout: 120_000 }, async (t) => {
   // -par=2 (one worker beside the calling thread) whatever the machine's cores: -par's default, one
   // thread per core, starts no worker on a single core, and the pool is what is tested.
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0', '-par=2', `-pubkey=${toHex(PUB)}`]);
