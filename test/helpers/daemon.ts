@@ -122,7 +122,7 @@ export class Daemon {
   }
 
   /** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
-  async nodePubkey(timeoutMs = 5000): Promise<string> {
+  async nodePubkey(timeoutMs = 30_000): Promise<string> {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const m = /node pubkey ([0-9a-f]{66})/.exec(this.log.join('\n'));
