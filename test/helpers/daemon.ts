@@ -205,7 +205,7 @@ export class Daemon {
   }
 
   /** Stops the daemon: `stop` over RPC (or SIGTERM), then SIGKILL after the timeout. */
-  async stop(timeoutMs = 20_000): Promise<number | null> {
+  async stop(timeoutMs = 60_000): Promise<number | null> {
     if (!this.proc || this.proc.exitCode !== null) return this.proc?.exitCode ?? null;
     await this.rpcRaw('stop').catch(() => this.kill('SIGTERM'));
     this.proc.ref();
