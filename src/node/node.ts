@@ -153,7 +153,7 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
       services: {
         chainStore: () => (chainLogic = new ChainStoreLogic(chainStoreOptions(parts))),
         mempool: (system) => new MempoolLogic(mempoolOptions(parts, askers.of(system, 'chainStore'), chainReader(() => chainLogic))),
-        miner: (system) => (minerLogic = new MinerLogic(minerOptions(parts, asks(system)))),
+        miner: (system) => (minerLogic = new MinerLogic(minerOptions(parts, asks(system), chainReader(() => chainLogic)))),
         wallet: (system) => new WalletLogic(walletOptions(parts, asks(system))),
         tokenRegistry: (system) => new TokenRegistryLogic(tokenRegistryOptions(parts, asks(system))),
         p2p: (system) => new P2PLogic(p2pOptions(parts, asks(system))),

@@ -76,3 +76,57 @@ test('betterTips equals its definition over every entry, on random trees with fa
     }
   }
 });
+
+/**
+ * markFailed and clearFailed walk the affected subtree (a children index kept as blocks arrive)
+ * rather than every entry; here they are compared with komodod's definitions, applied by a pass over
+ * every entry as InvalidateBlock and ReconsiderBlock (main.cpp) do: a failed block's descendants are
+ * failed, and a reconsidered block, every descendant and every ancestor lose the flag.
+ */
+test('markFailed and clearFailed equal their definitions over every entry, on random trees', () => {
+  for (let seed = 1; seed <= 60; seed++) {
+    const r = rng(seed * 104729);
+    const index = new BlockIndex();
+    const all: BlockEntry[] = [];
+    const failed = new Map<string, boolean>();
+    const parentOf = new Map<string, BlockEntry | undefined>();
+    const descends = (e: BlockEntry, from: BlockEntry): boolean => {
+      let p: BlockEntry | undefined = e;
+      while (p && p.height > from.height) p = parentOf.get(p.hash);
+      return p === from;
+    };
+    const make = (parent: BlockEntry | undefined): BlockEntry => {
+      const h = new BlockHeader();
+      if (parent) h.prevHash = fromHexReversed(parent.hash);
+      h.time = all.length;
+      h.bits = BITS[0]!;
+      h.nonce[0] = seed;
+      const e = index.add(h, { file: 0, pos: all.length, size: 1 }, 1);
+      all.push(e);
+      parentOf.set(e.hash, parent);
+      failed.set(e.hash, parent ? failed.get(parent.hash)! : false);
+      return e;
+    };
+    make(undefined);
+    for (let step = 0; step < 150; step++) {
+      const x = r();
+      const any = () => all[Math.floor(r() * all.length)]!;
+      if (x < 0.55) {
+        // Long runs, forks and bushes: a child of the newest block or of any.
+        make(r() < 0.6 ? all[all.length - 1] : any());
+      } else if (x < 0.8) {
+        const e = any();
+        index.markFailed(e);
+        for (const d of all) if (descends(d, e)) failed.set(d.hash, true);
+      } else {
+        const e = any();
+        index.clearFailed(e);
+        for (const d of all) if (descends(d, e)) failed.set(d.hash, false);
+        for (let a = parentOf.get(e.hash); a; a = parentOf.get(a.hash)) failed.set(a.hash, false);
+      }
+      const where = `seed ${seed}, step ${step}`;
+      assert.deepEqual(all.filter((e) => e.failed).map((e) => e.hash), all.filter((e) => failed.get(e.hash)).map((e) => e.hash), where);
+      assert.deepEqual(new Set([...index.failedEntries()].map((e) => e.hash)), new Set(all.filter((e) => e.failed).map((e) => e.hash)), where);
+    }
+  }
+});

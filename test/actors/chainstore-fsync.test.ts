@@ -11,9 +11,9 @@ import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { BackgroundFsync } from '../../src/actors/chainstore/background-fsync.js';
-import type { ChainRules } from '../../src/actors/chainstore/rules.js';
+import { permissiveRules } from '../helpers/stub-rules.js';
 
-/** Stand-in rules (the store's bookkeeping only), as in chainstore.test.ts. */
+/** Blocks of one coinbase each, under stand-in rules (the store's bookkeeping only). */
 const BITS = 0x200f0f0f;
 function coinbase(height: number): Transaction {
   const tx = new Transaction();
@@ -31,17 +31,7 @@ function makeBlock(prev: string, height: number, time: number): Block {
   return b;
 }
 const genesis = makeBlock('00'.repeat(32), 0, 1_600_000_000);
-const rules: ChainRules = {
-  genesis,
-  nextBits: () => BITS,
-  checkBlock: () => {},
-  checkHeader: () => {},
-  checkContextual: () => {},
-  connect: (block, height, view) => {
-    for (const tx of block.txs) view.apply(tx, tx.txid(), height);
-    return { fees: 0n };
-  },
-};
+const rules = permissiveRules(genesis, BITS);
 async function open(dir: string, logs?: string[]): Promise<ChainStoreLogic> {
   const logic = new ChainStoreLogic({ dir, rules, now: () => 1_700_000_000, ...(logs ? { log: (m: string) => logs.push(m) } : {}) });
   await logic.load();

@@ -12,7 +12,7 @@ import { TxIn, Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
-import type { ChainRules } from '../../src/actors/chainstore/rules.js';
+import { permissiveRules } from '../helpers/stub-rules.js';
 
 /**
  * A start that catches up from the block files without -reindex (blocks written but not indexed,
@@ -58,18 +58,9 @@ test('chain store load: a catch-up from the block files without -reindex holds n
     // What the heap holds as each height connects (measured at a few of them).
     const at = new Map<number, number>();
     const measureAt = new Set([BLOCKS / 4, BLOCKS]);
-    const rules: ChainRules = {
-      genesis,
-      nextBits: () => BITS,
-      checkBlock: () => {},
-      checkHeader: () => {},
-      checkContextual: () => {},
-      connect: (block, height, view) => {
-        view.apply(block.txs[0]!, block.txs[0]!.txid(), height);
-        if (measureAt.has(height)) at.set(height, heldBytes());
-        return { fees: 0n };
-      },
-    };
+    const rules = permissiveRules(genesis, BITS, (_block, height) => {
+      if (measureAt.has(height)) at.set(height, heldBytes());
+    });
     const open = async () => {
       const logic = new ChainStoreLogic({ dir, rules, now: () => 1_700_000_000, cacheBytes: 1 << 20, log: () => {} });
       await logic.load();

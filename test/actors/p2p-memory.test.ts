@@ -17,6 +17,7 @@ import type { ChainParams } from '../../src/chain/params/chain-params.js';
 import { RECEIVE_FLOOD_SIZE, type Peer } from '../../src/actors/p2p/peer.js';
 import { removeDir } from '../helpers/daemon.js';
 import { TestPeer, compactSize } from '../integration/p2p-testpeer.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * What one peer's message can make the node hold.
@@ -222,6 +223,8 @@ test('a peer whose messages wait (the node blocked on its getdata) has at most R
     return b;
   });
   for (const b of pings) p.send('ping', b);
+  // The node reads up to its limit (however long that takes here), then no further.
+  await waitUntil('the node read up to its limit', () => mine.receivedPending >= RECEIVE_FLOOD_SIZE - 1_000_024);
   await new Promise((r) => setTimeout(r, 2000));
   assert.ok(mine.receivedPending <= RECEIVE_FLOOD_SIZE + 1_000_024 + 65_536, `${mine.receivedPending} bytes held unhandled`);
   assert.ok(mine.receivedPending >= RECEIVE_FLOOD_SIZE - 1_000_024, 'the node read up to its limit');

@@ -20,6 +20,7 @@ import { OP_CHECKCRYPTOCONDITION, OP_CHECKCRYPTOCONDITIONVERIFY, OP_DROP, OP_TRU
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { BLOCK_SCRIPT_FLAGS } from '../../src/chain/consensus/block.js';
 import { highSTwin } from '../helpers/signatures.js';
+import { waitUntil } from '../helpers/wait.js';
 import { secp256k1Backend, useSecp256k1Backend, type Secp256k1Backend } from '../../src/chain/crypto/secp256k1.js';
 import { secp256k1BackendOf, selectSecp256k1Backend } from '../../src/actors/verify/sig-backend.js';
 
@@ -298,8 +299,7 @@ test('every batch posted is answered exactly once, by a worker or by the waiting
   // Let a worker take the first one before this thread starts claiming: on a slow machine the workers
   // may otherwise not wake before this thread has claimed everything, and the sharing is what is tested.
   const claims = (pool as unknown as { claims: Int32Array }).claims;
-  for (const end = Date.now() + 5000; !isClaimed(claims, ids[0]!) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
-  assert.ok(isClaimed(claims, ids[0]!), 'a worker took the first batch');
+  await waitUntil('a worker took the first batch', () => isClaimed(claims, ids[0]!), 30_000, 1);
   pool.wait(ids);
   assert.equal(answers.size, batches.length);
   batches.forEach((b, i) => {
@@ -359,8 +359,7 @@ test('waitAsync: a backlog posted while it waits wakes the waiting thread, which
     // The worker has started it: otherwise the waiter may take the long batch itself, which it does
     // with or without being woken.
     const claims = (one as unknown as { claims: Int32Array }).claims;
-    for (const end = Date.now() + 5000; !isClaimed(claims, long) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
-    assert.ok(isClaimed(claims, long), 'the worker took the long batch');
+    await waitUntil('the worker took the long batch', () => isClaimed(claims, long), 30_000, 1);
     const waiting = one.waitAsync([long]);
     // Posted while it waits: more than the worker is left (a few inputs), a backlog the waiting thread
     // wakes for and helps with.

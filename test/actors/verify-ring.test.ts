@@ -5,6 +5,7 @@ import { SharedRing } from '../../src/actors/verify/ring.js';
 import { batchHeader, decodeBatch, decodeResult, encodeResult } from '../../src/actors/verify/wire.js';
 import { VerifyPool } from '../../src/actors/verify/pool.js';
 import { isClaimed } from '../../src/actors/verify/claims.js';
+import { waitUntil } from '../helpers/wait.js';
 import { runBatch, writeBatchTx, type BatchResult } from '../../src/actors/verify/jobs.js';
 import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock } from '../../src/actors/verify/sample-block.js';
@@ -208,8 +209,7 @@ test('a pool whose rings are too small for its batches verifies those on the cal
     // machine may let this thread claim everything, and the sharing is what is tested.
     const claims = (small as unknown as { claims: Int32Array }).claims;
     const firstFit = ids[batches.findIndex((b) => b.inputs === 1)]!;
-    for (const end = Date.now() + 5000; !isClaimed(claims, firstFit) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 1));
-    assert.ok(isClaimed(claims, firstFit), 'the worker took the first batch that fits');
+    await waitUntil('the worker took the first batch that fits', () => isClaimed(claims, firstFit), 30_000, 1);
     await small.waitAsync(ids);
     batches.forEach(({ inputs: _, ...b }, i) => {
       assert.equal(answers[i]!.length, 1, `batch ${i} answered once`);

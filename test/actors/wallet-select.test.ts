@@ -29,6 +29,7 @@ import { inspect } from 'node:util';
 import { parseHexToUInt32 } from '../../src/rpc/methods/rawwallet.js';
 import { segid } from '../../src/rpc/methods/wallet.js';
 import { decodeDumpString, decodeDumpTime, encodeDumpString, encodeDumpTime } from '../../src/rpc/methods/wallet-dump.js';
+import { cpuMs } from '../helpers/cpu-time.js';
 
 /** A deterministic PRNG for the stochastic selection (mulberry32). */
 function rng(seed: number): () => number {
@@ -169,9 +170,9 @@ test('FundTransaction: original header and inputs kept, new inputs appended, cha
 
 test('coin selection stays fast with 10,000 wallet outputs', () => {
   const many = Array.from({ length: 10_000 }, (_, i) => coin(BigInt(1000 + (i % 97)) * 100_000n));
-  const t0 = performance.now();
+  const t0 = cpuMs();
   for (let i = 0; i < 5; i++) buildTransaction({ base: base(), recipients: [{ script: SCRIPT, value: 3n * COIN, subtractFee: false }], coins: many, preset: [], changeScript: CHANGE, maxTxSize: 200_000, rand: rng(i) });
-  assert.ok((performance.now() - t0) / 5 < 500, 'well under half a second per build');
+  assert.ok((cpuMs() - t0) / 5 < 500, 'well under half a second per build');
 });
 
 test('KeyStore: the first version file format loads; wallet files are 0600', async () => {

@@ -9,6 +9,7 @@ import { pacerMachine } from '../../src/machines/pacer.js';
 import { RpcTable } from '../../src/rpc/table.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { JsonNumber, JsonObject } from '../../src/rpc/json-value.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /** A tiny service: `get` reads, `put` writes and emits a notice; its index must never reach a client. */
 function logic(): ServiceLogic & { index: Map<string, string> } {
@@ -128,6 +129,8 @@ test('RPC calls are recorded with their outcome; the WebSocket endpoint replays 
   ws.on('message', (d) => got.push((JSON.parse(String(d)) as { acnode: InspectRecord }).acnode));
   await new Promise<void>((r) => ws.once('open', () => r()));
   await assert.rejects(table.execute('fail', []), /bad/);
+  // The four records reach the socket however slow the machine; then a moment for any that should not come.
+  await waitUntil('four records streamed', () => got.length >= 4);
   await new Promise((r) => setTimeout(r, 100));
   ws.terminate();
   assert.deepEqual(

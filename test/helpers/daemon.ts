@@ -88,7 +88,9 @@ export class Daemon {
     (proc.stdout as Socket).unref();
     (proc.stderr as Socket).unref();
     live.add(this);
-    this.exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': 'exit' may come before the last lines the daemon wrote (its error on a
+    // refused start, its "stopped") have been read from its pipes, and tests read them from the log.
+    this.exited = new Promise((resolve) => proc.on('close', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`acnoded not ready after ${timeoutMs} ms:\n${this.log.join('\n')}`)), timeoutMs);
       let buf = '';
@@ -109,7 +111,7 @@ export class Daemon {
       };
       proc.stdout!.on('data', onData);
       proc.stderr!.on('data', onData);
-      proc.on('exit', (code) => {
+      proc.on('close', (code) => {
         clearTimeout(timer);
         reject(new Error(`acnoded exited with ${code} before it was ready:\n${this.log.join('\n')}`));
       });
@@ -122,7 +124,7 @@ export class Daemon {
   }
 
   /** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
-  async nodePubkey(timeoutMs = 5000): Promise<string> {
+  async nodePubkey(timeoutMs = 30_000): Promise<string> {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const m = /node pubkey ([0-9a-f]{66})/.exec(this.log.join('\n'));
@@ -188,6 +190,13 @@ export class Daemon {
     return r.result;
   }
 
+  /** The child and its pipes hold the event loop again: its exit, and its last lines, are awaited. */
+  private hold(): void {
+    this.proc?.ref();
+    (this.proc?.stdout as Socket | null | undefined)?.ref();
+    (this.proc?.stderr as Socket | null | undefined)?.ref();
+  }
+
   /** The process is running (started and not exited). */
   get running(): boolean {
     return !!this.proc && this.proc.exitCode === null && this.proc.signalCode === null;
@@ -195,8 +204,9 @@ export class Daemon {
 
   /** Signals the daemon's process group; its exit is then waited for, so the child holds the event loop again. */
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
-    if (!this.proc || this.proc.exitCode !== null || this.proc.pid === undefined) return;
-    this.proc.ref();
+    if (!this.proc || this.proc.pid === undefined) return;
+    this.hold();
+    if (this.proc.exitCode !== null) return;
     try {
       process.kill(-this.proc.pid, signal);
     } catch {
@@ -205,10 +215,10 @@ export class Daemon {
   }
 
   /** Stops the daemon: `stop` over RPC (or SIGTERM), then SIGKILL after the timeout. */
-  async stop(timeoutMs = 20_000): Promise<number | null> {
+  async stop(timeoutMs = 60_000): Promise<number | null> {
     if (!this.proc || this.proc.exitCode !== null) return this.proc?.exitCode ?? null;
     await this.rpcRaw('stop').catch(() => this.kill('SIGTERM'));
-    this.proc.ref();
+    this.hold();
     const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs);
     const code = await this.exited;
     clearTimeout(timer);
@@ -219,7 +229,7 @@ export class Daemon {
   /** Waits for the daemon to exit by itself (after encryptwallet, say); SIGKILL and a failure after the timeout. */
   async exitedBy(timeoutMs = 30_000): Promise<number | null> {
     if (!this.proc) return null;
-    this.proc.ref();
+    this.hold();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

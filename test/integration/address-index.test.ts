@@ -23,7 +23,7 @@ async function rpcError(d: Daemon, method: string, ...params: unknown[]): Promis
   return 'no error';
 }
 
-async function until(cond: () => boolean, ms = 15_000): Promise<void> {
+async function until(cond: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('timed out waiting');

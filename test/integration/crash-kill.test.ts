@@ -174,7 +174,7 @@ const loadedAt = (d: Daemon) => {
   return m ? { height: Number(m[1]), hash: m[2]! } : undefined;
 };
 
-test('kill -9 at random moments while mining and accepting transactions: restarts consistent every time', { timeout: 120_000 }, async (t) => {
+test('kill -9 at random moments while mining and accepting transactions: restarts consistent every time', { timeout: 240_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-crash-'));
   let d: Daemon | undefined;
   t.after(async () => {

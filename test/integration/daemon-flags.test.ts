@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Daemon, startDaemon, removeDir } from '../helpers/daemon.js';
 import { readBlockFiles } from '../helpers/blockfiles.js';
+import { waitUntil } from '../helpers/wait.js';
 import { Block } from '../../src/chain/block/block.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 
@@ -126,7 +127,8 @@ test('acnoded signals: SIGTERM and SIGINT stop cleanly (exit 0) with the chain f
   const mining = (async () => {
     while (!signalled) acked.push(...(await d.rpc<string[]>('generate', 1)));
   })().catch(() => {});
-  await new Promise((r) => setTimeout(r, 400));
+  // Signalled once blocks are coming (a slow machine may take longer than a fixed pause for the first).
+  await waitUntil('a block was mined before the signal', () => acked.length > 0);
   signalled = true;
   d.kill('SIGTERM');
   assert.equal(await exited(d), 0, 'SIGTERM while mining: exit code 0');

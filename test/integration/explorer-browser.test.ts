@@ -21,7 +21,7 @@ interface R {
 }
 
 async function pageUrl(d: Daemon): Promise<string> {
-  const end = Date.now() + 10_000;
+  const end = Date.now() + 30_000;
   for (;;) {
     const m = /explorer page at (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48})/.exec(d.log.join('\n'));
     if (m) return m[1]!;

@@ -31,7 +31,7 @@ function http(port: number, path: string, opts: { method?: string; headers?: Rec
 
 /** The page URL the daemon logs once its methods are attached. */
 async function pageUrl(d: Daemon): Promise<URL> {
-  const end = Date.now() + 10_000;
+  const end = Date.now() + 30_000;
   for (;;) {
     const m = /explorer page at (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48})/.exec(d.log.join('\n'));
     if (m) return new URL(m[1]!);

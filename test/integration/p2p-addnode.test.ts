@@ -8,7 +8,7 @@ import { p2pPort, until } from './p2p-testpeer.js';
  * under that name opens no second connection (OpenNetworkConnection's FindNode(pszDest)), so after
  * `addnode remove` and `disconnectnode` the node is gone from getpeerinfo and stays gone.
  */
-test('addnode onetry to a connected node adds no connection; remove + disconnectnode leave it disconnected', { timeout: 60_000 }, async (t) => {
+test('addnode onetry to a connected node adds no connection; remove + disconnectnode leave it disconnected', { timeout: 120_000 }, async (t) => {
   const nodes: Daemon[] = [];
   t.after(async () => {
     for (const d of nodes) await d.stop().catch(() => {});

@@ -14,7 +14,7 @@ import { PUB, spendCoinbase, submitTx } from './p2p-helpers.js';
 
 const MAGIC = Buffer.from(devChainParams().messageStart);
 
-test('two nodes mining apart converge on most work; the loser\'s tx returns to the mempool', { timeout: 60_000 }, async (t) => {
+test('two nodes mining apart converge on most work; the loser\'s tx returns to the mempool', { timeout: 120_000 }, async (t) => {
   const nodes: Daemon[] = [];
   t.after(async () => {
     for (const d of nodes) await d.stop().catch(() => {});

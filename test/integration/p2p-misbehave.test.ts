@@ -28,7 +28,7 @@ interface PeerInfo {
   subver: string;
 }
 
-test('misbehaving peer: skipped frames, ban score, disconnect without ban (local), node keeps serving', { timeout: 60_000 }, async (t) => {
+test('misbehaving peer: skipped frames, ban score, disconnect without ban (local), node keeps serving', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const good = await TestPeer.handshake(port, MAGIC);
   peers.push(good);
@@ -131,7 +131,7 @@ test('misbehaving peer: skipped frames, ban score, disconnect without ban (local
   void invPayload;
 });
 
-test('setban/listbanned/clearbanned, disconnectnode, addnode and their komodod errors', { timeout: 60_000 }, async (t) => {
+test('setban/listbanned/clearbanned, disconnectnode, addnode and their komodod errors', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const p = await TestPeer.handshake(port, MAGIC);
   peers.push(p);
@@ -193,7 +193,7 @@ test('setban/listbanned/clearbanned, disconnectnode, addnode and their komodod e
   assert.match(raw.raw, /"relayfee":0\.00000100/);
 });
 
-test('relayed transactions are ignored in initial block download; afterwards an invalid one is rejected and scored', { timeout: 60_000 }, async (t) => {
+test('relayed transactions are ignored in initial block download; afterwards an invalid one is rejected and scored', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   // A v1 transaction with no inputs (§3.3 layout): CheckTransaction's bad-txns-vin-empty.
   const tx = Buffer.concat([Buffer.from('01000000', 'hex'), Buffer.from([0]), Buffer.from([1]), Buffer.from('00e1f50500000000', 'hex'), Buffer.from([1, 0x51]), Buffer.alloc(4)]);
@@ -217,7 +217,7 @@ test('relayed transactions are ignored in initial block download; afterwards an 
   assert.equal(info!.banscore, 10);
 });
 
-test('-whitelist: a whitelisted peer is never punished (scored, not disconnected, not banned)', { timeout: 60_000 }, async (t) => {
+test('-whitelist: a whitelisted peer is never punished (scored, not disconnected, not banned)', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0', '-whitelist=127.0.0.1']);
   const p = await TestPeer.handshake(port, MAGIC);
   peers.push(p);
@@ -233,7 +233,7 @@ test('-whitelist: a whitelisted peer is never punished (scored, not disconnected
   assert.deepEqual(await d.rpc('listbanned'), []);
 });
 
-test('random payloads under every command after a handshake: the node survives and keeps serving', { timeout: 60_000 }, async (t) => {
+test('random payloads under every command after a handshake: the node survives and keeps serving', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   await d.rpc('generate', 2);
   const good = await TestPeer.handshake(port, MAGIC);

@@ -20,7 +20,7 @@ function addrEntry(a: number, port: number): Buffer {
   return b;
 }
 
-test('getblocks, notfound, addr/getaddr', { timeout: 60_000 }, async (t) => {
+test('getblocks, notfound, addr/getaddr', { timeout: 120_000 }, async (t) => {
   const { d, port, peers } = await p2pDaemon(t, ['-gen=0']);
   const mined = await d.rpc<string[]>('generate', 4);
   const p = await TestPeer.handshake(port, MAGIC);
@@ -29,21 +29,21 @@ test('getblocks, notfound, addr/getaddr', { timeout: 60_000 }, async (t) => {
   // getblocks from genesis, stopping before mined[3]: inv of blocks 1..3.
   let from = p.received.length;
   p.send('getblocks', Buffer.concat([Buffer.from('1d980200', 'hex'), compactSize(1), Buffer.from(REGTEST_GENESIS, 'hex').reverse(), Buffer.from(mined[3]!, 'hex').reverse()]));
-  const inv = await p.waitFor('inv', 10_000, () => true, from);
+  const inv = await p.waitFor('inv', 30_000, () => true, from);
   assert.deepEqual(parseInv(inv.payload).map((i) => [i.type, displayHex(i.hash)]), mined.slice(0, 3).map((h) => [2, h]));
 
   // getdata for a tx nobody has: notfound with the same entry.
   from = p.received.length;
   const missing = Buffer.alloc(32, 0x42);
   p.send('getdata', invPayload([{ type: 1, hash: missing }]));
-  const nf = await p.waitFor('notfound', 10_000, () => true, from);
+  const nf = await p.waitFor('notfound', 30_000, () => true, from);
   assert.deepEqual(parseInv(nf.payload), [{ type: 1, hash: missing }]);
 
   // addr then getaddr (inbound): the address comes back, once per connection.
   p.send('addr', Buffer.concat([compactSize(1), addrEntry(7, 7777)]));
   from = p.received.length;
   p.send('getaddr');
-  const addr = await p.waitFor('addr', 10_000, () => true, from);
+  const addr = await p.waitFor('addr', 30_000, () => true, from);
   assert.equal(addr.payload[0], 1);
   assert.deepEqual([...addr.payload.subarray(25, 29)], [10, 0, 0, 7]);
   assert.equal(addr.payload.readUInt16BE(29), 7777);

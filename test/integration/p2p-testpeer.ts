@@ -126,7 +126,7 @@ export class TestPeer {
   }
 
   /** Waits for a message (from index `from` on) satisfying `pred`, or the socket closing. */
-  async waitFor(command: string, timeoutMs = 10_000, pred: (m: Received) => boolean = () => true, from = 0): Promise<Received> {
+  async waitFor(command: string, timeoutMs = 30_000, pred: (m: Received) => boolean = () => true, from = 0): Promise<Received> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const m = this.received.slice(from).find((x) => x.command === command && pred(x));
@@ -144,7 +144,7 @@ export class TestPeer {
     }
   }
 
-  async waitClosed(timeoutMs = 10_000): Promise<boolean> {
+  async waitClosed(timeoutMs = 30_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed && Date.now() < deadline) {
       await new Promise<void>((r) => {
@@ -159,7 +159,7 @@ export class TestPeer {
   }
 
   /** ping with a nonce; resolves when the matching pong arrives. */
-  async ping(timeoutMs = 10_000): Promise<void> {
+  async ping(timeoutMs = 30_000): Promise<void> {
     const nonce = randomBytes(8);
     const from = this.received.length;
     this.send('ping', nonce);
@@ -301,7 +301,7 @@ export async function blockOf(port: number, magic: Buffer, hash: string): Promis
   try {
     const from = p.received.length;
     p.send('getdata', invPayload([{ type: 2, hash: Buffer.from(hash, 'hex').reverse() }]));
-    const m = await p.waitFor('block', 10_000, () => true, from);
+    const m = await p.waitFor('block', 30_000, () => true, from);
     return m.payload;
   } finally {
     p.close();
@@ -309,7 +309,7 @@ export async function blockOf(port: number, magic: Buffer, hash: string): Promis
 }
 
 /** Polls `f` until it returns true, or fails after timeoutMs with `what`. */
-export async function until(what: string, f: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+export async function until(what: string, f: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await f().catch(() => false)) return;

@@ -213,6 +213,6 @@ test('the wallet rebroadcasts its unconfirmed transactions to peers once a block
   // The relay serves the transaction itself to the peer that asks for it.
   const from = peer.received.length;
   peer.send('getdata', invPayload([{ type: 1, hash: Buffer.from(txid, 'hex').reverse() }]));
-  const got = await peer.waitFor('tx', 10_000, () => true, from);
+  const got = await peer.waitFor('tx', 30_000, () => true, from);
   assert.equal(got.payload.toString('hex'), await a.rpc<string>('getrawtransaction', txid));
 });

@@ -9,6 +9,7 @@ import { RpcError } from '../../src/rpc/errors.js';
 import { Amount, JsonNumber, type JsonValue } from '../../src/rpc/json-value.js';
 import { amountFromValue, valueFromAmount } from '../../src/rpc/amount.js';
 import { Subnet, parseAddress } from '../../src/chain/p2p/subnet.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * The transport over real HTTP on 127.0.0.1, against komodod's rules (reference/rawtx.md §1, httprpc.cpp,
@@ -21,7 +22,8 @@ const AUTH = 'Basic ' + Buffer.from(`${USER}:${PASS}`).toString('base64');
 const LIBEVENT_CT = 'text/html; charset=ISO-8859-1';
 
 const seen: JsonValue[][] = [];
-let slowRelease: (() => void) | null = null;
+/** The release of each `slow` call whose handler runs, in the order they started. */
+const slowReleases: (() => void)[] = [];
 
 const methods: RpcMethod[] = [
   helpMethod,
@@ -59,7 +61,7 @@ const methods: RpcMethod[] = [
     name: 'slow',
     category: 'test',
     help: 'slow',
-    handler: () => new Promise((resolve) => { slowRelease = () => resolve('done'); }),
+    handler: () => new Promise((resolve) => { slowReleases.push(() => resolve('done')); }),
   },
   { name: 'stop', category: 'control', help: 'stop\n\nStop Komodo server.', maxArgs: 1, handler: () => 'TESTAC server stopping' },
 ];
@@ -140,15 +142,25 @@ function rpc(body: string | Buffer, headers: Record<string, string | number> = {
   return send({ headers: { Authorization: AUTH, ...headers }, body });
 }
 
-/** A raw HTTP exchange, for requests Node's client will not send. */
+/**
+ * A raw HTTP exchange, for requests Node's client will not send: what the server sent until it closed
+ * the connection, or until 500 ms passed without more once it had answered (30 s without an answer).
+ */
 function raw(text: string | Buffer, port = server.port): Promise<string> {
   return new Promise((resolve) => {
     const out: Buffer[] = [];
     const s = net.connect(port, '127.0.0.1', () => s.write(text));
-    s.on('data', (d) => out.push(d));
+    let quiet = setTimeout(() => s.end(), 30_000);
+    s.on('data', (d) => {
+      out.push(d);
+      clearTimeout(quiet);
+      quiet = setTimeout(() => s.end(), 500);
+    });
     s.on('error', () => {});
-    s.on('close', () => resolve(Buffer.concat(out).toString('latin1')));
-    setTimeout(() => s.end(), 500);
+    s.on('close', () => {
+      clearTimeout(quiet);
+      resolve(Buffer.concat(out).toString('latin1'));
+    });
   });
 }
 
@@ -384,14 +396,18 @@ test('keep-alive: several requests over one connection', async () => {
   }
 });
 
-test('work queue: requests past threads + depth get 500 "Work queue depth exceeded"', async () => {
+test('work queue: requests past threads + depth get 500 "Work queue depth exceeded"', async (t) => {
+  // A failure below leaves no slow call holding the server's close.
+  t.after(() => {
+    for (const release of slowReleases) release();
+  });
   // this server has one thread and a queue of one: two slow calls fill it
+  // Each sent once the one before is running (its handler called), however long the trip takes.
   const first = rpc('{"id":1,"method":"slow"}');
-  await new Promise((r) => setTimeout(r, 100));
-  const release1 = slowRelease!;
+  await waitUntil('the first slow call runs', () => slowReleases.length === 1);
   const second = rpc('{"id":2,"method":"slow"}');
-  await new Promise((r) => setTimeout(r, 100));
-  const release2 = slowRelease!;
+  await waitUntil('the second slow call runs', () => slowReleases.length === 2);
+  const [release1, release2] = slowReleases as [() => void, () => void];
   const third = await rpc('{"id":3,"method":"echo"}');
   assert.equal(third.status, 500);
   assert.equal(third.body, 'Work queue depth exceeded');

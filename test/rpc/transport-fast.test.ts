@@ -117,7 +117,7 @@ function exchange(parts: (string | Buffer)[], want: number, pauseMs = 30): Promi
   return new Promise((resolve, reject) => {
     const s = net.connect(server.port, '127.0.0.1');
     let out = '';
-    const timer = setTimeout(() => { s.destroy(); reject(new Error(`timed out with ${JSON.stringify(out)}`)); }, 5000);
+    const timer = setTimeout(() => { s.destroy(); reject(new Error(`timed out with ${JSON.stringify(out)}`)); }, 30_000);
     s.on('data', (d) => {
       out += d.toString('latin1');
       if ((out.match(/HTTP\/1\.1 /g) ?? []).length >= want && /\n$/.test(out)) {

@@ -33,6 +33,17 @@ export class BlockIndex {
   private seq = 0;
   /** Entries no other entry builds on (komodod's getchaintips walks mapBlockIndex for them; kept here as blocks arrive). */
   private readonly leaves = new Set<string>();
+  /**
+   * The entries built on each entry that has any (by its hash), kept as blocks arrive: marking or
+   * clearing a failed block walks its subtree, not every entry.
+   */
+  private readonly children = new Map<string, BlockEntry[]>();
+  /**
+   * The failed entries. A failed entry's descendants are all failed (add inherits the flag,
+   * markFailed marks the whole subtree, clearFailed clears a subtree with its ancestors), which the
+   * walks below rely on.
+   */
+  private readonly failedSet = new Set<BlockEntry>();
 
   get tip(): BlockEntry {
     return this.active[this.active.length - 1]!;
@@ -78,7 +89,13 @@ export class BlockIndex {
       pos,
     };
     this.entries.set(hash, entry);
-    if (parent) this.leaves.delete(prevHash);
+    if (entry.failed) this.failedSet.add(entry);
+    if (parent) {
+      this.leaves.delete(prevHash);
+      const siblings = this.children.get(prevHash);
+      if (siblings) siblings.push(entry);
+      else this.children.set(prevHash, [entry]);
+    }
     this.leaves.add(hash);
     const order = seq ?? this.seq;
     this.order.set(hash, order);
@@ -160,28 +177,41 @@ export class BlockIndex {
     }
   }
 
+  /**
+   * invalidateblock, or a block that failed to connect: the block and its descendants are failed
+   * (komodod marks them BLOCK_FAILED_CHILD). A child already failed has its subtree failed already.
+   */
   markFailed(entry: BlockEntry): void {
-    entry.failed = true;
-    // Descendants of a failed block cannot be valid either.
-    for (const e of this.entries.values()) {
-      let p: BlockEntry | undefined = e;
-      while (p && p.height > entry.height) p = this.parent(p);
-      if (p === entry) e.failed = true;
+    const todo = [entry];
+    for (let e = todo.pop(); e; e = todo.pop()) {
+      e.failed = true;
+      this.failedSet.add(e);
+      for (const c of this.children.get(e.hash) ?? []) if (!c.failed) todo.push(c);
     }
   }
 
+  /**
+   * reconsiderblock (komodod's ReconsiderBlock): the block and every descendant lose their failed
+   * flags, and so do its ancestors. The subtree is walked whole (a valid entry may have failed
+   * children); above the first valid ancestor every ancestor is valid already.
+   */
   clearFailed(entry: BlockEntry): void {
-    // reconsiderblock: the block, its ancestors and descendants become candidates again.
-    for (const e of this.entries.values()) {
-      let p: BlockEntry | undefined = e;
-      while (p && p.height > entry.height) p = this.parent(p);
-      if (p === entry) e.failed = false;
+    const todo = [entry];
+    for (let e = todo.pop(); e; e = todo.pop()) {
+      e.failed = false;
+      this.failedSet.delete(e);
+      const cs = this.children.get(e.hash);
+      if (cs) todo.push(...cs);
     }
-    let a: BlockEntry | undefined = entry;
-    while (a) {
+    for (let a = this.parent(entry); a && a.failed; a = this.parent(a)) {
       a.failed = false;
-      a = this.parent(a);
+      this.failedSet.delete(a);
     }
+  }
+
+  /** The failed entries (what the chain store records), without a pass over the valid ones. */
+  failedEntries(): IterableIterator<BlockEntry> {
+    return this.failedSet.values();
   }
 
   get size(): number {

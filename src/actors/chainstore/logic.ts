@@ -1410,7 +1410,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
 
   private failedHashes(): string[] {
     const out: string[] = [];
-    for (const e of this.index.all()) if (e.failed) out.push(e.hash);
+    for (const e of this.index.failedEntries()) out.push(e.hash);
     return out;
   }
 

@@ -2,7 +2,7 @@ import type { Block } from '../../chain/block/block.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
-import type { ChainStoreProtocol, PrevContext } from '../chainstore/protocol.js';
+import type { ChainReader, ChainStoreProtocol, Outpoint, PrevContext } from '../chainstore/protocol.js';
 import type { ServiceLogic, WriteOutcome } from '../../machines/service.js';
 import type { MempoolProtocol } from '../mempool/protocol.js';
 import type { BlockTemplate, MinerNotice, MinerReplies, MinerRequest, MinerStatus } from './protocol.js';
@@ -19,6 +19,8 @@ import { legacySigOpCount } from '../../chain/validation/sigops.js';
 export interface MinerOptions {
   chain: Asker<ChainStoreProtocol>;
   mempool: Asker<MempoolProtocol>;
+  /** The chain's coins read without a message (the chain store's LMDB environment), as the mempool reads them. */
+  reader?: ChainReader;
   payTo: Uint8Array;
   /** The clock in milliseconds (the chain store's time rules read the same clock). */
   clockMs?: () => number;
@@ -26,6 +28,8 @@ export interface MinerOptions {
 }
 
 const WRITE_OPS = new Set(['generate', 'setGenerate', 'template']);
+
+const NULL_TXID = '0'.repeat(64);
 
 /**
  * The miner: builds a block from the mempool on the chain store's tip, solves it and submits it.
@@ -44,6 +48,8 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
    * threads; acnode solves one block at a time, so it times each solve to the millisecond.
    */
   private solutionChecks = 0;
+  /** Block templates whose coins were read through the reader (not asked of the chain store), for inspection. */
+  private coinsRead = 0;
   private solvingMs = 0;
   /** When the wait for the clock was last logged (at most once a minute, not once per block). */
   private waitLoggedAt = 0;
@@ -127,7 +133,7 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
   }
 
   summary(): Record<string, unknown> {
-    return { generating: this.generating, blocksMined: this.blocksMined };
+    return { generating: this.generating, blocksMined: this.blocksMined, coinsRead: this.coinsRead };
   }
 
   /**
@@ -189,11 +195,11 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
     const entries = await this.opts.mempool.ask({ op: 'entries' });
     // The coins they spend, read with the tip in one step; a tip that moved meanwhile: start again.
     const outpoints = chainOutpoints(entries);
-    const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
-    if (view.hash !== tpl.hash) return null;
+    const read = await this.coinsAt(tpl.hash, outpoints);
+    if (!read) return null;
     const coins = new Map<string, Coin>();
     outpoints.forEach(([t, n], k) => {
-      const c = view.coins[k];
+      const c = read[k];
       if (c) coins.set(outpointKey(t, n), c);
     });
     const height = tpl.height + 1;
@@ -213,6 +219,22 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
       now: Math.floor(this.clockMs() / 1000),
     });
     return { block, txCount, tpl, params, fees: chosen.map((k) => picked[k]!.entry.fee), sigops: chosen.map((k) => picked[k]!.sigops) };
+  }
+
+  /**
+   * The coins `outpoints` name at the tip `tip`: read through the reader, in one read transaction
+   * whose committed tip it checks is `tip` (no message); else asked of the chain store, which answers
+   * at its own tip. Null when that is another: the tip moved since `tip` was read.
+   */
+  private async coinsAt(tip: string, outpoints: Outpoint[]): Promise<(Coin | null)[] | null> {
+    // No transaction of its own to look up (the view's hasUnspentOutputs part): the null txid.
+    const read = this.opts.reader?.coins(tip, [{ txid: NULL_TXID, outpoints, outputs: 0 }]);
+    if (read?.length === 1) {
+      this.coinsRead++;
+      return read[0]!.coins;
+    }
+    const view = await this.opts.chain.ask({ op: 'view', txid: NULL_TXID, outpoints });
+    return view.hash === tip ? view.coins : null;
   }
 
   private readTip() {
