@@ -256,11 +256,15 @@ class BurstReport {
   }
 }
 
-/** Appends a notice, a run of accepted transactions joining the run before it (one message for the recipients). */
+/**
+ * Appends a notice, a run of accepted transactions joining the run before it (one message for the
+ * recipients). A run is held as its own copy, so later runs are pushed onto it: each item copied once.
+ */
 function appendNotice(into: MempoolNotice[], n: MempoolNotice): void {
   const last = into[into.length - 1];
-  if (last?.type === 'txsAccepted' && n.type === 'txsAccepted') into[into.length - 1] = { type: 'txsAccepted', items: [...last.items, ...n.items] };
-  else into.push(n);
+  if (n.type !== 'txsAccepted') into.push(n);
+  else if (last?.type === 'txsAccepted') for (const item of n.items) (last.items as typeof n.items[number][]).push(item);
+  else into.push({ type: 'txsAccepted', items: [...n.items] });
 }
 
 /** Where a burst's transaction stands once checked up to its scripts. */
