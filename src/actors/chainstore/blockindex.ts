@@ -37,7 +37,7 @@ export class BlockIndex {
    * The entries built on each entry that has any (by its hash), kept as blocks arrive: marking or
    * clearing a failed block walks its subtree, not every entry.
    */
-  private readonly children = new Map<string, BlockEntry[]>();
+  private readonly children = new Map<string, BlockEntry | BlockEntry[]>();
   /**
    * The failed entries. A failed entry's descendants are all failed (add inherits the flag,
    * markFailed marks the whole subtree, clearFailed clears a subtree with its ancestors), which the
@@ -92,9 +92,11 @@ export class BlockIndex {
     if (entry.failed) this.failedSet.add(entry);
     if (parent) {
       this.leaves.delete(prevHash);
+      // Most entries have one child, held as itself (an array per block would cost ~10^6 arrays).
       const siblings = this.children.get(prevHash);
-      if (siblings) siblings.push(entry);
-      else this.children.set(prevHash, [entry]);
+      if (siblings === undefined) this.children.set(prevHash, entry);
+      else if (Array.isArray(siblings)) siblings.push(entry);
+      else this.children.set(prevHash, [siblings, entry]);
     }
     this.leaves.add(hash);
     const order = seq ?? this.seq;
@@ -186,7 +188,7 @@ export class BlockIndex {
     for (let e = todo.pop(); e; e = todo.pop()) {
       e.failed = true;
       this.failedSet.add(e);
-      for (const c of this.children.get(e.hash) ?? []) if (!c.failed) todo.push(c);
+      for (const c of this.childrenOf(e)) if (!c.failed) todo.push(c);
     }
   }
 
@@ -200,13 +202,17 @@ export class BlockIndex {
     for (let e = todo.pop(); e; e = todo.pop()) {
       e.failed = false;
       this.failedSet.delete(e);
-      const cs = this.children.get(e.hash);
-      if (cs) todo.push(...cs);
+      todo.push(...this.childrenOf(e));
     }
     for (let a = this.parent(entry); a && a.failed; a = this.parent(a)) {
       a.failed = false;
       this.failedSet.delete(a);
     }
+  }
+
+  private childrenOf(e: BlockEntry): readonly BlockEntry[] {
+    const cs = this.children.get(e.hash);
+    return cs === undefined ? [] : Array.isArray(cs) ? cs : [cs];
   }
 
   /** The failed entries (what the chain store records), without a pass over the valid ones. */
