@@ -23,7 +23,7 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import type { Transaction } from '../src/chain/tx/transaction.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
-import { runNode } from './node.bench.js';
+import { fanOutPremine, runNode } from './node.bench.js';
 import type { Row } from './lib.js';
 
 const KEY = benchKey('acnode alloc bench key');
@@ -121,18 +121,9 @@ export async function allocBenchmarks(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-alloc-'));
   const n = await runNode(dir, [`-pubkey=${toHex(KEY.pub)}`]);
   try {
-    await n.rpc('generate', 1);
-    const cs = n.node.services.chainStore;
-    const premine = (await cs.ask({ op: 'block', hash: (await cs.ask({ op: 'blockHash', height: 1 }))! }))!.block.txs[0]!;
     // The premine to 2,900 P2PKH lanes (a standard transaction), each lane to one spend per round.
     const lanes = 2900;
-    const fan = newTx(2);
-    fan.vin.push(new TxIn(new Outpoint(fromHexReversed(premine.txid()), 0)));
-    const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
-    for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, KEY.p2pkh));
-    signInput0(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2, KEY);
-    await n.rpc('sendrawtransaction', toHex(fan.toRaw()));
-    await n.rpc('generate', 1);
+    const { fan, each } = await fanOutPremine(n, KEY, lanes);
     const fanId = fromHexReversed(fan.txid());
     const height = 3;
     const spends: { raw: Uint8Array; txid: string }[] = [];

@@ -15,7 +15,7 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import type { Row } from './lib.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
-import { blockOfEntries, runNode } from './node.bench.js';
+import { blockOfEntries, fanOutPremine, runNode } from './node.bench.js';
 
 const KEY = benchKey('acnode connect bench key');
 const PER_BLOCK = 500;
@@ -32,17 +32,9 @@ export async function connectBenchmarks(): Promise<Row[]> {
     const send = async (raw: Uint8Array) => {
       if ((await n.rpc('sendrawtransaction', toHex(raw))) === undefined) throw new Error('sendrawtransaction not served');
     };
-    await n.rpc('generate', 1);
-    const premine = (await services.chainStore.ask({ op: 'block', hash: (await services.chainStore.ask({ op: 'blockHash', height: 1 }))! }))!.block.txs[0]!;
     // Coins enough for every block: one fan-out of the premine, then fan-outs of its last lanes.
     const lanes = 2900;
-    const fan = newTx(2);
-    fan.vin.push(new TxIn(new Outpoint(fromHexReversed(premine.txid()), 0)));
-    const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
-    for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, KEY.p2pkh));
-    signInput0(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2, KEY);
-    await send(fan.toRaw());
-    await n.rpc('generate', 1);
+    const { fan, each } = await fanOutPremine(n, KEY, lanes);
     const fanId = fan.txid();
     const coins: { txid: string; n: number; value: bigint }[] = [];
     const needed = (WARM_BLOCKS + ROUNDS) * PER_BLOCK;

@@ -34,7 +34,7 @@ import type { NodeServices } from '../src/actors/services.js';
 import type { MempoolEntry } from '../src/actors/mempool/protocol.js';
 import type { Block } from '../src/chain/block/block.js';
 import { roundsUntilSteady, type Row } from './lib.js';
-import { benchKey, mineOnto, newTx, params, signInput0 } from './fixtures.js';
+import { benchKey, mineOnto, newTx, params, signInput0, type BenchKey } from './fixtures.js';
 import { cacheIsCurrent } from './storage.bench.js';
 
 const cacheDir = join(import.meta.dirname, '.cache');
@@ -396,6 +396,24 @@ export async function blockOfEntries(services: NodeServices, entries: readonly M
   });
   if (!solveBlock(block, params)) throw new Error('no solution');
   return block;
+}
+
+/**
+ * A fresh node's premine (block 1) fanned out to `lanes` P2PKH outputs of `key`, mined in block 2:
+ * the coins the connect and allocation benches spend.
+ */
+export async function fanOutPremine(n: Running, key: BenchKey, lanes: number): Promise<{ fan: Transaction; each: bigint }> {
+  await n.rpc('generate', 1);
+  const cs = n.node.services.chainStore;
+  const premine = (await cs.ask({ op: 'block', hash: (await cs.ask({ op: 'blockHash', height: 1 }))! }))!.block.txs[0]!;
+  const fan = newTx(2);
+  fan.vin.push(new TxIn(new Outpoint(fromHexReversed(premine.txid()), 0)));
+  const each = (premine.vout[0]!.value - 1_000_000n) / BigInt(lanes);
+  for (let i = 0; i < lanes; i++) fan.vout.push(new TxOut(each, key.p2pkh));
+  signInput0(fan, premine.vout[0]!.script, premine.vout[0]!.value, 2, key);
+  if ((await n.rpc('sendrawtransaction', toHex(fan.toRaw()))) === undefined) throw new Error('sendrawtransaction not served');
+  await n.rpc('generate', 1);
+  return { fan, each };
 }
 
 export async function runNode(dir: string, extra: string[] = []): Promise<Running> {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash160 } from '../../src/chain/crypto/hash.js';
@@ -9,9 +9,8 @@ import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
-import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
-import { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
-import { LmdbChainReader, type ReadSource } from '../../src/actors/chainstore/chain-reader.js';
+import { LmdbChainReader } from '../../src/actors/chainstore/chain-reader.js';
+import { snapshotOf } from '../helpers/chain-snapshot.js';
 import type { ChainStoreProtocol, ChainStoreRequest } from '../../src/actors/chainstore/protocol.js';
 import { MempoolLogic } from '../../src/actors/mempool/logic.js';
 import type { MempoolNotice, MempoolProtocol, TxsAccepted } from '../../src/actors/mempool/protocol.js';
@@ -60,14 +59,6 @@ function askerOf(s: ChainStoreLogic): { chain: Asker<ChainStoreProtocol>; asks: 
   return { chain, asks: () => n };
 }
 
-/** A copy of the chain state as it is now (the store committed, nothing in flight), opened as a second environment. */
-function snapshotOf(dir: string, into: string): { source: ReadSource; close: () => Promise<void> } {
-  mkdirSync(into, { recursive: true });
-  copyFileSync(join(dir, 'chaindb', 'data.mdb'), join(into, 'data.mdb'));
-  const db = ChainDb.open(into);
-  const indexes = new ChainIndexes(db);
-  return { source: () => ({ db, indexes }), close: () => db.close() };
-}
 
 async function accept(m: MempoolLogic, tx: Transaction, notices: MempoolNotice[] = []): Promise<string> {
   return m.accept(tx.toRaw(), false, notices, tx);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash160 } from '../../src/chain/crypto/hash.js';
@@ -10,9 +10,8 @@ import { TxOut } from '../../src/chain/tx/output.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Block } from '../../src/chain/block/block.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
-import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
-import { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
 import { LmdbChainReader, type ReadSource } from '../../src/actors/chainstore/chain-reader.js';
+import { snapshotOf } from '../helpers/chain-snapshot.js';
 import type { ChainReader, ChainStoreProtocol, ChainStoreRequest } from '../../src/actors/chainstore/protocol.js';
 import { MempoolLogic } from '../../src/actors/mempool/logic.js';
 import type { MempoolProtocol, MempoolRequest } from '../../src/actors/mempool/protocol.js';
@@ -53,14 +52,6 @@ function askers(s: ChainStoreLogic, m: MempoolLogic): { chain: Asker<ChainStoreP
   return { chain, mempool, asked };
 }
 
-/** A copy of the chain state as it is now, opened as a second environment (a reader held at this tip). */
-function snapshotOf(dir: string, into: string): { source: ReadSource; close: () => Promise<void> } {
-  mkdirSync(into, { recursive: true });
-  copyFileSync(join(dir, 'chaindb', 'data.mdb'), join(into, 'data.mdb'));
-  const db = ChainDb.open(into);
-  const indexes = new ChainIndexes(db);
-  return { source: () => ({ db, indexes }), close: () => db.close() };
-}
 
 async function template(s: ChainStoreLogic, m: MempoolLogic, reader?: ChainReader): Promise<{ tpl: BlockTemplate; asked: string[]; read: unknown }> {
   const { chain, mempool, asked } = askers(s, m);
