@@ -192,9 +192,10 @@ export async function allocBenchmarks(): Promise<Row[]> {
       // (4403665) through either path: the profile counted fewer of the request's own bytes.
       // The raw transaction is ~210 bytes, so even the limit is ~160x it: most of what remains is the
       // machinery around one accept (the HTTP request and reply, the actor's steps, promises).
+      // No issue sets a target on bytes (issue 31's are CPU time): the limit is printed, not enforced.
       const LIMIT = 33 * 1024;
-      rows.push({ name: `heap allocated per accepted tx, mempool actor, ${inFlight} in flight (main thread)`, value: actorBest, unit: 'B', limitName: `33 KB, last stop's profile (${rawSize}-byte tx)`, limit: LIMIT, target: { kind: 'max', ratio: 1 } });
-      rows.push({ name: `heap allocated per accepted tx, sendrawtransaction over HTTP, ${inFlight} in flight`, value: httpBest, unit: 'B', limitName: '33 KB', limit: LIMIT, target: { kind: 'max', ratio: 1 } });
+      rows.push({ name: `heap allocated per accepted tx, mempool actor, ${inFlight} in flight (main thread)`, value: actorBest, unit: 'B', limitName: `33 KB, last stop's profile (${rawSize}-byte tx)`, limit: LIMIT });
+      rows.push({ name: `heap allocated per accepted tx, sendrawtransaction over HTTP, ${inFlight} in flight`, value: httpBest, unit: 'B', limitName: '33 KB', limit: LIMIT });
     }
   } finally {
     await n.close();
