@@ -3,7 +3,7 @@ import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
 import { hashKey, outpointKey as outpointBytes } from './lmdb-keys.js';
-import { isUnspendable } from '../../chain/script/script.js';
+import { isP2PKH, isUnspendable } from '../../chain/script/script.js';
 import type { OutputPage, OutputRef } from './ordered-outputs.js';
 import { addressKeysOf } from '../../chain/address/index-key.js';
 import { outpointKey, type Outpoint } from '../../chain/tx/input.js';
@@ -510,7 +510,7 @@ function addressPrefix(address: string): Buffer {
  * P2PKH (nearly every output) read off its template into the prefix directly.
  */
 function addressPrefixesOf(script: Uint8Array): Buffer[] {
-  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+  if (isP2PKH(script)) {
     const b = Buffer.allocUnsafe(21);
     b[0] = 1;
     b.set(script.subarray(3, 23), 1);

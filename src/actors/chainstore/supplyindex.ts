@@ -1,4 +1,5 @@
 import type { Database } from 'lmdb';
+import { isP2PKH } from '../../chain/script/script.js';
 import { scriptAddressKey } from '../../chain/assets/conditions.js';
 import type { Block } from '../../chain/block/block.js';
 import { parsePayToCryptoCondition } from '../../chain/script/standard.js';
@@ -27,7 +28,7 @@ export interface SupplyRecord {
  */
 function counted(script: Uint8Array): boolean {
   // P2PKH, nearly every output, read off its template (what the solver finds in it: the key hash).
-  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+  if (isP2PKH(script)) {
     for (let i = 0; i < 20; i++) if (script[3 + i] !== SKIPPED_HASH[i]) return true;
     return false;
   }

@@ -1,4 +1,5 @@
 import { Transaction } from '../../chain/tx/transaction.js';
+import { isP2PKH } from '../../chain/script/script.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import type { Block } from '../../chain/block/block.js';
@@ -63,7 +64,7 @@ export function mempoolAddressKeys(script: Uint8Array, output: boolean): string[
  * its template, as addressKeysOf does, without the solver's copy of the hash and the array of keys.
  */
 export function addMempoolAddressKeys(keys: Set<string>, script: Uint8Array, output: boolean): void {
-  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+  if (isP2PKH(script)) {
     // The hash's hex through one Buffer over its bytes (a subarray and then a Buffer of it were two).
     keys.add(addressKey(1, Buffer.from(script.buffer, script.byteOffset + 3, 20).toString('hex')));
     return;

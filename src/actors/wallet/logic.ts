@@ -5,7 +5,7 @@ import type { ChainParams } from '../../chain/params/chain-params.js';
 import { equalBytes, fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { isValidPrivateKey, publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
-import { isP2SH, p2pkhScript, p2pkScript, p2shScript } from '../../chain/script/script.js';
+import { isP2PKH, isP2SH, p2pkhScript, p2pkScript, p2shScript } from '../../chain/script/script.js';
 import { parsePayToCryptoCondition, solver } from '../../chain/script/standard.js';
 import { cond1FingerprintOf, cond1Fingerprints, cond1SubScript } from '../../chain/cc/cond1.js';
 import { MODULE_GLOBALS } from '../../chain/cc/globals.js';
@@ -151,11 +151,10 @@ const CC_EVAL_CODES = MODULE_GLOBALS.map((g) => g.evalCode);
 const NONE_N: number[] = [];
 const NONE_V: bigint[] = [];
 
-const P2PKH_LEN = 25;
 
 /** The key id a P2PKH script pays (the exact 25-byte template), or null. */
 function p2pkhKeyId(script: Uint8Array): Uint8Array | null {
-  return script.length === P2PKH_LEN && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac ? script.subarray(3, 23) : null;
+  return isP2PKH(script) ? script.subarray(3, 23) : null;
 }
 
 /** The key a P2PK script pays (<33 or 65 bytes> OP_CHECKSIG), or null. */

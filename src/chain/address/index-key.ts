@@ -1,6 +1,7 @@
 import { toHex } from '../encoding/hex.js';
 import { hash160 } from '../crypto/hash.js';
 import { solver } from '../script/standard.js';
+import { isP2PKH } from '../script/script.js';
 import { mayAcceptCryptoCondition } from '../cc/script.js';
 
 /** komodod's address-index key types (main.cpp GetAddressType): 1 P2PKH/P2PK, 2 P2SH, 3 CC. */
@@ -18,7 +19,7 @@ export const addressKey = (type: AddressType, hash: Uint8Array | string): string
  */
 export function addressKeysOf(script: Uint8Array): string[] {
   // P2PKH, nearly every output, read off its template without the general solver.
-  if (script.length === 25 && script[0] === 0x76 && script[1] === 0xa9 && script[2] === 0x14 && script[23] === 0x88 && script[24] === 0xac) {
+  if (isP2PKH(script)) {
     return [addressKey(1, script.subarray(3, 23))];
   }
   const s = solver(script, { ccEnabled: true, isSupportedCondition: mayAcceptCryptoCondition });
