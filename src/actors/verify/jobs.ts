@@ -49,6 +49,7 @@ export interface ScriptBatch {
  * output by input index: no object per input (ScriptChecks.defer, once per input of every burst).
  */
 export function writeBatchTxInputs(w: BufferWriter, tx: Transaction, spent: readonly SpentOutput[], ns: readonly number[] | null, raw?: Uint8Array): void {
+  // The caller's serialisation of the transaction when it has one (the mempool does), else a new one.
   if (raw) w.bytes(raw);
   else tx.write(w);
   const count = ns ? ns.length : spent.length;
@@ -63,15 +64,9 @@ export function writeBatchTxInputs(w: BufferWriter, tx: Transaction, spent: read
 
 /** Appends a transaction and the inputs of it to check to a batch's data. */
 export function writeBatchTx(w: BufferWriter, tx: Transaction, inputs: readonly { n: number; value: bigint; script: Uint8Array }[], raw?: Uint8Array): void {
-  // The caller's serialisation of the transaction when it has one (the mempool does), else a new one.
-  if (raw) w.bytes(raw);
-  else tx.write(w);
-  w.compactSize(inputs.length);
-  for (const i of inputs) {
-    w.compactSize(i.n);
-    w.i64(i.value);
-    w.varBytes(i.script);
-  }
+  const spent: SpentOutput[] = [];
+  for (const i of inputs) spent[i.n] = i;
+  writeBatchTxInputs(w, tx, spent, inputs.map((i) => i.n), raw);
 }
 
 /** Per input: its outcome, or null when it reached a crypto-condition (the main thread checks it). */
