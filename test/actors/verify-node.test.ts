@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Daemon, startDaemon, removeDir } from '../helpers/daemon.js';
 import { secp256k1BackendOf } from '../../src/actors/verify/sig-backend.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * The node starts its script-check workers (-par) and its secp256k1 backend (-sigbackend) and stops
@@ -12,14 +13,7 @@ import { secp256k1BackendOf } from '../../src/actors/verify/sig-backend.js';
  * never saw, through its worker pool (and the other backend), to the same tip.
  */
 
-async function until(what: string, f: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await f()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const until = (what: string, f: () => Promise<boolean>, ms = 30_000): Promise<void> => waitUntil(what, f, ms, 200);
 
 test('-par and -sigbackend: workers start and stop with the node; an unseen block syncs through them', { timeout: 90_000 }, async (t) => {
   const nodes: Daemon[] = [];

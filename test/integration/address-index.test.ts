@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { startDaemon, removeDir, RpcCallError, type Daemon } from '../helpers/daemon.js';
 import { p2shAddress } from '../../src/chain/address/index.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * komodod's address-index RPCs over HTTP against a real daemon (issue 11): balances, utxos, txids and
@@ -23,13 +24,7 @@ async function rpcError(d: Daemon, method: string, ...params: unknown[]): Promis
   return 'no error';
 }
 
-async function until(cond: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (cond: () => boolean, ms = 30_000): Promise<void> => waitUntil('the condition', cond, ms, 50);
 
 interface Utxo {
   address: string;

@@ -4,14 +4,9 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startDaemon, removeDir, type Daemon } from '../helpers/daemon.js';
+import { waitUntil } from '../helpers/wait.js';
 
-async function until(cond: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (cond: () => boolean, ms = 30_000): Promise<void> => waitUntil('the condition', cond, ms, 50);
 
 test('-blocknotify: a script sees every new tip hash once, in order; a failing one does not stall the node', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-notify-'));

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * A raw-socket test peer written from reference/p2p-blocks.md §1-2 (not from acnode's encoder):
@@ -309,11 +310,6 @@ export async function blockOf(port: number, magic: Buffer, hash: string): Promis
 }
 
 /** Polls `f` until it returns true, or fails after timeoutMs with `what`. */
-export async function until(what: string, f: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await f().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+export function until(what: string, f: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  return waitUntil(what, () => f().catch(() => false), timeoutMs, 200);
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Daemon, removeDir, rpcError } from '../helpers/daemon.js';
 import { encodeWIF } from '../../src/chain/address/index.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * Wallet encryption over HTTP, as komodod 0adeeab answers it: encryptwallet disabled by default on a
@@ -38,13 +39,7 @@ function plainKeys(datadir: string): string[] {
 }
 
 /** Polls until `check` holds (no fixed sleep beyond need). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> => waitUntil(what, check, timeoutMs, 100);
 
 test('wallet encryption: disabled by default; encryptwallet, the locked wallet, walletpassphrase, walletlock, walletpassphrasechange', async (t) => {
   const datadir = mkdtempSync(join(tmpdir(), 'acnode-crypt-'));
