@@ -130,3 +130,58 @@ test('markFailed and clearFailed equal their definitions over every entry, on ra
     }
   }
 });
+
+/**
+ * bestHeader is komodod's pindexBestHeader, kept as entries are added instead of by a pass per call:
+ * AddToBlockIndex raises it to an entry with strictly more work; InvalidateBlock and ReconsiderBlock
+ * never touch it; LoadBlockIndexDB sets it to the valid entry with most work (earliest received on
+ * ties). Checked here against that definition, with a restart (the index rebuilt from its entries
+ * in arrival order, with their flags) now and then.
+ */
+test('bestHeader follows pindexBestHeader over adds, failures, reconsiders and restarts, on random trees', () => {
+  for (let seed = 1; seed <= 60; seed++) {
+    const r = rng(seed * 15485863);
+    let index = new BlockIndex();
+    let all: BlockEntry[] = [];
+    let reference: BlockEntry | undefined;
+    const headers = new Map<string, BlockHeader>();
+    const make = (parent: BlockEntry | undefined): BlockEntry => {
+      const h = new BlockHeader();
+      if (parent) h.prevHash = fromHexReversed(parent.hash);
+      h.time = all.length;
+      h.bits = BITS[Math.floor(r() * BITS.length)]!;
+      h.nonce[0] = seed;
+      h.nonce[1] = all.length & 0xff;
+      h.nonce[2] = all.length >> 8;
+      // At run time komodod indexes no header on a failed parent (bad-prevblk); the chain store neither.
+      const e = index.add(h, { file: 0, pos: all.length, size: 1 }, 1);
+      headers.set(e.hash, h);
+      all.push(e);
+      if (reference === undefined || e.chainWork > reference.chainWork) reference = e;
+      return e;
+    };
+    index.setActiveTip(make(undefined));
+    for (let step = 0; step < 150; step++) {
+      const x = r();
+      const any = () => all[Math.floor(r() * all.length)]!;
+      if (x < 0.55) {
+        const valid = all.filter((e) => !e.failed);
+        make(r() < 0.6 ? valid[valid.length - 1] : valid[Math.floor(r() * valid.length)]);
+      } else if (x < 0.75) {
+        const e = any();
+        if (e.height > 0) index.markFailed(e);
+      } else if (x < 0.9) {
+        index.clearFailed(any());
+      } else {
+        // A restart: the records in arrival order, each with its failed flag.
+        const before = all;
+        index = new BlockIndex();
+        all = before.map((e) => index.add(headers.get(e.hash)!, e.pos, 1, e.failed, before.indexOf(e)));
+        index.setActiveTip(all[0]!);
+        reference = undefined;
+        for (const e of all) if (!e.failed && (reference === undefined || e.chainWork > reference.chainWork)) reference = e;
+      }
+      assert.equal(index.bestHeader.hash, reference!.hash, `seed ${seed}, step ${step}`);
+    }
+  }
+});

@@ -44,6 +44,8 @@ export class BlockIndex {
    * walks below rely on.
    */
   private readonly failedSet = new Set<BlockEntry>();
+  /** komodod's pindexBestHeader, kept as entries are added (see add). */
+  private best: BlockEntry | undefined;
 
   get tip(): BlockEntry {
     return this.active[this.active.length - 1]!;
@@ -99,10 +101,24 @@ export class BlockIndex {
       else this.children.set(prevHash, [siblings, entry]);
     }
     this.leaves.add(hash);
+    // pindexBestHeader: raised by an entry with strictly more work (AddToBlockIndex; ties keep the
+    // first received), never by a failed one (LoadBlockIndexDB skips them; at run time komodod
+    // refuses a header on a failed parent: bad-prevblk).
+    if (!entry.failed && (this.best === undefined || entry.chainWork > this.best.chainWork)) this.best = entry;
     const order = seq ?? this.seq;
     this.order.set(hash, order);
     this.seq = Math.max(this.seq, order + 1);
     return entry;
+  }
+
+  /**
+   * komodod's pindexBestHeader (getblockchaininfo's "headers"): the entry with most work added since
+   * start, the most-work valid entry at start. komodod's InvalidateBlock and ReconsiderBlock leave it
+   * alone, and so do markFailed and clearFailed: an invalidated best block stays the best header
+   * until a restart or a block with more work.
+   */
+  get bestHeader(): BlockEntry {
+    return this.best!;
   }
 
   /** The arrival order of an entry (stored with its record). */

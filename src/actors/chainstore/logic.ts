@@ -1018,10 +1018,9 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     });
   }
 
-  /** The valid entry with most work (pindexBestHeader). */
+  /** pindexBestHeader, kept by the block index as entries are added. */
   bestHeader(): ChainStoreReplies['bestHeader'] {
-    let best = this.index.tip;
-    for (const e of this.index.all()) if (!e.failed && e.chainWork > best.chainWork) best = e;
+    const best = this.index.bestHeader;
     return { hash: best.hash, height: best.height };
   }
 
