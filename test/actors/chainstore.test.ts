@@ -474,3 +474,75 @@ test('chain store: -reindex commits its blocks one transaction each without a fl
   }
   rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * getrawtransaction of a transaction off the active chain: komodod's txindex is written by
+ * ConnectBlock alone and never erased by DisconnectBlock, so it names the block the transaction was
+ * in when that block was last disconnected; a block never connected is not in it. acnode keeps those
+ * rows as blocks are disconnected (a lookup, not a pass over the block index), and fills them once
+ * for a chain state written before it kept them.
+ */
+test('chain store: staleTx names the block a transaction left last, never a block never connected, and survives restart and an older chain state', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-stale-'));
+  let s = await open(dir);
+  const p1 = makeBlock(genesis.hashHex(), 1, [coinbase(1, 1000n)], 1_600_000_001);
+  const x = new Transaction();
+  x.vin.push(new TxIn(new Outpoint(p1.txs[0]!.hash(), 0), Uint8Array.of(0x51), 0xffffffff));
+  x.vout.push(new TxOut(999n, Uint8Array.of(0x51)));
+  const chain = (from: Block, fromHeight: number, n: number, tag: number, withX: boolean): Block[] => {
+    const out: Block[] = [];
+    let prev = from;
+    for (let i = 1; i <= n; i++) {
+      const b = makeBlock(prev.hashHex(), fromHeight + i, [coinbase(fromHeight + i, 1000n, tag), ...(withX && i === 1 ? [x] : [])], 1_600_000_010 * tag + i);
+      out.push(b);
+      prev = b;
+    }
+    return out;
+  };
+  const a = chain(p1, 1, 1, 1, true);
+  const b = chain(p1, 1, 2, 2, true);
+  const c = chain(p1, 1, 3, 3, false);
+  const stale = (st: ChainStoreLogic, txid: string) => (st.read({ op: 'staleTx', txid }) as { tx: Transaction; blockHash: string } | null);
+  const where = (st: ChainStoreLogic, txid: string) => {
+    const f = stale(st, txid);
+    if (f) assert.equal(f.tx.txid(), txid);
+    return f?.blockHash ?? null;
+  };
+  for (const blk of [p1, a[0]!, b[0]!]) await submit(s, blk);
+  assert.equal(s.index.tip.hash, a[0]!.hashHex(), 'b[0] has no more work: stored, never connected');
+  assert.equal(where(s, b[0]!.txs[0]!.txid()), null, 'a block never connected is not in the txindex');
+  assert.equal(where(s, x.txid()), null, 'x is on the active chain');
+  await submit(s, b[1]!);
+  assert.equal(s.index.tip.hash, b[1]!.hashHex());
+  assert.equal(where(s, a[0]!.txs[0]!.txid()), a[0]!.hashHex());
+  for (const blk of c) await submit(s, blk);
+  assert.equal(s.index.tip.hash, c[2]!.hashHex());
+  const answers = () => [x, a[0]!.txs[0]!, b[0]!.txs[0]!, b[1]!.txs[0]!, c[0]!.txs[0]!].map((t) => where(s, t.txid()));
+  // x left a[0] first, then b[0]: its txindex entry is b[0]'s.
+  const expected = [b[0]!.hashHex(), a[0]!.hashHex(), b[0]!.hashHex(), b[1]!.hashHex(), null];
+  assert.deepEqual(answers(), expected);
+  assert.equal(where(s, '22'.repeat(32)), null);
+  await s.close();
+
+  s = await open(dir);
+  assert.deepEqual(answers(), expected, 'after a restart');
+  await s.close();
+
+  // A chain state written before the rows were kept: filled once at start, the later block winning.
+  const db = ChainDb.open(join(dir, 'chaindb'));
+  const rows = db.index('staleTxs');
+  db.write(() => {
+    rows.clearSync();
+    db.removeMeta('staleTxs');
+  });
+  await db.close();
+  s = await open(dir);
+  assert.deepEqual(answers(), expected, 'filled from an older chain state');
+
+  // Back to b: x is on the active chain again (its row is shadowed), c's blocks are stale now.
+  await s.write({ op: 'invalidateBlock', hash: c[0]!.hashHex() });
+  assert.equal(s.index.tip.hash, b[1]!.hashHex());
+  assert.deepEqual(answers(), [null, a[0]!.hashHex(), null, null, c[0]!.hashHex()]);
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});

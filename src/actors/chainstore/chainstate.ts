@@ -27,6 +27,9 @@ export interface StoredCoin {
  * - coins: outpoint (txid internal 32 | n u32 BE) → coinbase u8 | height u32 | tx version i32 | value u64 | script
  * - undo: block hash (internal) → the coins the block spent, in input order (what disconnecting it restores)
  * - txs: txid (internal) → block hash | height u32 | position u32 | offset u32 | length u32 (the transaction's bytes within its block's)
+ * - staleTxs: txid (internal) → its txs row when its block was last disconnected (komodod's txindex
+ *   keeps that entry: only ConnectBlock writes it, DisconnectBlock never erases it); a row whose
+ *   transaction is back in the active chain is shadowed by txs, so a connect writes nothing here
  * - spent: outpoint → spending txid (internal) | input u32 | height u32
  * - addressUnspent: type u8 | hash160 | txid (internal) | n u32 LE (CAddressUnspentKey) → value u64 | height u32 | coinbase u8 | script
  * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64, then how many are nonzero, u32 (running totals: CCaddress_balance reads one row)
@@ -41,6 +44,7 @@ export class ChainIndexes {
   private readonly coins: Database<Buffer, Buffer>;
   private readonly undo: Database<Buffer, Buffer>;
   private readonly txs: Database<Buffer, Buffer>;
+  private readonly staleTxs: Database<Buffer, Buffer>;
   private readonly spent: Database<Buffer, Buffer>;
   private readonly addrUnspent: Database<Buffer, Buffer>;
   private readonly addrBalance: Database<Buffer, Buffer>;
@@ -57,6 +61,7 @@ export class ChainIndexes {
     this.coins = db.index('coins');
     this.undo = db.index('undo');
     this.txs = db.index('txs');
+    this.staleTxs = db.index('staleTxs');
     this.spent = db.index('spent');
     this.addrUnspent = db.index('addressUnspent');
     this.addrBalance = db.index('addressBalance');
@@ -121,7 +126,22 @@ export class ChainIndexes {
   txLocation(txid: string): TxLocation | undefined {
     const v = this.txs.get(readHash(txid));
     if (!v) return undefined;
-    return { blockHash: displayOf(v, 0), height: v.readUInt32LE(32), index: v.readUInt32LE(36), offset: v.readUInt32LE(40), length: v.readUInt32LE(44) };
+    return decodeTxLocation(v);
+  }
+
+  /** Where a transaction was when its block last left the active chain (see staleTxs above). */
+  staleTxLocation(txid: string): TxLocation | undefined {
+    const v = this.staleTxs.get(readHash(txid));
+    return v ? decodeTxLocation(v) : undefined;
+  }
+
+  /**
+   * A block disconnected before staleTxs was kept: its transactions' rows, as its disconnect writes
+   * them (`txStarts`: where each transaction starts in its bytes). Inside a write transaction.
+   */
+  putStaleBlock(txids: readonly string[], blockHash: string, height: number, txStarts: ArrayLike<number>): void {
+    const hashBytes = hashKey(blockHash);
+    for (let i = 0; i < txids.length; i++) this.staleTxs.putSync(hashKey(txids[i]!), txValue(hashBytes, height, i, txStarts[i]!, txStarts[i + 1]! - txStarts[i]!));
   }
 
   hasTx(txid: string): boolean {
@@ -365,6 +385,9 @@ export class ChainIndexes {
         const key = outpointBytes(txidBytes, n);
         if (this.coins.removeSync(key)) for (const a of addressPrefixesOf(out.script)) this.removeUnspentRow(a, key, out.value);
       });
+      // Its row moves to staleTxs (komodod's txindex keeps a disconnected block's entries).
+      const row = this.txs.get(txidBytes);
+      if (row) this.staleTxs.putSync(txidBytes, row);
       this.txs.removeSync(txidBytes);
     }
     const own = new Set(txids);
@@ -441,7 +464,7 @@ export class ChainIndexes {
 
   /** Empties every index (-reindex, a migration). Inside a write transaction. */
   clear(): void {
-    for (const d of [this.coins, this.undo, this.txs, this.spent, this.addrUnspent, this.addrBalance, this.addrHistory, this.pools]) d.clearSync();
+    for (const d of [this.coins, this.undo, this.txs, this.staleTxs, this.spent, this.addrUnspent, this.addrBalance, this.addrHistory, this.pools]) d.clearSync();
     this.snapshot.clear();
   }
 }
@@ -581,6 +604,10 @@ function spentValue(txid: Buffer, vin: number, height: number): Buffer {
   v.writeUInt32LE(vin, 32);
   v.writeUInt32LE(height, 36);
   return v;
+}
+
+function decodeTxLocation(v: Buffer): TxLocation {
+  return { blockHash: displayOf(v, 0), height: v.readUInt32LE(32), index: v.readUInt32LE(36), offset: v.readUInt32LE(40), length: v.readUInt32LE(44) };
 }
 
 function txValue(blockHash: Buffer, height: number, index: number, offset: number, length: number): Buffer {

@@ -213,6 +213,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     // An upgrade from an older layout indexes the chain it had (validated when it was received).
     const upgradeTip = this.store.db.getMeta<string>('upgradeTip');
     if (upgradeTip) this.finishIndexUpgrade(upgradeTip);
+    if (!this.store.db.getMeta<boolean>('staleTxs')) this.fillStaleTxs();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a block taken up from the files' tail,
     // a reindex, or a reconsidered branch) is taken up now, with full validation. A reindex's blocks
@@ -981,19 +982,35 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   /**
-   * A transaction found only in a block off the active chain (komodod's txindex keeps the entry of a
-   * disconnected block): the transaction and that block, or null.
+   * A transaction found only in a block off the active chain: the transaction and the block it was in
+   * when that block was last disconnected (komodod's txindex keeps a disconnected block's entry), or
+   * null. A block stored but never connected is not in komodod's txindex (only ConnectBlock writes
+   * it): its transactions are not found.
    */
   staleTx(txid: string): ChainStoreReplies['staleTx'] {
-    // Nothing off the active chain: no walk over the index.
-    if (this.index.size === this.index.height + 1) return null;
-    for (const e of this.index.all()) {
-      if (this.index.isActive(e)) continue;
-      const h = this.held(e);
-      const i = h.txids.indexOf(txid);
-      if (i >= 0) return { tx: this.store.txAt(e.hash, e.pos, i), blockHash: e.hash };
-    }
-    return null;
+    const loc = this.indexes.staleTxLocation(txid);
+    if (!loc) return null;
+    const e = this.index.get(loc.blockHash);
+    // Its block connected again: the row is shadowed by the active chain's (the 'tx' read).
+    if (!e || this.index.isActive(e)) return null;
+    const tx = loc.length ? this.store.readTx(e.hash, e.pos, loc.offset!, loc.length, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
+    return { tx, blockHash: e.hash };
+  }
+
+  /**
+   * A chain state from before staleTxs was kept: the transactions of every block connected once (its
+   * value pools are stored) and off the active chain now get their rows, once. Which of two such
+   * blocks holding one transaction was disconnected last is not recorded: the later received wins.
+   */
+  private fillStaleTxs(): void {
+    this.commit(() => {
+      for (const e of this.index.all()) {
+        if (this.index.isActive(e) || !this.indexes.poolsOf(e.hash)) continue;
+        const h = this.held(e);
+        this.indexes.putStaleBlock(h.txids, e.hash, e.height, h.txStarts);
+      }
+      this.store.db.putMeta('staleTxs', true);
+    });
   }
 
   /**

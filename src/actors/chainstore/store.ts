@@ -119,9 +119,13 @@ export class BlockStore {
     this.db.putMeta('blockFile', { file: this.files.appendFile, size: this.files.appendSize } satisfies AppendPoint);
   }
 
-  /** Inside db.write(): the schema this layout is. */
+  /**
+   * Inside db.write(): the schema this layout is. Every caller starts the indexes afresh, so they keep
+   * the stale transactions' rows from here on (ChainIndexes' staleTxs): none is to be filled in.
+   */
   putSchema(): void {
     this.db.putMeta('schema', CHAIN_SCHEMA_VERSION);
+    this.db.putMeta('staleTxs', true);
   }
 
   // ---- the tail after the last commit --------------------------------------------------------
