@@ -364,7 +364,7 @@ export class InspectHub {
         if (ev.ok === false && ev.error) detail = `${ev.error.code}: ${ev.error.message}`;
         else if (typeof ev.height === 'number') detail = `height ${ev.height}${typeof ev.hash === 'string' ? ` ${ev.hash}` : ''}`;
         else if (typeof ev.txid === 'string') detail = ev.txid;
-        // The mempool's txsAccepted: the txids of the run, in order.
+        // The mempool's txsAccepted and txsRemoved: the txids of the run, in order.
         else if (Array.isArray(ev.items)) detail = ev.items.map((i: { txid?: unknown }) => String(i?.txid)).join(' ');
         const rec = this.record({
           kind: 'emit',

@@ -37,14 +37,14 @@ export interface Routed {
  *   chainStore blockDisconnected → mempool, wallet, p2p (tipChanged)
  *   chainStore tipChanged        → -blocknotify
  *   mempool    txsAccepted (runs) → wallet, p2p (relayed ones)
- *   mempool    txRemoved  (runs) → wallet
+ *   mempool    txsRemoved (runs) → wallet
  *   wallet     walletTx          → -walletnotify
  *   wallet     relayTxs          → p2p
  *   miner      generateChanged   → pacer (on/off)
  *   pacer      tick              → miner (generate 1, one at a time)
  *
  * The chain store's notices reach the mempool before the wallet: the wallet then sees the mempool's
- * txRemoved of a block after the block itself.
+ * txsRemoved of a block after the block itself.
  */
 export function routeNotices(r: Routed): void {
   const failed = (to: string) => (err: unknown) => r.log(`${to}: ${String(err)}`);
@@ -82,7 +82,7 @@ export function routeNotices(r: Routed): void {
   r.ask.wallet.beforeSend(runs.flush);
   r.ask.p2p.beforeSend(runs.flush);
   onNotice<MempoolNotice, 'txsAccepted'>(r.mempool, 'txsAccepted', (n) => runs.accepted(n.items));
-  onNotice<MempoolNotice, 'txRemoved'>(r.mempool, 'txRemoved', (n) => runs.removed(n));
+  onNotice<MempoolNotice, 'txsRemoved'>(r.mempool, 'txsRemoved', (n) => runs.removed(n.items));
 
   const walletNotify = r.walletNotify;
   if (walletNotify) onNotice<WalletNotice, 'walletTx'>(r.wallet, 'walletTx', (n) => walletNotify.notify(n.txid));
@@ -104,7 +104,7 @@ type Run = { kind: 'accepted'; items: TxAccepted[] } | { kind: 'removed'; items:
 
 /**
  * The mempool's notices in their order, a run of accepted (or of removed) transactions as one message: one
- * machine step for the recipient, not one per transaction. A mined transaction's txRemoved matters to
+ * machine step for the recipient, not one per transaction. A mined transaction's removal matters to
  * the wallet: the block may have reached it before the transaction's txAccepted did (the transaction
  * was still being verified in a burst).
  */
@@ -117,9 +117,9 @@ class NoticeRuns {
     if (this.run?.kind === 'accepted') for (const n of items) this.run.items.push(n);
   }
 
-  removed(n: TxRemoved): void {
+  removed(items: readonly TxRemoved[]): void {
     if (this.run?.kind !== 'removed') this.start({ kind: 'removed', items: [] });
-    if (this.run?.kind === 'removed') this.run.items.push(n);
+    if (this.run?.kind === 'removed') for (const n of items) this.run.items.push(n);
   }
 
   private start(run: Run): void {

@@ -156,7 +156,7 @@ function state(m: MempoolLogic, notices: Notice[]) {
     entries: [...m.entries.keys()],
     spentBy: [...m.spentBy.entries()].sort(),
     // Per transaction, in order (how the accepted ones are grouped into txsAccepted notices is the next test's).
-    notices: notices.flatMap((n) => (n.type === 'txsAccepted' ? n.items.map((i) => `txAccepted ${i.txid}`) : [`${n.type} ${n.txid}`])),
+    notices: notices.flatMap((n) => (n.type === 'txsAccepted' ? n.items.map((i) => `txAccepted ${i.txid}`) : n.items.map((i) => `txRemoved ${i.txid}`))),
   };
 }
 

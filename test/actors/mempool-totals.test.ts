@@ -160,7 +160,19 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   coins.delete(`${confirmed[0]!.txid}:0`);
   coins.delete(`${confirmed[1]!.txid}:0`);
   coins.delete(`${confirmed[3]!.txid}:0`);
-  await m.write({ op: 'blockConnected', block: first.block, txids: first.txids, height: HEIGHT + 1 });
+  const connected = await m.write({ op: 'blockConnected', block: first.block, txids: first.txids, height: HEIGHT + 1 });
+  // Every transaction the block took out, in the order it left, in one notice (not one per transaction).
+  assert.deepEqual(connected.notices, [
+    {
+      type: 'txsRemoved',
+      items: [
+        { txid: a.txid(), reason: 'block' },
+        { txid: f.txid(), reason: 'block' },
+        { txid: d.txid(), reason: 'conflict' },
+        { txid: dChild.txid(), reason: 'conflict' },
+      ],
+    },
+  ]);
   assert.deepEqual([d, dChild, a].map((t) => m.entries.has(t.txid())), [false, false, false]);
   check(m, 'after a block (mined, conflicts)', 5);
 
@@ -180,7 +192,12 @@ test('getmempoolinfo totals equal a full recount after adds and every kind of re
   const gone = spendTx([{ txid: toHexReversed(sha256(Uint8Array.of(0x71))), n: 0, value: COIN }]);
   note(gone);
   const reorged = block(HEIGHT + 1, [a, f, dRival, gone]);
-  await m.write({ op: 'blockDisconnected', block: reorged.block });
+  const disconnected = await m.write({ op: 'blockDisconnected', block: reorged.block });
+  // The re-added ones are announced as accepted; nothing left the pool.
+  assert.deepEqual(
+    disconnected.notices?.map((n) => `${n.type} ${n.items.map((i) => i.txid).join(',')}`),
+    [`txsAccepted ${[a, f, dRival].map((t) => t.txid()).join(',')}`],
+  );
   assert.deepEqual([a, f, dRival, gone].map((t) => m.entries.has(t.txid())), [true, true, true, false]);
   check(m, 'after a disconnected block (re-adds)', 7);
 

@@ -88,21 +88,21 @@ test('the routing table: each notice reaches its recipients in the order written
   assert.deepEqual(calls.splice(0), ['mempool blockDisconnected', 'wallet blockDisconnected', 'p2p tipChanged']);
 
   // A run of accepted transactions (several txsAccepted notices in a row: a burst reported in parts)
-  // is one message to the wallet and one to p2p (the unrelayed one left out); a txRemoved after it
+  // is one message to the wallet and one to p2p (the unrelayed one left out); a txsRemoved after it
   // starts the next run, and accepted ones after that the one after, every transaction in order.
   emit(mempool, [
     { type: 'txsAccepted', items: [{ txid: 'a', tx: null, raw: null }] },
     { type: 'txsAccepted', items: [{ txid: 'b', tx: null, raw: null, relay: false }, { txid: 'e', tx: null, raw: null }] },
-    { type: 'txRemoved', txid: 'c', reason: 'block' },
-    { type: 'txRemoved', txid: 'd', reason: 'block' },
+    { type: 'txsRemoved', items: [{ txid: 'c', reason: 'block' }, { txid: 'd', reason: 'conflict' }] },
+    { type: 'txsRemoved', items: [{ txid: 'h', reason: 'expired' }] },
     { type: 'txsAccepted', items: [{ txid: 'f', tx: null, raw: null }, { txid: 'g', tx: null, raw: null, relay: false }] },
-    { type: 'txRemoved', txid: 'f', reason: 'reorg' },
+    { type: 'txsRemoved', items: [{ txid: 'f', reason: 'reorg' }] },
   ]);
   await settle();
   assert.deepEqual(calls.splice(0), [
     'wallet txsAccepted a,b,e',
     'p2p txsAccepted a,e',
-    'wallet txsRemoved c,d',
+    'wallet txsRemoved c,d,h',
     'wallet txsAccepted f,g',
     'p2p txsAccepted f',
     'wallet txsRemoved f',

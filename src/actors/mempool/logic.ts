@@ -263,9 +263,16 @@ class BurstReport {
  */
 function appendNotice(into: MempoolNotice[], n: MempoolNotice): void {
   const last = into[into.length - 1];
-  if (n.type !== 'txsAccepted') into.push(n);
+  if (n.type !== 'txsAccepted') for (const item of n.items) pushRemoved(into, item.txid, item.reason);
   else if (last?.type === 'txsAccepted') for (const item of n.items) (last.items as typeof n.items[number][]).push(item);
   else into.push({ type: 'txsAccepted', items: [...n.items] });
+}
+
+/** A transaction leaving the mempool joins the run of removals the notices end with, or starts one. */
+function pushRemoved(into: MempoolNotice[], txid: string, reason: TxRemoved['reason']): void {
+  const last = into[into.length - 1];
+  if (last?.type === 'txsRemoved') last.items.push({ txid, reason });
+  else into.push({ type: 'txsRemoved', items: [{ txid, reason }] });
 }
 
 /** Where a burst's transaction stands once checked up to its scripts. */
@@ -1095,7 +1102,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     const e = this.entries.get(txid);
     if (!e) return;
     this.drop(e);
-    notices.push({ type: 'txRemoved', txid, reason } satisfies TxRemoved);
+    pushRemoved(notices, txid, reason);
     e.tx.vout.forEach((_, n) => {
       const child = this.spentBy.get(outpointKey(txid, n));
       if (child) this.remove(child, reason === 'block' ? 'conflict' : reason, notices);
@@ -1113,7 +1120,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       if (mined) {
         // Mined: only this entry leaves; its children stay (their inputs are now confirmed).
         this.drop(mined);
-        notices.push({ type: 'txRemoved', txid, reason: 'block' } satisfies TxRemoved);
+        pushRemoved(notices, txid, 'block');
       }
       if (tx.isCoinbase()) return;
       for (const input of tx.vin) {

@@ -1,5 +1,5 @@
 /**
- * The mempool's protocol: what it answers, what it announces (txsAccepted, txRemoved), and the
+ * The mempool's protocol: what it answers, what it announces (txsAccepted, txsRemoved), and the
  * records others see of it (the entry view, getmempoolinfo's figures, its address index entries).
  */
 import type { Block } from '../../chain/block/block.js';
@@ -152,19 +152,29 @@ export interface TxAccepted {
 /**
  * Transactions that entered the mempool, in the order they entered: one notice for the run of them a
  * write or a burst's report settled (a burst of 16 is one notice, not 16), so each recipient (wallet,
- * p2p relay) takes one message per burst. A txRemoved between two accepted ones splits the run.
+ * p2p relay) takes one message per burst. A txsRemoved between two accepted ones splits the run.
  */
 export interface TxsAccepted {
   type: 'txsAccepted';
   items: TxAccepted[];
 }
 
+/** One transaction of a txsRemoved notice. */
 export interface TxRemoved {
-  type: 'txRemoved';
   txid: string;
   reason: 'block' | 'conflict' | 'expired' | 'reorg';
 }
 
-export type MempoolNotice = TxsAccepted | TxRemoved;
+/**
+ * Transactions that left the mempool, in the order they left: one notice for the run of them a write
+ * made (a connected block's mined, conflicting and expired transactions are one notice, not one per
+ * transaction). A txsAccepted between two removed ones splits the run.
+ */
+export interface TxsRemoved {
+  type: 'txsRemoved';
+  items: TxRemoved[];
+}
+
+export type MempoolNotice = TxsAccepted | TxsRemoved;
 
 export type MempoolProtocol = Protocol<MempoolRequest, MempoolReplies, MempoolNotice>;
