@@ -16,6 +16,7 @@ import { mempoolBenchmarks } from './mempool.bench.js';
 import { txoutsetBenchmarks } from './txoutset.bench.js';
 import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
 import { allocBenchmarks } from './alloc.bench.js';
+import { chainIndexBenchmarks } from './chainindex.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -34,6 +35,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['mempool size (getmempoolinfo)', mempoolBenchmarks],
   ['UTXO set statistics (gettxoutsetinfo, issue 30)', txoutsetBenchmarks],
   ['getblocktemplate (issue 30)', blockTemplateBenchmarks],
+  ['chain index queries (headers, stale transactions)', chainIndexBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.
