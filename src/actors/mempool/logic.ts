@@ -1,7 +1,7 @@
 import { Transaction } from '../../chain/tx/transaction.js';
 import { isP2PKH } from '../../chain/script/script.js';
 import { DecodeError } from '../../chain/encoding/errors.js';
-import { toHexReversed } from '../../chain/encoding/hex.js';
+import { NULL_HASH_HEX, toHexReversed } from '../../chain/encoding/hex.js';
 import type { Block } from '../../chain/block/block.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../chain/script/flags.js';
 import {
@@ -1183,7 +1183,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       }
     }
     // One read, so the tip and the coins agree; the view's own-transaction part is not needed (null txid).
-    const view = await this.opts.chain.ask({ op: 'view', txid: '0'.repeat(64), outpoints });
+    const view = await this.opts.chain.ask({ op: 'view', txid: NULL_HASH_HEX, outpoints });
     const coins = new Map<string, Coin | null>(outpoints.map(([t, n], k) => [outpointKey(t, n), view.coins[k] ?? null]));
     for (const txid of watched) {
       const e = this.entries.get(txid);

@@ -1,4 +1,5 @@
 import type { Block } from '../../chain/block/block.js';
+import { NULL_HASH_HEX } from '../../chain/encoding/hex.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { ServiceFailure, noSuchOp } from '../protocol.js';
 import type { Asker } from '../ask.js';
@@ -28,8 +29,6 @@ export interface MinerOptions {
 }
 
 const WRITE_OPS = new Set(['generate', 'setGenerate', 'template']);
-
-const NULL_TXID = '0'.repeat(64);
 
 /**
  * The miner: builds a block from the mempool on the chain store's tip, solves it and submits it.
@@ -228,12 +227,12 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
    */
   private async coinsAt(tip: string, outpoints: Outpoint[]): Promise<(Coin | null)[] | null> {
     // No transaction of its own to look up (the view's hasUnspentOutputs part): the null txid.
-    const read = this.opts.reader?.coins(tip, [{ txid: NULL_TXID, outpoints, outputs: 0 }]);
+    const read = this.opts.reader?.coins(tip, [{ txid: NULL_HASH_HEX, outpoints, outputs: 0 }]);
     if (read?.length === 1) {
       this.coinsRead++;
       return read[0]!.coins;
     }
-    const view = await this.opts.chain.ask({ op: 'view', txid: NULL_TXID, outpoints });
+    const view = await this.opts.chain.ask({ op: 'view', txid: NULL_HASH_HEX, outpoints });
     return view.hash === tip ? view.coins : null;
   }
 

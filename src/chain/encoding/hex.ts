@@ -39,6 +39,9 @@ export function toHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
+/** uint256's null value as GetHex() shows it: the null txid of a coins view, an absent block hash. */
+export const NULL_HASH_HEX = '0'.repeat(64);
+
 /** Scratch space for toHexReversed: one flat string from Buffer's native hex encoder. */
 const REVERSED = Buffer.alloc(64);
 

@@ -1,6 +1,7 @@
 import type { NodeServices } from '../../actors/protocol.js';
 import { getDifficulty } from '../../chain/block/pow.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
+import { NULL_HASH_HEX } from '../../chain/encoding/hex.js';
 
 import type { ChainParams } from '../../chain/params/chain-params.js';
 import { stakedChainKind } from '../../chain/params/subsidy.js';
@@ -16,7 +17,6 @@ import { DEFAULT_MIN_RELAY_TX_FEE as MIN_RELAY_TX_FEE } from '../../chain/valida
 
 /** CWallet FEATURE_LATEST: the version a new wallet file is written with. */
 export const WALLET_VERSION = 60000;
-const ZERO_HASH = '0'.repeat(64);
 
 /**
  * getinfo's wallet fields, in komodod's two groups: walletversion and balance (after the notary fields),
@@ -109,8 +109,8 @@ export function miscMethods(node: NodeServices): RpcMethod[] {
           // Never notarised: komodo_notarized_height gives 0 and null hashes.
           notarized: 0,
           prevMoMheight: 0,
-          notarizedhash: ZERO_HASH,
-          notarizedtxid: ZERO_HASH,
+          notarizedhash: NULL_HASH_HEX,
+          notarizedtxid: NULL_HASH_HEX,
           // notarizedtxid_height asks a local KMD daemon about the notarisation txid: none, so "mempool".
           notarizedtxid_height: 'mempool',
           KMDnotarized_height: 0,

@@ -1,4 +1,5 @@
 import type { NodeServices } from '../../actors/protocol.js';
+import { NULL_HASH_HEX } from '../../chain/encoding/hex.js';
 import type { TxDetail } from '../../actors/wallet/protocol.js';
 import { RpcError, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
@@ -209,7 +210,7 @@ async function listsinceblock(node: NodeServices, params: JsonValue[]): Promise<
   }
   const last = tip.height + 1 - targetConfirms;
   const lastblock = last >= 0 ? await ask(node.chainStore, { op: 'blockHash', height: last }) : null;
-  return { transactions, lastblock: lastblock ?? '0'.repeat(64) };
+  return { transactions, lastblock: lastblock ?? NULL_HASH_HEX };
 }
 
 /** uint256::SetHex: optional 0x, the hex digits read from the end, zero-padded (never an error). */
