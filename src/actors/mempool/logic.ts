@@ -11,7 +11,6 @@ import {
   contextualCheckTransaction,
   isStandardTx,
   isFinalTx,
-  isExpiredTx,
   areInputsStandard,
   checkTxInputs,
   checkInputScripts,
@@ -45,6 +44,7 @@ import { solver } from '../../chain/script/standard.js';
 import { mayAcceptCryptoCondition } from '../../chain/cc/script.js';
 import { ccReads, readsContext } from '../../chain/assets/context.js';
 import { hash160, sha256d } from '../../chain/crypto/hash.js';
+import { ExpiryIndex } from './expiry.js';
 
 /**
  * CTxMemPool::addAddressIndex's keys of a script. Unlike ConnectBlock's GetAddressType, komodod's
@@ -356,6 +356,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private readonly coinbaseSpenders = new Set<string>();
   /** Txids of the entries a lower tip could make non-final (a lock time and a non-final input). */
   private readonly lockTimed = new Set<string>();
+  /** The entries by expiry height: a block's expired ones are found without a pass over the pool. */
+  readonly expiry = new ExpiryIndex();
   /** Address key → txids of the entries that pay or spend it (komodod's mapAddress, by address). */
   readonly byAddress = new Map<string, Set<string>>();
   /** Txid → the address keys it was indexed under. */
@@ -1070,6 +1072,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       s.add(prevout.index);
     }
     if (e.tx.lockTime !== 0 && vin.some((i) => i.sequence >>> 0 !== 0xffffffff)) this.lockTimed.add(e.txid);
+    this.expiry.add(e.txid, e.tx.expiryHeight);
     this.bytes += e.size;
     this.usage += entryUsage(e);
     this.transactionsUpdated++;
@@ -1081,6 +1084,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     this.fees.removed(e.txid);
     this.coinbaseSpenders.delete(e.txid);
     this.lockTimed.delete(e.txid);
+    this.expiry.delete(e.txid, e.tx.expiryHeight);
     this.unindexAddresses(e);
     this.bytes -= e.size;
     this.usage -= entryUsage(e);
@@ -1130,9 +1134,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       }
     });
     this.fees.blockConnected(height, mined, block.header.time);
-    for (const e of [...this.entries.values()]) {
-      if (isExpiredTx(e.tx, height + 1)) this.remove(e.txid, 'expired', notices);
-    }
+    // removeExpired(height + 1): IsExpiredTx of each entry, found by the expiry index.
+    for (const txid of this.expiry.takeExpired(height + 1)) this.remove(txid, 'expired', notices);
   }
 
   /** Removes every mempool transaction spending an output of `tx` (with theirs), `tx` itself not in the pool. */
