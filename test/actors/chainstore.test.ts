@@ -433,6 +433,35 @@ test('chain store: value pools are kept with each connected block, so a restarte
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('chain store: reads answered while a block commits see the chain before it, tip and indexes alike; after the answer, the block', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
+  const s = await open(dir);
+  try {
+    const [b1, b2] = extend(genesis.hashHex(), 0, 2, 1, 1_600_000_100);
+    await submit(s, b1!);
+    const cb1 = b1!.txs[0]!.txid();
+    const cb2 = b2!.txs[0]!.txid();
+    const state = () => ({
+      tip: (s.read({ op: 'tip' }) as { hash: string }).hash,
+      tx: (s.read({ op: 'tx', txid: cb2 }) as { blockHash: string } | null)?.blockHash ?? null,
+      coins: (s.read({ op: 'coins', outpoints: [[cb1, 0], [cb2, 0]] }) as (object | null)[]).map((c) => c !== null),
+    });
+    const before = { tip: b1!.hashHex(), tx: null, coins: [true, false] };
+    // The connect's write transaction runs in a later turn of the event loop (ChainDb.writeVisible):
+    // a read answered meanwhile sees block 1's chain, in memory and in LMDB.
+    const pending = submit(s, b2!);
+    assert.deepEqual(state(), before);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(state(), before);
+    assert.equal(((await pending).result as { status: string }).status, 'connected');
+    // Once answered, every read sees the block (getblock, gettxout right after submitblock).
+    assert.deepEqual(state(), { tip: b2!.hashHex(), tx: b2!.hashHex(), coins: [true, true] });
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('chain store: -reindex commits its blocks one synchronous transaction each; a block received after it commits visible first, synced after', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-chain-'));
   let s = await open(dir);

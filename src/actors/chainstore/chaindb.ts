@@ -297,6 +297,11 @@ export class ChainDb {
     }
   }
 
+  /** writeVisible commits whose sync is not known to have ended yet. */
+  get unsynced(): number {
+    return this.syncsPending;
+  }
+
   /** Settles once the syncs of every writeVisible commit so far have ended; throws if one failed. */
   async synced(): Promise<void> {
     await this.syncs;
