@@ -478,9 +478,9 @@ test('chain store: -reindex commits its blocks one synchronous transaction each;
     seen.push(`write${this.getMeta<string>('tip') !== tip ? ' tip' : ''}`);
     return out;
   };
-  ChainDb.prototype.writeVisible = async function <T>(this: ChainDb, fn: () => T): Promise<T> {
+  ChainDb.prototype.writeVisible = async function <T>(this: ChainDb, fn: () => T, visible: () => boolean): Promise<T> {
     const tip = this.getMeta<string>('tip');
-    const out = (await writeVisible.call(this, fn)) as T;
+    const out = (await writeVisible.call(this, fn, visible)) as T;
     seen.push(`visible${this.getMeta<string>('tip') !== tip ? ' tip' : ''}`);
     return out;
   };

@@ -94,9 +94,6 @@ export function encodeRecord(r: BlockRecord): Buffer {
  */
 const NOSYNC_COMMIT = 3 | 0x10000;
 
-/** The meta key each writeVisible commit writes its sequence number to: a read that finds it there sees the commit. */
-const VISIBLE_SEQ = 'visibleSeq';
-
 /**
  * How long writeVisible waits, blocking, for its commit to become visible once its writes are made
  * (the commit's page writes, without any sync: well under a millisecond to a few). Past it the wait
@@ -120,9 +117,7 @@ export class ChainDb {
     private readonly env: RootDatabase,
     private readonly meta: Database<unknown, string>,
     private readonly blocks: Database<Buffer, Buffer>,
-  ) {
-    this.visibleSeq = (meta.get(VISIBLE_SEQ) as number | undefined) ?? 0;
-  }
+  ) {}
 
   static open(path: string): ChainDb {
     checkMetaPages(path);
@@ -178,8 +173,6 @@ export class ChainDb {
    */
   beforeCommit: (() => void) | undefined;
 
-  /** The last writeVisible sequence number used (VISIBLE_SEQ). */
-  private visibleSeq = 0;
   /** A writeVisible between its start and its commit becoming visible (or failing): nothing else may write meanwhile. */
   private visiblePending = false;
   /** The syncs of writeVisible commits not known to have ended (settles once they have; never rejects). */
@@ -218,7 +211,9 @@ export class ChainDb {
 
   /**
    * Runs `fn` in one write transaction committed on lmdb-js's write thread, and resolves with what
-   * it returned once the commit is visible to every reader (a read from then on sees it), while
+   * it returned once the commit is visible to every reader (a read from then on sees it: `seen`,
+   * which reads what `fn` wrote, says so; it must be false before the commit, e.g. the tip it moves
+   * to; nothing is stored for it), while
    * data.mdb's sync for it may still be running there: the commit survives a kill of the process
    * from then on, and a power loss once that sync ends (ChainDb.open). A throw in `fn` (or
    * beforeCommit) aborts the whole transaction and is rethrown. `fn` runs on this thread, in a later
@@ -226,14 +221,13 @@ export class ChainDb {
    * state before it until it is visible. komodod answers a submitted block once it is connected to
    * its coins cache, which it flushes to the disk later.
    */
-  async writeVisible<T>(fn: () => T): Promise<T> {
+  async writeVisible<T>(fn: () => T, seen: () => boolean): Promise<T> {
     this.usable();
     this.visiblePending = true;
     try {
       // Every earlier sync ends before this commit begins (ChainDb.open).
       if (this.syncsPending > 0) await this.syncs;
       if (this.failure) throw this.failure;
-      const seq = ++this.visibleSeq;
       let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
       let ran!: () => void;
       const hasRun = new Promise<void>((resolve) => (ran = resolve));
@@ -241,9 +235,7 @@ export class ChainDb {
       // A child transaction: abortable (a throw undoes every put of it), which lmdb-js's batch transaction is not.
       const done = this.env.childTransaction(() => {
         try {
-          const value = body();
-          this.meta.putSync(VISIBLE_SEQ, seq);
-          outcome = { ok: true, value };
+          outcome = { ok: true, value: body() };
         } catch (e) {
           outcome = { ok: false, error: e };
           throw e;
@@ -270,10 +262,10 @@ export class ChainDb {
         await this.syncs;
         throw outcome ? outcome.error : new Error("the chain state's write transaction did not run");
       }
-      if (!this.waitVisible(seq)) {
+      if (!this.waitVisible(seen)) {
         // Failed, or a disk stalled: the commit's end settles it.
         await done;
-        if (!this.isVisible(seq)) throw new Error("the chain state's commit is not visible after it ended");
+        if (!this.isVisible(seen)) throw new Error("the chain state's commit is not visible after it ended");
       }
       return outcome.value;
     } finally {
@@ -281,17 +273,17 @@ export class ChainDb {
     }
   }
 
-  /** Whether a read now sees writeVisible commit `seq`. */
-  private isVisible(seq: number): boolean {
+  /** Whether a read now sees what `seen` looks for (a read snapshot taken now). */
+  private isVisible(seen: () => boolean): boolean {
     this.env.resetReadTxn();
-    return ((this.meta.get(VISIBLE_SEQ) as number | undefined) ?? 0) >= seq;
+    return seen();
   }
 
-  /** Waits here (blocking, up to VISIBLE_SPIN_MS) until commit `seq` is visible; whether it is. */
-  private waitVisible(seq: number): boolean {
+  /** Waits here (blocking, up to VISIBLE_SPIN_MS) until `seen` finds the commit; whether it did. */
+  private waitVisible(seen: () => boolean): boolean {
     const until = performance.now() + VISIBLE_SPIN_MS;
     for (;;) {
-      if (this.isVisible(seq)) return true;
+      if (this.isVisible(seen)) return true;
       if (performance.now() > until) return false;
       Atomics.wait(pollWait, 0, 0, VISIBLE_POLL_MS);
     }

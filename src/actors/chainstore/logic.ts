@@ -369,9 +369,12 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.store.db.write(() => this.recordAnd(fn));
   }
 
-  /** commit() through ChainDb.writeVisible: settles once the commit is visible, its data.mdb sync left running. */
-  private async commitVisible(fn: () => void): Promise<void> {
-    await this.store.db.writeVisible(() => this.recordAnd(fn));
+  /** commit() through ChainDb.writeVisible: settles once a read sees the tip `tip` it records, its data.mdb sync left running. */
+  private async commitVisible(fn: () => void, tip: string): Promise<void> {
+    await this.store.db.writeVisible(
+      () => this.recordAnd(fn),
+      () => this.store.db.getMeta<string>('tip') === tip,
+    );
   }
 
   /** Inside a write transaction: the records of blocks stored since the last one, then `fn`. */
@@ -1286,7 +1289,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private async connectTip(entry: BlockEntry, notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
     const checked = this.checkConnect(entry);
     if ('reason' in checked) return checked;
-    await this.commitVisible(checked.write);
+    // Its commit moves the tip to it (writeBlockEffects): a read that finds that tip sees the commit.
+    await this.commitVisible(checked.write, entry.hash);
     this.connected(entry, checked.block, checked.txids, notices);
     return undefined;
   }
