@@ -136,14 +136,15 @@ export class ChainDb {
       //   flushed" for the older one, and the flushed record over any unflushed page newer than it
       //   (mdb_pick_meta): it opens at the last commit whose sync ended, or a later one. The pages of
       //   that commit are on the disk (fdatasynced before its flushed record) and intact: a commit
-      //   reuses only pages freed before the last synced commit (mdb_find_oldest counts it as a
-      //   reader), so the last two synced commits' pages are never overwritten.
-      // - That holds because a commit begins only once the one before it has synced: write() syncs
-      //   before it returns, and writeVisible waits for every earlier sync first (two commits whose
-      //   syncs merged could leave the newest flushed record two commits behind the pages reused).
-      //   Hence no commit without MDB_NOSYNC either: its meta page would count as flushed before its
-      //   sync had written the flushed record, and a later unflushed page overwriting it would leave
-      //   an older record chosen.
+      //   reuses only pages freed by commits before the last synced one (mdb_find_oldest counts that
+      //   one as a reader), which no snapshot from the one before it on uses.
+      // - A commit begins only once the one before it has synced: write() syncs before it returns,
+      //   and writeVisible waits for every earlier sync first. So a kill leaves at most one commit
+      //   without its flushed record; the next start counts the newest commit as synced, and the
+      //   flushed record one behind it still names pages no later commit reuses (with two unsynced,
+      //   it could be two behind). Nor is any commit made without MDB_NOSYNC: its meta page counts as
+      //   flushed but no flushed record is written for it, so once a later unflushed page overwrote
+      //   it, a power loss would open at an older record whose pages may have been reused.
       // - A power loss thus loses the last commits whose sync had not ended, never more, and never
       //   leaves a half-applied block. The block files are fsynced before the commit that indexes
       //   them is even visible (beforeCommit), so a block whose commit was lost is still whole in
@@ -211,15 +212,14 @@ export class ChainDb {
 
   /**
    * Runs `fn` in one write transaction committed on lmdb-js's write thread, and resolves with what
-   * it returned once the commit is visible to every reader (a read from then on sees it: `seen`,
-   * which reads what `fn` wrote, says so; it must be false before the commit, e.g. the tip it moves
-   * to; nothing is stored for it), while
-   * data.mdb's sync for it may still be running there: the commit survives a kill of the process
-   * from then on, and a power loss once that sync ends (ChainDb.open). A throw in `fn` (or
-   * beforeCommit) aborts the whole transaction and is rethrown. `fn` runs on this thread, in a later
-   * turn of the event loop: nothing else writes meanwhile (write() refuses to), and readers see the
-   * state before it until it is visible. komodod answers a submitted block once it is connected to
-   * its coins cache, which it flushes to the disk later.
+   * it returned once the commit is visible to every reader, while data.mdb's sync for it may still
+   * be running there: the commit survives a kill of the process from then on, and a power loss once
+   * that sync ends (ChainDb.open). `seen` reads what `fn` wrote (say, the tip it moves to) and must
+   * be false before the commit: nothing is stored to tell. A throw in `fn` (or beforeCommit) aborts
+   * the whole transaction and is rethrown. `fn` runs on this thread, in a later turn of the event
+   * loop: nothing else writes meanwhile (write() refuses to), and readers see the state before it
+   * until it is visible. (komodod's submitblock answers once ActivateBestChain has connected the
+   * block to its coins cache, which FlushStateToDisk writes out later.)
    */
   async writeVisible<T>(fn: () => T, seen: () => boolean): Promise<T> {
     this.usable();
