@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlockHeader } from '../../chain/block/header.js';
@@ -59,6 +59,8 @@ function checkMetaPages(path: string): void {
     const pageSize = head.readUInt32LE(META_PAGESIZE_AT);
     if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0 || size < 2 * pageSize) throw damaged(`data.mdb's meta page gives a page size of ${pageSize} for a file of ${size} bytes`);
     if (readSync(fd, head, 0, 64, pageSize) < 64 || head.readUInt32LE(META_MAGIC_AT) !== MDB_MAGIC) throw damaged('the second LMDB meta page of data.mdb is not one');
+    // Whatever an earlier process wrote is on the disk before this one commits (ChainDb.open).
+    fdatasyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -81,22 +83,27 @@ export function encodeRecord(r: BlockRecord): Buffer {
 }
 
 /**
- * lmdb-js's TransactionFlags: ABORTABLE | SYNCHRONOUS_COMMIT (its default), and with NO_SYNC_FLUSH
- * (MDB_NOSYNC for the transaction).
- *
- * Why a connecting block still waits for an fdatasync of data.mdb (measured with strace on the
- * connect bench: one per 500-transaction block, 1.7–22 ms on the loaded 2-core machine, a few ms
- * typical, beside ~10 ms of index writes): in lmdb-js's overlappingSync mode a NO_SYNC_FLUSH commit
- * writes its pages and meta, releases the write lock and then syncs inside mdb_txn_commit, on the
- * committing thread, before it returns (UNSYNCED_COMMIT is not cheaper here: strace counts the same
- * fdatasync per commit); its asynchronous transactions commit on lmdb-js's write thread but resolve
- * only after that sync too, with no signal when the commit became visible; and `noSync` without
- * overlappingSync leaves integrity to the file system keeping write order, which ext4 does not
- * (LMDB: "a system crash can corrupt the database"). komodod's LevelDB writes are unsynced with a
- * periodic flush; matching that needs the commit off this thread with a visibility signal.
+ * lmdb-js's TransactionFlags for write(): ABORTABLE | SYNCHRONOUS_COMMIT | NO_SYNC_FLUSH (MDB_NOSYNC
+ * for the transaction). In lmdb-js's overlappingSync mode such a commit writes its pages and meta
+ * page (marked "not flushed"), releases the write lock, then fdatasyncs data.mdb and writes the
+ * flushed meta (lmdb-js's third meta record) before mdb_txn_commit returns: durable on return, one
+ * fdatasync (strace on the connect bench: one per 500-transaction block, 1.7–22 ms on the loaded
+ * 2-core machine). Every commit of the environment is of this kind (ChainDb.open says why), so the
+ * sync is on the committing thread; a connecting block commits through writeVisible instead, whose
+ * transaction commits and syncs on lmdb-js's write thread.
  */
-const SYNCED_COMMIT = 3;
-const UNSYNCED_COMMIT = 3 | 0x10000;
+const NOSYNC_COMMIT = 3 | 0x10000;
+
+/**
+ * How long writeVisible waits, blocking, for its commit to become visible once its writes are made
+ * (the commit's page writes, without any sync: well under a millisecond to a few). Past it the wait
+ * goes on asynchronously, until the commit and its sync have ended: only a commit that failed, or a
+ * disk stalled for this long, gets there.
+ */
+const VISIBLE_SPIN_MS = 2000;
+/** Between two looks at whether the commit is visible. */
+const VISIBLE_POLL_MS = 0.05;
+const pollWait = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * The chain's LMDB environment (`<datadir>/chaindb/`): named databases in one environment, so that
@@ -118,16 +125,34 @@ export class ChainDb {
     let meta: Database<unknown, string>;
     let blocks: Database<Buffer, Buffer>;
     try {
-      // Durability: each block's commit fdatasyncs its data pages, then writes its meta page
-      // unsynced (noMetaSync). A kill -9 leaves exactly the last commit (the kernel keeps written
-      // pages); a power loss may undo the last commit (its meta page not yet on the disk) but never
-      // breaks the environment: a commit never overwrites the pages of the two commits before it,
-      // so whichever meta page survives points at synced pages. The block files are fsynced before
-      // the commit (beforeCommit), so a block whose record is undone that way is still in them,
-      // taken up again at start (recoverTail). lmdb-js's overlappingSync (its default on Linux, in
-      // force here) also keeps a flushed meta and, after a reboot, rolls back a commit made without
-      // its sync (the reindex's); it does not take the sync off the committing thread (SYNCED_COMMIT).
-      env = open({ path, maxDbs: 32, noMetaSync: true });
+      // Durability, from lmdb-js's overlappingSync (its default on Linux; it also sets
+      // MDB_PREVSNAPSHOT), with every commit MDB_NOSYNC (NOSYNC_COMMIT, writeVisible):
+      // - A commit writes its pages, then its meta page marked "not flushed" with the boot id: from
+      //   then on it is visible and survives a kill -9 (the kernel holds written pages; reopened in
+      //   the same boot, LMDB takes the newest meta page). Then data.mdb is fdatasynced and a flushed
+      //   meta record naming the commit is written synchronously (no noMetaSync: its write is
+      //   O_DSYNC), and only then does LMDB count the commit as synced.
+      // - After a power loss (another boot id) LMDB passes over a newest meta page marked "not
+      //   flushed" for the older one, and the flushed record over any unflushed page newer than it
+      //   (mdb_pick_meta): it opens at the last commit whose sync ended, or a later one. The pages of
+      //   that commit are on the disk (fdatasynced before its flushed record) and intact: a commit
+      //   reuses only pages freed by commits before the last synced one (mdb_find_oldest counts that
+      //   one as a reader), which no snapshot from the one before it on uses.
+      // - A commit begins only once the one before it has synced: write() syncs before it returns,
+      //   and writeVisible waits for every earlier sync first. So a kill leaves at most one commit
+      //   without its flushed record; the next start counts the newest commit as synced, and the
+      //   flushed record one behind it still names pages no later commit reuses (with two unsynced,
+      //   it could be two behind). Nor is any commit made without MDB_NOSYNC: its meta page counts as
+      //   flushed but no flushed record is written for it, so once a later unflushed page overwrote
+      //   it, a power loss would open at an older record whose pages may have been reused.
+      // - A power loss thus loses the last commits whose sync had not ended, never more, and never
+      //   leaves a half-applied block. The block files are fsynced before the commit that indexes
+      //   them is even visible (beforeCommit), so a block whose commit was lost is still whole in
+      //   them, past the append point the surviving commit records, and taken up at start (recoverTail).
+      // checkMetaPages fdatasynced data.mdb: a meta page that an earlier process wrote without its
+      // sync (acnode before this layout wrote them with noMetaSync, or a kill before a sync ended) is
+      // on the disk before this process's first commit overwrites the other meta page.
+      env = open({ path, maxDbs: 32 });
       meta = env.openDB<unknown, string>({ name: 'meta' });
       blocks = env.openDB<Buffer, Buffer>({ name: 'blocks', keyEncoding: 'binary', encoding: 'binary' });
       // A first read: a damaged environment often opens and fails here.
@@ -144,35 +169,138 @@ export class ChainDb {
   }
 
   /**
-   * Whether each commit syncs before its meta page is written. A reindex catching up turns it off
-   * for its blocks and flushes once at the end (flush): a process killed meanwhile loses nothing (the
-   * kernel holds every committed page), only a system crash could, and a reindex is run again. Each
-   * block is still one transaction. In lmdb-js's overlappingSync mode the unsynced commit still
-   * fdatasyncs, after releasing the write lock and before it returns (SYNCED_COMMIT's note): what it
-   * saves is the lock held across the sync, not the sync.
-   */
-  flushEachCommit = true;
-
-  /**
    * Called in every write transaction after its puts, before it commits (a throw aborts it): the
    * block store waits there for the fsync of block bytes appended before (background-fsync.ts).
    */
   beforeCommit: (() => void) | undefined;
 
-  /** Runs `fn` in one write transaction: all of its puts are committed together, or none. */
-  write<T>(fn: () => T): T {
+  /** A writeVisible between its start and its commit becoming visible (or failing): nothing else may write meanwhile. */
+  private visiblePending = false;
+  /** The syncs of writeVisible commits not known to have ended (settles once they have; never rejects). */
+  private syncs: Promise<void> = Promise.resolve();
+  private syncsPending = 0;
+  /** Why a commit or its sync failed after its transaction had run: every later write fails with it. */
+  private failure: Error | undefined;
+
+  private usable(): void {
+    if (this.failure) throw this.failure;
+    if (this.visiblePending) throw new Error('the chain state is written while a commit of it is in flight');
+  }
+
+  /** The body of a write transaction: `fn`, then beforeCommit. */
+  private body<T>(fn: () => T): () => T {
     const before = this.beforeCommit;
-    const body = before
+    return before
       ? () => {
           const out = fn();
           before();
           return out;
         }
       : fn;
-    return this.env.transactionSync(body, this.flushEachCommit ? SYNCED_COMMIT : UNSYNCED_COMMIT) as T;
   }
 
-  /** Waits until every commit so far is on the disk (mdb_env_sync, forced). */
+  /**
+   * Runs `fn` in one write transaction: all of its puts are committed together, or none; on return
+   * the commit is visible and on the disk (NOSYNC_COMMIT).
+   */
+  write<T>(fn: () => T): T {
+    this.usable();
+    // Begins once every earlier sync has ended (ChainDb.open): a writeVisible's may still be running.
+    if (this.syncsPending > 0) this.flush();
+    return this.env.transactionSync(this.body(fn), NOSYNC_COMMIT) as T;
+  }
+
+  /**
+   * Runs `fn` in one write transaction committed on lmdb-js's write thread, and resolves with what
+   * it returned once the commit is visible to every reader, while data.mdb's sync for it may still
+   * be running there: the commit survives a kill of the process from then on, and a power loss once
+   * that sync ends (ChainDb.open). `seen` reads what `fn` wrote (say, the tip it moves to) and must
+   * be false before the commit: nothing is stored to tell. A throw in `fn` (or beforeCommit) aborts
+   * the whole transaction and is rethrown. `fn` runs on this thread, in a later turn of the event
+   * loop: nothing else writes meanwhile (write() refuses to), and readers see the state before it
+   * until it is visible. (komodod's submitblock answers once ActivateBestChain has connected the
+   * block to its coins cache, which FlushStateToDisk writes out later.)
+   */
+  async writeVisible<T>(fn: () => T, seen: () => boolean): Promise<T> {
+    this.usable();
+    this.visiblePending = true;
+    try {
+      // Every earlier sync ends before this commit begins (ChainDb.open).
+      if (this.syncsPending > 0) await this.syncs;
+      if (this.failure) throw this.failure;
+      let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+      let ran!: () => void;
+      const hasRun = new Promise<void>((resolve) => (ran = resolve));
+      const body = this.body(fn);
+      // A child transaction: abortable (a throw undoes every put of it), which lmdb-js's batch transaction is not.
+      const done = this.env.childTransaction(() => {
+        try {
+          outcome = { ok: true, value: body() };
+        } catch (e) {
+          outcome = { ok: false, error: e };
+          throw e;
+        } finally {
+          ran();
+        }
+      });
+      this.syncsPending++;
+      this.syncs = Promise.all([this.syncs, done]).then(
+        () => {
+          this.syncsPending--;
+        },
+        (e: unknown) => {
+          this.syncsPending--;
+          // A commit or sync that failed after `fn` ran: what readers saw may not be on the disk.
+          if (outcome?.ok) this.failure ??= new Error(`the chain state's commit could not be written to the disk (${e instanceof Error ? e.message : String(e)}): restart the node`);
+        },
+      );
+      // Resumed in the microtasks after lmdb-js's callback, once it has handed the transaction back
+      // to its write thread, and before any other event: no reader runs between the commit becoming
+      // visible and the caller going on from here.
+      await hasRun;
+      if (!outcome?.ok) {
+        await this.syncs;
+        throw outcome ? outcome.error : new Error("the chain state's write transaction did not run");
+      }
+      if (!this.waitVisible(seen)) {
+        // Failed, or a disk stalled: the commit's end settles it.
+        await done;
+        if (!this.isVisible(seen)) throw new Error("the chain state's commit is not visible after it ended");
+      }
+      return outcome.value;
+    } finally {
+      this.visiblePending = false;
+    }
+  }
+
+  /** Whether a read now sees what `seen` looks for (a read snapshot taken now). */
+  private isVisible(seen: () => boolean): boolean {
+    this.env.resetReadTxn();
+    return seen();
+  }
+
+  /** Waits here (blocking, up to VISIBLE_SPIN_MS) until `seen` finds the commit; whether it did. */
+  private waitVisible(seen: () => boolean): boolean {
+    const until = performance.now() + VISIBLE_SPIN_MS;
+    for (;;) {
+      if (this.isVisible(seen)) return true;
+      if (performance.now() > until) return false;
+      Atomics.wait(pollWait, 0, 0, VISIBLE_POLL_MS);
+    }
+  }
+
+  /** writeVisible commits whose sync is not known to have ended yet. */
+  get unsynced(): number {
+    return this.syncsPending;
+  }
+
+  /** Settles once the syncs of every writeVisible commit so far have ended; throws if one failed. */
+  async synced(): Promise<void> {
+    await this.syncs;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Waits until every commit so far is on the disk (mdb_env_sync: lmdb-js's sync of the last commit, if it has not ended). */
   flush(): void {
     // lmdb-js's RootDatabase.sync takes a callback (a worker thread); its native env syncs in place without one.
     (this.env as unknown as { env: { sync(): void } }).env.sync();
@@ -258,6 +386,7 @@ export class ChainDb {
   }
 
   async close(): Promise<void> {
+    await this.syncs;
     await this.env.close();
   }
 }

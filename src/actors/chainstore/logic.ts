@@ -216,19 +216,13 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     if (!this.store.db.getMeta<boolean>('staleTxs')) this.fillStaleTxs();
     this.log(`chain loaded: height ${this.index.height}, tip ${this.index.tip.hash}, ${this.index.size} blocks known`);
     // A stored branch with more work than the recorded tip (a block taken up from the files' tail,
-    // a reindex, or a reconsidered branch) is taken up now, with full validation. A reindex's blocks
-    // are committed one transaction each, flushed to the disk once at the end (ChainDb.flushEachCommit).
-    if (reindex) this.store.db.flushEachCommit = false;
+    // a reindex, or a reconsidered branch) is taken up now, with full validation.
     try {
       // Nobody reads a load's notices (the actor starts after it): a sink that keeps none, so a long
       // catch-up from the block files does not hold every connected block, parsed, until it ends.
       await this.activateBestChain(Object.assign([] as ChainStoreNotice[], { push: () => 0 }));
     } finally {
       await this.stopWriter();
-      if (!this.store.db.flushEachCommit) {
-        this.store.db.flushEachCommit = true;
-        this.store.db.flush();
-      }
     }
     this.readable = true;
   }
@@ -373,11 +367,22 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * the same transaction as its effects and the new tip.
    */
   private commit(fn?: () => void): void {
-    this.store.db.write(() => {
-      for (const e of this.unrecorded) this.store.putRecord(this.recordOf(e));
-      this.unrecorded.length = 0;
-      fn?.();
-    });
+    this.store.db.write(() => this.recordAnd(fn));
+  }
+
+  /** commit() through ChainDb.writeVisible: settles once a read sees the tip `tip` it records, its data.mdb sync left running. */
+  private async commitVisible(fn: () => void, tip: string): Promise<void> {
+    await this.store.db.writeVisible(
+      () => this.recordAnd(fn),
+      () => this.store.db.getMeta<string>('tip') === tip,
+    );
+  }
+
+  /** Inside a write transaction: the records of blocks stored since the last one, then `fn`. */
+  private recordAnd(fn?: () => void): void {
+    for (const e of this.unrecorded) this.store.putRecord(this.recordOf(e));
+    this.unrecorded.length = 0;
+    fn?.();
   }
 
   /**
@@ -405,8 +410,6 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.store.db.putMeta('failed', []);
       this.store.putSchema();
     });
-    // Blocks connect as they are read: their commits are flushed once at the end, by load().
-    this.store.db.flushEachCommit = false;
     this.store.forget();
     const files = this.store.files.list();
     const waiting = new Map<string, BlockPos[]>();
@@ -1259,7 +1262,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       while (this.index.tip !== fork) this.disconnectTip(notices);
       let failedAt: BlockEntry | undefined;
       for (const entry of path) {
-        const problem = this.writeAhead() ? this.connectAhead(entry, this.writer!) : this.connectEntry(entry, notices);
+        const problem = this.writeAhead() ? this.connectAhead(entry, this.writer!) : await this.connectTip(entry, notices);
         if (problem) {
           lastFailure = problem;
           failedAt = entry;
@@ -1283,7 +1286,33 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.saveFailed();
   }
 
+  /** -reindex's connect of a block on the tip (a synchronous walk over the block files): connectTip with a commit that syncs before it returns. */
   private connectEntry(entry: BlockEntry, notices: ChainStoreNotice[]): { rejectCode: number; reason: string } | undefined {
+    const checked = this.checkConnect(entry);
+    if ('reason' in checked) return checked;
+    this.commit(checked.write);
+    this.connected(entry, checked.block, checked.txids, notices);
+    return undefined;
+  }
+
+  /**
+   * Connects a block on the tip (ConnectTip): its checks, then its effects on every index and the
+   * new tip in one write transaction, which is visible (to the next block's connect and every read)
+   * when this settles, its sync to the disk still running (ChainDb.writeVisible). Reads answered
+   * while it commits see the tip before it, in memory and in the chain state alike: the tip moves
+   * here once the commit is visible, before any other event is handled.
+   */
+  private async connectTip(entry: BlockEntry, notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
+    const checked = this.checkConnect(entry);
+    if ('reason' in checked) return checked;
+    // Its commit moves the tip to it (writeBlockEffects): a read that finds that tip sees the commit.
+    await this.commitVisible(checked.write, entry.hash);
+    this.connected(entry, checked.block, checked.txids, notices);
+    return undefined;
+  }
+
+  /** ConnectBlock's checks of a block on the tip: what its commit writes, or why it does not connect. */
+  private checkConnect(entry: BlockEntry): { rejectCode: number; reason: string } | { block: Block; txids: string[]; write: () => void } {
     const h = this.held(entry);
     const block = this.blockOf(entry);
     const view = this.connectView(entry.hash);
@@ -1296,12 +1325,15 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       return { rejectCode: 16, reason: e instanceof Error ? e.message : String(e) };
     }
     // The block's effects on every index and the new tip: one write transaction.
-    this.commit(() => this.writeEffects(entry, block, h.txids, h.txStarts, view.readBefore));
+    return { block, txids: h.txids, write: () => this.writeEffects(entry, block, h.txids, h.txStarts, view.readBefore) };
+  }
+
+  /** A block's connect has committed: the tip moves to it. */
+  private connected(entry: BlockEntry, block: Block, txids: string[], notices: ChainStoreNotice[]): void {
     this.index.setActiveTip(entry);
     this.trackParams();
-    notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids: h.txids } satisfies BlockConnected);
+    notices.push({ type: 'blockConnected', hash: entry.hash, height: entry.height, block, txids } satisfies BlockConnected);
     if (entry.height % 100 === 0 || entry.txCount > 1) this.log(`connected block ${entry.height} ${entry.hash} (${entry.txCount} txs)`);
-    return undefined;
   }
 
   /** Whether blocks connect through the write thread: it loaded (block records waiting for a commit go with its next block). */

@@ -23,8 +23,6 @@ let parts: (ChainStateParts & { store: BlockStore }) | undefined;
 /** Opened at the first block: the environment is being rebuilt until then. */
 function open(): ChainStateParts & { store: BlockStore } {
   const store = BlockStore.open(init.dir, init.magic, false, init.cacheBytes);
-  // One flush at the end of the reindex, by the chain store (ChainDb.flushEachCommit).
-  store.db.flushEachCommit = false;
   const indexes = new ChainIndexes(store.db, init.addressIndex);
   return { store, db: store.db, indexes, tokens: new TokenIndex(store.db, (msg) => say({ log: msg })), supply: new SupplyIndex(store.db) };
 }
