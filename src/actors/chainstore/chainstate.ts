@@ -1,4 +1,4 @@
-import type { Database } from 'lmdb';
+import type { Database, GetOptions } from 'lmdb';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
@@ -92,8 +92,9 @@ export class ChainIndexes {
 
   // ---- reads -----------------------------------------------------------------------------------
 
-  coin(txid: string, n: number): Coin | undefined {
-    const v = this.coins.get(readOutpoint(txid, n));
+  /** `read` (here and in hasCoin, hasTx): ChainDb.heldRead()'s snapshot; without it, this turn's. */
+  coin(txid: string, n: number, read?: GetOptions): Coin | undefined {
+    const v = this.coins.get(readOutpoint(txid, n), read);
     return v ? decodeCoin(v) : undefined;
   }
 
@@ -104,8 +105,8 @@ export class ChainIndexes {
     return raw ? { coin: decodeCoinView(raw), raw } : undefined;
   }
 
-  hasCoin(txid: string, n: number): boolean {
-    return this.coins.doesExist(readOutpoint(txid, n));
+  hasCoin(txid: string, n: number, read?: GetOptions): boolean {
+    return read ? this.coins.get(readOutpoint(txid, n), read) !== undefined : this.coins.doesExist(readOutpoint(txid, n));
   }
 
   /** The number of unspent outputs (LMDB's entry count: no walk). */
@@ -124,8 +125,8 @@ export class ChainIndexes {
     return { blockHash: displayOf(v, 0), height: v.readUInt32LE(32), index: v.readUInt32LE(36), offset: v.readUInt32LE(40), length: v.readUInt32LE(44) };
   }
 
-  hasTx(txid: string): boolean {
-    return this.txs.doesExist(readHash(txid));
+  hasTx(txid: string, read?: GetOptions): boolean {
+    return read ? this.txs.get(readHash(txid), read) !== undefined : this.txs.doesExist(readHash(txid));
   }
 
   spentBy(txid: string, n: number): SpentInfo | undefined {
