@@ -1,4 +1,4 @@
-import type { Database } from 'lmdb';
+import type { Database, GetOptions } from 'lmdb';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { ChainDb } from './chaindb.js';
 import { pageOf } from './lmdb-pages.js';
@@ -97,8 +97,9 @@ export class ChainIndexes {
 
   // ---- reads -----------------------------------------------------------------------------------
 
-  coin(txid: string, n: number): Coin | undefined {
-    const v = this.coins.get(readOutpoint(txid, n));
+  /** `read` (here and in hasCoin, hasTx): ChainDb.heldRead()'s snapshot; without it, this turn's. */
+  coin(txid: string, n: number, read?: GetOptions): Coin | undefined {
+    const v = this.coins.get(readOutpoint(txid, n), read);
     return v ? decodeCoin(v) : undefined;
   }
 
@@ -109,8 +110,8 @@ export class ChainIndexes {
     return raw ? { coin: decodeCoinView(raw), raw } : undefined;
   }
 
-  hasCoin(txid: string, n: number): boolean {
-    return this.coins.doesExist(readOutpoint(txid, n));
+  hasCoin(txid: string, n: number, read?: GetOptions): boolean {
+    return read ? this.coins.get(readOutpoint(txid, n), read) !== undefined : this.coins.doesExist(readOutpoint(txid, n));
   }
 
   /** The number of unspent outputs (LMDB's entry count: no walk). */
@@ -144,8 +145,8 @@ export class ChainIndexes {
     for (let i = 0; i < txids.length; i++) this.staleTxs.putSync(hashKey(txids[i]!), txValue(hashBytes, height, i, txStarts[i]!, txStarts[i + 1]! - txStarts[i]!));
   }
 
-  hasTx(txid: string): boolean {
-    return this.txs.doesExist(readHash(txid));
+  hasTx(txid: string, read?: GetOptions): boolean {
+    return read ? this.txs.get(readHash(txid), read) !== undefined : this.txs.doesExist(readHash(txid));
   }
 
   spentBy(txid: string, n: number): SpentInfo | undefined {
