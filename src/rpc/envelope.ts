@@ -48,30 +48,36 @@ function parseRequest(req: JsonValue, idOut: { id: JsonValue }): Parsed {
 
 type Executed = [string, RpcError | null];
 
-/** One call to its envelope text (no newline) and the error it carried, if any; synchronous when the
- *  method's handler is. */
-function execOne(table: RpcTable, req: JsonValue): Executed | Promise<Executed> {
+/** An Executed as it is (a batch element's). */
+const asIs = (e: Executed): Executed => e;
+
+/** One call to its envelope text (no newline) and the error it carried, if any, handed to `out`;
+ *  synchronous when the method's handler is. */
+function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T): T | Promise<T> {
   const holder: { id: JsonValue } = { id: null };
   let result: JsonOut | Promise<JsonOut>;
   try {
     const { method, params } = parseRequest(req, holder);
-    result = table.run(method, params);
+    // start, not run: a rejection reaches failed(), which makes it an RpcError as run would have
+    result = table.start(method, params);
   } catch (e) {
-    return failed(e, holder.id);
+    return out(failed(e, holder.id));
   }
-  if (result instanceof Promise) return settle(result, holder.id);
-  return succeeded(result, holder.id);
+  if (result instanceof Promise) return settle(result, holder.id, out);
+  return out(succeeded(result, holder.id));
 }
 
-/** An asynchronous call's envelope once it answers (an async function, not two closures a call: a batch makes one per element). */
-async function settle(result: Promise<JsonOut>, id: JsonValue): Promise<Executed> {
+/** An asynchronous call's envelope once it answers, handed to `out` (an async function, not two
+ *  closures a call: a batch makes one per element; a single call's reply is made here, not in one
+ *  more promise job). */
+async function settle<T>(result: Promise<JsonOut>, id: JsonValue, out: (e: Executed) => T): Promise<T> {
   let r: JsonOut;
   try {
     r = await result;
   } catch (e) {
-    return failed(e, id);
+    return out(failed(e, id));
   }
-  return succeeded(r, id);
+  return out(succeeded(r, id));
 }
 
 function succeeded(result: JsonOut, id: JsonValue): Executed {
@@ -113,10 +119,7 @@ export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | 
     if (!(e instanceof JsonParseError)) throw e;
     return errorReply(new RpcError(RPC_PARSE_ERROR, 'Parse error'));
   }
-  if (req instanceof JsonObject) {
-    const one = execOne(table, req);
-    return one instanceof Promise ? one.then(singleReply) : singleReply(one);
-  }
+  if (req instanceof JsonObject) return execOne(table, req, singleReply);
   if (Array.isArray(req)) return batch(table, req);
   return errorReply(new RpcError(RPC_PARSE_ERROR, 'Top-level object parse error'));
 }
@@ -139,7 +142,7 @@ async function batch(table: RpcTable, reqs: JsonValue[]): Promise<RpcReply> {
     if (method !== undefined && table.get(method)?.startTogetherInBatch) {
       while (end < reqs.length && methodOf(reqs[end]!) === method) end++;
     }
-    const started = reqs.slice(i, end).map((r) => execOne(table, r));
+    const started = reqs.slice(i, end).map((r) => execOne(table, r, asIs));
     for (const one of started) parts.push((await one)[0]);
     i = end;
   }

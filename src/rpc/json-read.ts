@@ -21,6 +21,9 @@ export class JsonParseError extends Error {
 
 const MAX_JSON_DEPTH = 512;
 
+/** A character the fast path of a string leaves to slowString: a control byte, an escape, or a byte of a multi-byte sequence (read as latin1). */
+const NOT_PLAIN = /[\x00-\x1f\\\x80-\xff]/;
+
 function fail(): never {
   throw new JsonParseError('Parse error');
 }
@@ -113,19 +116,25 @@ class Reader {
   string(): string {
     const b = this.b;
     // fast path: plain printable ASCII up to the closing quote, with no escape or multi-byte sequence
-    // (no closures made: under tsx each nested function costs a __name call per string)
-    let q = this.pos + 1;
-    while (q < b.length) {
-      const c = b[q]!;
-      if (c < 0x20 || c >= 0x80 || c === 0x5c) break;
-      if (c === 0x22) {
-        const text = latin1(b, this.pos + 1, q);
-        this.pos = q + 1;
-        return text;
-      }
-      q++;
+    // (no closures made: under tsx each nested function costs a __name call per string). The quote is
+    // found by the typed array's own search; a long text is then checked whole by one regular
+    // expression, not byte by byte here (a transaction's hex: ~4 ns a byte in the loop).
+    const start = this.pos + 1;
+    const q = b.indexOf(0x22, start);
+    if (q === -1) return this.slowString();
+    if (q - start > 16) {
+      const text = latin1(b, start, q);
+      if (NOT_PLAIN.test(text)) return this.slowString();
+      this.pos = q + 1;
+      return text;
     }
-    return this.slowString();
+    for (let i = start; i < q; i++) {
+      const c = b[i]!;
+      if (c < 0x20 || c >= 0x80 || c === 0x5c) return this.slowString();
+    }
+    const text = latin1(b, start, q);
+    this.pos = q + 1;
+    return text;
   }
 
   slowString(): string {

@@ -133,6 +133,26 @@ test('UniValue reading rules: top-level scalars, whitespace set, keywords, numbe
   assert.ok(!accepts('- '));
 });
 
+test('strings past the fast path\'s short length: escapes, UTF-8 and raw control bytes read as short ones are', () => {
+  const pad = 'x'.repeat(40);
+  // each at the start, the middle and the end of a long string, as in a short one
+  for (const at of [0, 20, 40]) {
+    const around = (mid: string) => pad.slice(0, at) + mid + pad.slice(at);
+    // an escape is decoded (the fast path would keep the backslash)
+    assert.equal((parseJson(`["${around('\\n')}"]`) as string[])[0], around('\n'));
+    assert.equal((parseJson(`["${around('\\"')}"]`) as string[])[0], around('"'));
+    // UTF-8 is decoded as UTF-8 (the fast path reads bytes as latin1)
+    assert.equal((parseJson(Buffer.from(`["${around('é€')}"]`, 'utf8')) as string[])[0], around('é€'));
+    // a raw control byte fails the read; DEL (0x7f) is plain
+    assert.ok(!accepts(`["${around('\t')}"]`), `tab at ${at}`);
+    assert.ok(!accepts(`["${around('\u0000')}"]`), `NUL at ${at}`);
+    assert.equal((parseJson(`["${around('\u007f')}"]`) as string[])[0], around('\u007f'));
+  }
+  // a long key, and a long string with no closing quote
+  assert.deepEqual((parseJson(`{"${pad}":1}`) as JsonObject).keys(), [pad]);
+  assert.ok(!accepts(`["${pad}`));
+});
+
 test('UTF-8 filter: overlong forms accepted, UTF-8-encoded surrogates pair up, broken sequences fail', () => {
   // C0 80 is an overlong NUL: univalue_utffilter.h accepts it and yields U+0000
   assert.equal((parseJson(Buffer.from('5b22c080225d', 'hex')) as string[])[0], '\u0000');

@@ -418,6 +418,23 @@ test('work queue: requests past threads + depth get 500 "Work queue depth exceed
   assert.equal((await rpc('{"id":4,"method":"echo"}')).status, 200);
 });
 
+test('work queue: a wrong password holds its place through the 250 ms pause, then frees it', async () => {
+  // komodod sleeps in the worker thread: the two places of this server are taken until both are answered
+  const wrong = { Authorization: 'Basic ' + Buffer.from(`${USER}:wrong`).toString('base64') };
+  const attempts = () => logs.filter((l) => l.startsWith('ThreadRPCServer incorrect password attempt from ')).length;
+  const before = attempts();
+  const first = rpc('{"id":1,"method":"echo"}', wrong);
+  const second = rpc('{"id":2,"method":"echo"}', wrong);
+  await waitUntil('both wrong passwords are pausing', () => attempts() === before + 2);
+  const third = await rpc('{"id":3,"method":"echo"}');
+  assert.equal(third.status, 500);
+  assert.equal(third.body, 'Work queue depth exceeded');
+  assert.equal((await first).status, 401);
+  assert.equal((await second).status, 401);
+  // answered, their places are free again (more calls than the queue holds, one after the other)
+  for (let i = 0; i < 3; i++) assert.equal((await rpc(`{"id":${4 + i},"method":"echo"}`)).body, `{"result":[],"error":null,"id":${4 + i}}\n`);
+});
+
 /** A non-loopback IPv4 address of this machine, if it has one. */
 function externalIPv4(): string | undefined {
   for (const list of Object.values(os.networkInterfaces())) {
