@@ -783,8 +783,17 @@ export async function nodeBenchmarks(): Promise<Row[]> {
       // The node's CPU, every thread of this process (the load generator is another process), over
       // the round: summed over all rounds, not the best, so a GC or a slow spell counts as it comes.
       const used = process.cpuUsage(cpu);
-      row.mainCpuMs += mainThreadCpuMs() - main;
-      row.helperCpuMs += threadsCpuMs(helperTids) - helpers;
+      const mainMs = mainThreadCpuMs() - main;
+      const helperMs = threadsCpuMs(helperTids) - helpers;
+      row.mainCpuMs += mainMs;
+      row.helperCpuMs += helperMs;
+      // BENCH_NODE_ROUNDS=1: each round's CPU per tx by thread, warm-up rounds included (how the
+      // one-time compiles of WARM_ROUNDS below were found and sized).
+      if (process.env.BENCH_NODE_ROUNDS) {
+        const all = (used.user + used.system) / 1000;
+        const per = (ms: number) => (ms / txs.length).toFixed(4);
+        say(`round (${row === wide ? `${inFlight} in flight` : row === batched ? 'batches' : 'warm-up or one at a time'}): ${per(all)} ms/tx, main ${per(mainMs)}, V8 helpers ${per(helperMs)}, rest (script-check workers, LMDB) ${per(all - mainMs - helperMs)}`);
+      }
       if (profile) await profiler.stop(`wide-${profiled++}`);
       row.cpuMs += (used.user + used.system) / 1000;
       row.txs += txs.length;
