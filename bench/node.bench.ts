@@ -830,10 +830,12 @@ export async function nodeBenchmarks(): Promise<Row[]> {
     // block connect, then re-optimised; functions run once a round or a block reaching TurboFan late)
     // during the first measured rounds. Measured per round (schedstat per thread, --trace-opt):
     // V8's helper threads spent 0.07–0.16 ms per accepted tx in the first four 16-in-flight rounds,
-    // 0.003–0.05 from the sixth on, and the main thread 0.17–0.25 against 0.15–0.17; each function
-    // was compiled once or twice, no deopt loop. A running node spends that once, not per tx, and the
-    // CPU rows sum every measured round: with these rounds first, the helper threads' row read
-    // 0.024–0.035 ms per tx against 0.036–0.051 without (three full benches each, alternated).
+    // mostly 0.003–0.05 from the sixth on, and the main thread 0.18–0.25 against mostly 0.15–0.17;
+    // each function was compiled once or twice, no deopt loop. A running node spends that once, not
+    // per tx, and the CPU rows sum every measured round: with these rounds first, the helper threads'
+    // row read 0.024–0.040 ms per tx (mean 0.031) against 0.036–0.051 (mean 0.041) without, five
+    // full benches each, alternated on the loaded machine (the all-thread row moved more with the
+    // machine's load than with this).
     const WARM_ROUNDS = 6;
     for (let r = 0; r < WARM_ROUNDS; r++) {
       await round(acceptRow(), 500, wideRun);
