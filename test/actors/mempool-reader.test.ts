@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
@@ -11,7 +12,7 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { LmdbChainReader } from '../../src/actors/chainstore/chain-reader.js';
 import { snapshotOf } from '../helpers/chain-snapshot.js';
-import type { ChainStoreProtocol, ChainStoreRequest } from '../../src/actors/chainstore/protocol.js';
+import type { ChainStoreProtocol, ChainStoreRequest, ChainView } from '../../src/actors/chainstore/protocol.js';
 import { MempoolLogic } from '../../src/actors/mempool/logic.js';
 import type { MempoolNotice, MempoolProtocol, TxsAccepted } from '../../src/actors/mempool/protocol.js';
 import { Asker } from '../../src/actors/ask.js';
@@ -94,6 +95,40 @@ test('the mempool reads its coins through the reader once it knows the tip, with
     assert.deepEqual(await rejected(accept(m, fan)), { code: -27, message: 'transaction already in block chain' });
     assert.equal(asks(), 1, 'every accept after the first read through the reader');
     assert.equal(m.summary().viewsRead, 5);
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** V8's own answer whether two objects have one hidden class (map): natives syntax, enabled for this function only. */
+function haveSameMap(a: unknown, b: unknown): boolean {
+  v8.setFlagsFromString('--allow-natives-syntax');
+  try {
+    return (new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: unknown, b: unknown) => boolean)(a, b);
+  } finally {
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+  }
+}
+
+test('a chain view asked of the chain store and one read through the reader have one object shape, their coin arrays too', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  try {
+    const { chain } = askerOf(s);
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()) });
+    const h = s.index.height + 1;
+    await accept(m, spend(fan, 0, h, 1000n));
+    const tx = spend(fan, 1, h, 1000n);
+    const outpoints: [string, number][] = tx.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
+    const asked = s.read({ op: 'view', txid: tx.txid(), outpoints }) as ChainView;
+    // The mempool's own read (private): what its checks get on every accept after a block's first.
+    const read = (m as unknown as { readViews(items: unknown[]): ChainView[] | undefined }).readViews([{ txid: tx.txid(), outpoints, outputs: tx.vout.length }])![0]!;
+    assert.deepEqual(read, asked, 'the same view either way');
+    // One shape, so the checks reading them stay monomorphic: V8 deoptimised checkContextFree on the
+    // second shape (`view.time`, wrong map) when a burst after a block met the chain store's view.
+    assert.ok(haveSameMap(read, asked), 'the view objects share a map');
+    assert.ok(haveSameMap(read.coins, asked.coins), 'the coin arrays share a map (elements kind)');
+    assert.ok(haveSameMap(read.confirmed, asked.confirmed), 'the confirmed arrays share a map (elements kind)');
   } finally {
     await s.close();
     rmSync(dir, { recursive: true, force: true });

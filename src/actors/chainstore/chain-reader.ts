@@ -51,13 +51,15 @@ export class LmdbChainReader implements ChainReader {
       }
       const ix = src.indexes;
       return items.map(({ txid, outpoints, outputs }) => {
-        const coins: (Coin | null)[] = new Array(outpoints.length);
-        const confirmed: boolean[] = new Array(outpoints.length);
+        // Filled by push, not preallocated: packed arrays, as the chain store's own views (map) make,
+        // so the mempool's coin lookups see one array shape whichever way the view came.
+        const coins: (Coin | null)[] = [];
+        const confirmed: boolean[] = [];
         for (let i = 0; i < outpoints.length; i++) {
           const [t, n] = outpoints[i]!;
           const c = ix.coin(t, n, read) ?? null;
-          coins[i] = c;
-          confirmed[i] = c !== null || ix.hasTx(t, read);
+          coins.push(c);
+          confirmed.push(c !== null || ix.hasTx(t, read));
         }
         // As mempoolView: the transaction's own record (one read for a new one), then its coins (its
         // output count is the caller's: the same txid, the same transaction).
