@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { BlockIndex, type BlockEntry } from '../../src/actors/chainstore/blockindex.js';
 import { BlockHeader } from '../../src/chain/block/header.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
+import { rng } from '../helpers/rng.js';
 
 /**
  * betterTips (asked twice per block submitted) is found from the leaves rather than by a pass over
@@ -18,17 +19,6 @@ function reference(index: BlockIndex, all: BlockEntry[]): string[] {
     .filter((e) => !e.failed && !hasValidChild.has(e.hash) && e.chainWork > tip.chainWork)
     .sort((a, b) => (a.chainWork === b.chainWork ? index.orderOf(a.hash) - index.orderOf(b.hash) : a.chainWork > b.chainWork ? -1 : 1))
     .map((e) => e.hash);
-}
-
-/** A small deterministic generator (xorshift32), so a failure names its seed. */
-function rng(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
 }
 
 const BITS = [0x200f0f0f, 0x2007ffff, 0x1f07ffff];

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpiryIndex } from '../../src/actors/mempool/expiry.js';
+import { rng } from '../helpers/rng.js';
 
 /**
  * The mempool's expiry index (a connected block's removeExpired without a pass over the pool),
@@ -8,16 +9,6 @@ import { ExpiryIndex } from '../../src/actors/mempool/expiry.js';
  * below the block's height (IsExpiredTx) leave, lowest height first, and nothing else; its heap stays
  * bounded by the live heights however many entries leave otherwise (mined, conflicted).
  */
-function rng(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 test('expiry index: takeExpired equals IsExpiredTx over every entry, on random adds, removals and blocks', () => {
   for (let seed = 1; seed <= 40; seed++) {
     const r = rng(seed * 7727);

@@ -11,17 +11,7 @@ import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock } from '../../src/actors/verify/sample-block.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
-
-/** A deterministic pseudo-random generator (xorshift32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+import { rng } from '../helpers/rng.js';
 
 function record(r: () => number, maxLength: number): Uint8Array {
   const b = new Uint8Array(Math.floor(r() * (maxLength + 1)));
