@@ -91,3 +91,28 @@ test('chain db: a process killed right after writeVisible settled, its sync stil
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('chain db: a read snapshot held across turns (heldRead) is let go when a writeVisible commit becomes visible', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-chaindb-held-'));
+  const db = ChainDb.open(dir);
+  try {
+    db.write(() => db.putMeta('tip', 'a'));
+    const before = db.heldRead();
+    assert.equal(db.getMeta('tip', before), 'a');
+    // A later turn still reads the held snapshot (no new read transaction while nothing was committed).
+    await new Promise((r) => setImmediate(r));
+    assert.equal(db.heldRead(), before);
+    await db.writeVisible(
+      () => db.putMeta('tip', 'b'),
+      () => db.getMeta('tip') === 'b',
+    );
+    // The chain reader's next read finds the commit the chain store has just answered for.
+    const after = db.heldRead();
+    assert.notEqual(after, before);
+    assert.equal(db.getMeta('tip', after), 'b');
+    await db.synced();
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
