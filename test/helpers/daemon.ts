@@ -93,24 +93,29 @@ export class Daemon {
     this.exited = new Promise((resolve) => proc.on('close', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`acnoded not ready after ${timeoutMs} ms:\n${this.log.join('\n')}`)), timeoutMs);
-      let buf = '';
-      const onData = (chunk: Buffer) => {
-        buf += chunk.toString('utf8');
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          this.log.push(line);
-          const m = /RPC server listening on .*\(rpcport=(\d+)\)/.exec(line);
-          if (m) {
-            this.rpcPort = Number(m[1]);
-            clearTimeout(timer);
-            resolve();
-          }
+      const onLine = (line: string) => {
+        this.log.push(line);
+        const m = /RPC server listening on .*\(rpcport=(\d+)\)/.exec(line);
+        if (m) {
+          this.rpcPort = Number(m[1]);
+          clearTimeout(timer);
+          resolve();
         }
       };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
+      // One line buffer per stream (a line written to stderr must not be spliced into a partial
+      // stdout line), each decoding UTF-8 across chunk boundaries.
+      for (const stream of [proc.stdout!, proc.stderr!]) {
+        let buf = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          buf += chunk;
+          let nl;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            onLine(buf.slice(0, nl));
+            buf = buf.slice(nl + 1);
+          }
+        });
+      }
       proc.on('close', (code) => {
         clearTimeout(timer);
         reject(new Error(`acnoded exited with ${code} before it was ready:\n${this.log.join('\n')}`));
