@@ -132,7 +132,7 @@ class NoticeRuns {
     // transaction before any request can reach it after the reply (komodod's AcceptToMemoryPool syncs
     // the wallet first; forwarding a turn later let a sendtoaddress right after it pick the coins it
     // had just spent): whatever is sent to the wallet or p2p before then, a JSON-RPC batch's next call
-    // included, forwards the run first (flushBefore), so each mailbox keeps the order of the notices.
+    // included, forwards the run first (Asker.beforeSend), so each mailbox keeps the order of the notices.
     queueMicrotask(this.later);
   }
 

@@ -258,14 +258,20 @@ class BurstReport {
 }
 
 /**
- * Appends a notice, a run of accepted transactions joining the run before it (one message for the
- * recipients). A run is held as its own copy, so later runs are pushed onto it: each item copied once.
+ * Appends a notice's transactions, each joining the run of its kind the notices end with (one message
+ * for the recipients). A new run is an array of its own, so later ones are pushed onto it: each item
+ * copied once.
  */
 function appendNotice(into: MempoolNotice[], n: MempoolNotice): void {
+  if (n.type === 'txsAccepted') for (const item of n.items) pushAccepted(into, item);
+  else for (const item of n.items) pushRemoved(into, item.txid, item.reason);
+}
+
+/** A transaction entering the mempool joins the run of accepted ones the notices end with, or starts one. */
+function pushAccepted(into: MempoolNotice[], item: TxAccepted): void {
   const last = into[into.length - 1];
-  if (n.type !== 'txsAccepted') for (const item of n.items) pushRemoved(into, item.txid, item.reason);
-  else if (last?.type === 'txsAccepted') for (const item of n.items) (last.items as typeof n.items[number][]).push(item);
-  else into.push({ type: 'txsAccepted', items: [...n.items] });
+  if (last?.type === 'txsAccepted') last.items.push(item);
+  else into.push({ type: 'txsAccepted', items: [item] });
 }
 
 /** A transaction leaving the mempool joins the run of removals the notices end with, or starts one. */
@@ -977,9 +983,7 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
     // object for the pool, the wallet and p2p, not a copy. Not relayed: a record of its own says so.
     const item: TxAccepted = relay ? entry : { txid: p.txid, tx: p.tx, raw: p.raw, relay: false };
     // One txsAccepted for a run of accepted transactions (the notices of one write or burst report).
-    const last = notices[notices.length - 1];
-    if (last?.type === 'txsAccepted') last.items.push(item);
-    else notices.push({ type: 'txsAccepted', items: [item] });
+    pushAccepted(notices, item);
   }
 
   /** The validation context with -datacarriersize for IsStandardTx: made once per context (per chain parameters), not spread per transaction. */
