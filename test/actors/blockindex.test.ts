@@ -23,17 +23,25 @@ function reference(index: BlockIndex, all: BlockEntry[]): string[] {
 
 const BITS = [0x200f0f0f, 0x2007ffff, 0x1f07ffff];
 
+/** The `n`th header of a random tree on `parent` (random work, unique by `n`), for the property tests below. */
+function randomHeader(parent: BlockEntry | undefined, n: number, seed: number, r: () => number): BlockHeader {
+  const h = new BlockHeader();
+  if (parent) h.prevHash = fromHexReversed(parent.hash);
+  h.time = n;
+  h.bits = BITS[Math.floor(r() * BITS.length)]!;
+  h.nonce[0] = seed;
+  h.nonce[1] = n & 0xff;
+  h.nonce[2] = n >> 8;
+  return h;
+}
+
 test('betterTips equals its definition over every entry, on random trees with failures', () => {
   for (let seed = 1; seed <= 60; seed++) {
     const r = rng(seed * 7919);
     const index = new BlockIndex();
     const all: BlockEntry[] = [];
     const make = (parent: BlockEntry | undefined): BlockEntry => {
-      const h = new BlockHeader();
-      if (parent) h.prevHash = fromHexReversed(parent.hash);
-      h.time = all.length;
-      h.bits = BITS[Math.floor(r() * BITS.length)]!;
-      h.nonce[0] = seed;
+      const h = randomHeader(parent, all.length, seed, r);
       const e = index.add(h, { file: 0, pos: all.length, size: 1 }, 1);
       all.push(e);
       return e;
@@ -136,13 +144,7 @@ test('bestHeader follows pindexBestHeader over adds, failures, reconsiders and r
     let reference: BlockEntry | undefined;
     const headers = new Map<string, BlockHeader>();
     const make = (parent: BlockEntry | undefined): BlockEntry => {
-      const h = new BlockHeader();
-      if (parent) h.prevHash = fromHexReversed(parent.hash);
-      h.time = all.length;
-      h.bits = BITS[Math.floor(r() * BITS.length)]!;
-      h.nonce[0] = seed;
-      h.nonce[1] = all.length & 0xff;
-      h.nonce[2] = all.length >> 8;
+      const h = randomHeader(parent, all.length, seed, r);
       // At run time komodod indexes no header on a failed parent (bad-prevblk); the chain store neither.
       const e = index.add(h, { file: 0, pos: all.length, size: 1 }, 1);
       headers.set(e.hash, h);
