@@ -16,7 +16,7 @@ import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
 import { fromHexReversed } from '../src/chain/encoding/hex.js';
 import { ChainStoreLogic } from '../src/actors/chainstore/logic.js';
-import type { ChainRules } from '../src/actors/chainstore/rules.js';
+import { permissiveRules } from '../test/helpers/stub-rules.js';
 import { bestOfInterleaved, type Row } from './lib.js';
 
 const BITS = 0x200f0f0f;
@@ -40,17 +40,7 @@ function makeBlock(prev: string, height: number, tag: number): Block {
 }
 
 const genesis = makeBlock('00'.repeat(32), 0, 0);
-const rules: ChainRules = {
-  genesis,
-  nextBits: () => BITS,
-  checkBlock: () => {},
-  checkHeader: () => {},
-  checkContextual: () => {},
-  connect: (block, height, view) => {
-    for (const tx of block.txs) view.apply(tx, tx.txid(), height);
-    return { fees: 0n };
-  },
-};
+const rules = permissiveRules(genesis, BITS);
 
 interface Meta {
   blocks: number;
@@ -74,9 +64,6 @@ async function cachedIndex(blocks: number): Promise<{ dir: string; meta: Meta }>
   mkdirSync(dir, { recursive: true });
   console.log(`  building a block index of ${blocks} blocks in ${dir} (cached for later runs)`);
   const s = await open(dir);
-  // Commits unsynced, as a reindex makes them (built once; the figures are reads).
-  const db = (s as unknown as { store: { db: { flushEachCommit: boolean; flush(): void } } }).store.db;
-  db.flushEachCommit = false;
   let prev = genesis.hashHex();
   const made: Block[] = [];
   for (let h = 1; h <= blocks; h++) {
@@ -94,7 +81,6 @@ async function cachedIndex(blocks: number): Promise<{ dir: string; meta: Meta }>
     fork = b.hashHex();
   }
   if (s.index.tip.hash !== fork || s.index.size !== blocks + 3) throw new Error('bench setup: the branch did not take the tip');
-  db.flush();
   await s.close();
   const meta: Meta = { blocks, staleTxid: stale.txs[0]!.txid(), staleBlock: stale.hashHex() };
   writeFileSync(metaFile, JSON.stringify(meta));
