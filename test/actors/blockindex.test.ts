@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { BlockIndex, type BlockEntry } from '../../src/actors/chainstore/blockindex.js';
 import { BlockHeader } from '../../src/chain/block/header.js';
 import { fromHexReversed } from '../../src/chain/encoding/hex.js';
-import { rng } from '../helpers/rng.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * betterTips (asked twice per block submitted) is found from the leaves rather than by a pass over
@@ -37,7 +37,7 @@ function randomHeader(parent: BlockEntry | undefined, n: number, seed: number, r
 
 test('betterTips equals its definition over every entry, on random trees with failures', () => {
   for (let seed = 1; seed <= 60; seed++) {
-    const r = rng(seed * 7919);
+    const r = prng(seed * 7919);
     const index = new BlockIndex();
     const all: BlockEntry[] = [];
     const make = (parent: BlockEntry | undefined): BlockEntry => {
@@ -83,7 +83,7 @@ test('betterTips equals its definition over every entry, on random trees with fa
  */
 test('markFailed and clearFailed equal their definitions over every entry, on random trees', () => {
   for (let seed = 1; seed <= 60; seed++) {
-    const r = rng(seed * 104729);
+    const r = prng(seed * 104729);
     const index = new BlockIndex();
     const all: BlockEntry[] = [];
     const failed = new Map<string, boolean>();
@@ -138,7 +138,7 @@ test('markFailed and clearFailed equal their definitions over every entry, on ra
  */
 test('bestHeader follows pindexBestHeader over adds, failures, reconsiders and restarts, on random trees', () => {
   for (let seed = 1; seed <= 60; seed++) {
-    const r = rng(seed * 15485863);
+    const r = prng(seed * 15485863);
     let index = new BlockIndex();
     let all: BlockEntry[] = [];
     let reference: BlockEntry | undefined;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExpiryIndex } from '../../src/actors/mempool/expiry.js';
-import { rng } from '../helpers/rng.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * The mempool's expiry index (a connected block's removeExpired without a pass over the pool),
@@ -11,7 +11,7 @@ import { rng } from '../helpers/rng.js';
  */
 test('expiry index: takeExpired equals IsExpiredTx over every entry, on random adds, removals and blocks', () => {
   for (let seed = 1; seed <= 40; seed++) {
-    const r = rng(seed * 7727);
+    const r = prng(seed * 7727);
     const index = new ExpiryIndex();
     const live = new Map<string, number>();
     let height = 100;

@@ -11,7 +11,7 @@ import { BufferWriter } from '../../src/chain/encoding/writer.js';
 import { sampleBlock } from '../../src/actors/verify/sample-block.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
-import { rng } from '../helpers/rng.js';
+import { prng } from '../helpers/prng.js';
 
 function record(r: () => number, maxLength: number): Uint8Array {
   const b = new Uint8Array(Math.floor(r() * (maxLength + 1)));
@@ -21,7 +21,7 @@ function record(r: () => number, maxLength: number): Uint8Array {
 
 test('ring: records come out in order and intact across thousands of wrap-arounds, a full ring refuses without writing', () => {
   const ring = SharedRing.create(256);
-  const r = rng(7);
+  const r = prng(7);
   const queue: Uint8Array[] = [];
   let refused = 0;
   let bytes = 0;
@@ -110,7 +110,7 @@ test('ring across threads: a worker asleep on an empty ring wakes for each push,
     w.once('error', reject);
   });
   try {
-    const r = rng(11);
+    const r = prng(11);
     const sent: Uint8Array[] = [];
     let received = 0;
     const take = () => {
