@@ -22,6 +22,7 @@ import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import { prng } from '../helpers/prng.js';
 import { highSTwin } from '../helpers/signatures.js';
+import { fakeChainView } from '../helpers/fake-chain-view.js';
 
 /**
  * A burst of accepts (writeBatch: signatures verified in the worker pool while later transactions are
@@ -47,16 +48,8 @@ interface Spend {
 
 /** The chain as the mempool sees it: a fixed tip and a fixed set of confirmed coins. */
 function fakeChain(coins: Map<string, Coin>, confirmed: Set<string>): Asker<ChainStoreProtocol> {
-  const view = (outpoints: [string, number][]) => ({
-    height: HEIGHT,
-    hash: '00'.repeat(32),
-    time: TIME,
-    mtp: TIME - 600,
-    coins: outpoints.map(([t, n]) => coins.get(`${t}:${n}`) ?? null),
-    confirmed: outpoints.map(([t]) => confirmed.has(t)),
-    hasUnspentOutputs: false,
-    params,
-  });
+  const view = (outpoints: [string, number][]) =>
+    fakeChainView({ height: HEIGHT, time: TIME, params }, outpoints, (t, n) => coins.get(`${t}:${n}`) ?? null, (t) => confirmed.has(t));
   const chain = {
     ask: async (body: { op: string; outpoints?: [string, number][]; items?: { outpoints: [string, number][] }[] }) => {
       if (body.op === 'view') return view(body.outpoints!);

@@ -16,6 +16,7 @@ import { ServiceFailure } from '../../src/actors/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
 import type { BatchOutcome } from '../../src/machines/service.js';
 import type { MempoolNotice } from '../../src/actors/mempool/protocol.js';
+import { fakeChainView } from '../helpers/fake-chain-view.js';
 
 /**
  * The mempool's crypto-condition validation reads the chain's transactions (the token's creation, the
@@ -69,16 +70,7 @@ function fakeChain(confirmed: Transaction[], asked: { op: string; txids?: string
     const out = txs.get(t)?.vout[n];
     return out ? { value: out.value, script: out.script, height: HEIGHT - 1, coinbase: false, txVersion: txs.get(t)!.version } : null;
   };
-  const view = (outpoints: [string, number][]) => ({
-    height: HEIGHT,
-    hash: '00'.repeat(32),
-    time: TIME,
-    mtp: TIME - 600,
-    coins: outpoints.map(coinOf),
-    confirmed: outpoints.map(([t]) => txs.has(t)),
-    hasUnspentOutputs: false,
-    params,
-  });
+  const view = (outpoints: [string, number][]) => fakeChainView({ height: HEIGHT, time: TIME, params }, outpoints, (t, n) => coinOf([t, n]), (t) => txs.has(t));
   const chain = {
     ask: async (body: { op: string; outpoints?: [string, number][]; items?: { outpoints: [string, number][] }[]; txids?: string[]; shallow?: string[] }) => {
       asked.push(body);

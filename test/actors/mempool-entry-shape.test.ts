@@ -17,6 +17,7 @@ import { MempoolLogic, addMempoolAddressKeys, mempoolAddressKeys } from '../../s
 import type { MempoolNotice, TxsAccepted } from '../../src/actors/mempool/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
 import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
+import { fakeChainView } from '../helpers/fake-chain-view.js';
 
 /**
  * What an accepted transaction leaves behind, in the representation the per-transaction allocation
@@ -38,16 +39,7 @@ function fakeChain(coins: Map<string, Coin>): Asker<ChainStoreProtocol> {
   return {
     ask: async (body: { op: string; outpoints?: [string, number][] }) => {
       if (body.op !== 'view') throw new Error(`fake chain has no ${body.op}`);
-      return {
-        height: HEIGHT,
-        hash: '00'.repeat(32),
-        time: TIME,
-        mtp: TIME - 600,
-        coins: body.outpoints!.map(([t, n]) => coins.get(`${t}:${n}`) ?? null),
-        confirmed: body.outpoints!.map(() => false),
-        hasUnspentOutputs: false,
-        params,
-      };
+      return fakeChainView({ height: HEIGHT, time: TIME, params }, body.outpoints!, (t, n) => coins.get(`${t}:${n}`) ?? null);
     },
   } as unknown as Asker<ChainStoreProtocol>;
 }

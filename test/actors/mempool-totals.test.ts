@@ -18,6 +18,7 @@ import { coinbaseFor } from '../../src/chain/block/assemble.js';
 import type { MempoolNotice as Notice } from '../../src/actors/mempool/protocol.js';
 import type { Asker } from '../../src/actors/ask.js';
 import type { ChainStoreProtocol } from '../../src/actors/chainstore/protocol.js';
+import { fakeChainView } from '../helpers/fake-chain-view.js';
 
 /**
  * getmempoolinfo answers from running totals (size, bytes, usage) that every add and every removal
@@ -44,16 +45,7 @@ interface Spend {
 
 /** The chain as the mempool sees it: a fixed tip and a set of confirmed coins the test changes. */
 function fakeChain(coins: Map<string, Coin>): Asker<ChainStoreProtocol> {
-  const view = (outpoints: [string, number][]) => ({
-    height: HEIGHT,
-    hash: '00'.repeat(32),
-    time: TIME,
-    mtp: TIME - 600,
-    coins: outpoints.map(([t, n]) => coins.get(`${t}:${n}`) ?? null),
-    confirmed: outpoints.map(() => false),
-    hasUnspentOutputs: false,
-    params,
-  });
+  const view = (outpoints: [string, number][]) => fakeChainView({ height: HEIGHT, time: TIME, params }, outpoints, (t, n) => coins.get(`${t}:${n}`) ?? null);
   return {
     ask: async (body: { op: string; outpoints?: [string, number][] }) => {
       if (body.op === 'view') return view(body.outpoints!);
