@@ -117,6 +117,8 @@ export class CoinBook {
   private readonly maturing = new Map<number, Set<string>>();
   /** Key id (hex) → keys of the coins paying it (confirmed and mempool). */
   private readonly byKey = new Map<string, Set<string>>();
+  /** Block height → keys of the confirmed coins there (listunspent's minconf/maxconf window). */
+  private readonly byHeight = new Map<number, Set<string>>();
   private nextOrd = 0;
   tipHeight = 0;
 
@@ -141,6 +143,10 @@ export class CoinBook {
     if (old) this.count(k, old, null);
     const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, trusted, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
     map.set(k, bc);
+    if (map === this.coins && old?.height !== bc.height) {
+      if (old) toggleMember(this.byHeight, old.height, k, false);
+      toggleMember(this.byHeight, bc.height, k, true);
+    }
     const idx = indexOf(bc);
     if (!old && idx) this.index(idx, k, true);
     this.recount(k);
@@ -159,6 +165,7 @@ export class CoinBook {
     if (!c) return;
     this.count(k, c, null);
     map.delete(k);
+    if (map === this.coins) toggleMember(this.byHeight, c.height, k, false);
     const idx = indexOf(c);
     if (idx && !this.coins.has(k) && !this.memCoins.has(k)) this.index(idx, k, false);
     this.recount(k);
@@ -180,6 +187,7 @@ export class CoinBook {
     this.memSpent.clear();
     this.maturing.clear();
     this.byKey.clear();
+    this.byHeight.clear();
     this.all.mature = this.all.immature = this.all.memTrusted = this.all.memUntrusted = 0n;
     this.all.matureAt.clear();
     this.byAccount.clear();
@@ -338,6 +346,35 @@ export class CoinBook {
       const mem = this.memCoins.get(k);
       if (mem && mem.counted !== null) out.push(mem);
     }
+    return out;
+  }
+
+  /**
+   * The visible coins between `minDepth` and `maxDepth` confirmations (listunspent's window), in the
+   * order `visible` gives them: the confirmed ones from the heights the window spans (a depth d is the
+   * height tip - d + 1), the mempool's (depth 0) when the window holds 0. Costs the answer and the
+   * lesser of the window's heights and the heights holding coins, not the wallet's coins.
+   */
+  visibleInDepths(minDepth: number, maxDepth: number): BookCoin[] {
+    const out: BookCoin[] = [];
+    const take = (keys: Set<string> | undefined) => {
+      for (const k of keys ?? []) {
+        const c = this.coins.get(k)!;
+        if (c.counted !== null) out.push(c);
+      }
+    };
+    // Heights above 0: depth tip - h + 1 within [minDepth, maxDepth]; a height-0 coin is at depth 0.
+    const lo = Math.max(1, this.tipHeight - maxDepth + 1);
+    const hi = this.tipHeight - minDepth + 1;
+    if (hi >= lo) {
+      if (hi - lo + 1 <= this.byHeight.size) for (let h = lo; h <= hi; h++) take(this.byHeight.get(h));
+      else for (const [h, keys] of this.byHeight) if (h >= lo && h <= hi) take(keys);
+    }
+    const mempool = minDepth <= 0 && maxDepth >= 0;
+    if (mempool) take(this.byHeight.get(0));
+    // The confirmed map's order is its coins' `ord` order (a new key gets the next one and goes last).
+    out.sort((a, b) => a.ord - b.ord);
+    if (mempool) for (const c of this.memCoins.values()) if (c.counted !== null) out.push(c);
     return out;
   }
 
