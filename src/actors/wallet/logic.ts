@@ -1289,14 +1289,15 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   /**
    * listunspent: mature coins between the depths; with addresses (key ids), only theirs, through the
-   * index by key, in the order the whole list gives them.
+   * index by key, in the order the whole list gives them; without, those of the heights the depths
+   * span, through the index by height (a narrow window costs its coins, not the wallet's).
    */
   private unspent(minDepth: number, maxDepth: number, addresses?: { idHex: string; p2sh?: string }[]): UnspentView[] {
     let coins: BookCoin[];
     if (addresses) {
       coins = addresses.flatMap((a) => this.book.visibleOfKey(a.p2sh ? `s${a.p2sh}` : a.idHex));
       coins.sort(CoinBook.order);
-    } else coins = [...this.book.visible()];
+    } else coins = this.book.visibleInDepths(minDepth, maxDepth);
     const out: UnspentView[] = [];
     for (const c of coins) {
       // AvailableCoins(fOnlyConfirmed=false, fIncludeZeroValue=true): immature coinbases and locked coins left out.
