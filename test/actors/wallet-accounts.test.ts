@@ -13,6 +13,7 @@ import { p2pkhScript } from '../../src/chain/script/script.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
 import { prng } from '../helpers/prng.js';
+import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
 import { WalletModel, outsideTxid, saplingTx } from '../helpers/wallet-model.js';
 
 /**
@@ -62,7 +63,10 @@ test('wallet accounts: balances by account and receipts by address against a bru
     let wallet = await m.open();
 
     const depthOf = (txid: string) => (m.heightOf(txid) > 0 ? m.height - m.heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
+    const moved = new Map<string, bigint>();
     const check = (step: string) => {
+      // listtransactions by account through the account's own transactions, against komodod's walk over all.
+      for (const a of [...names, 'nobody']) for (const [count, from] of [[1, 0], [3, 2], [10, 0], [1000, 0]] as const) assertListTxsAgainstBrute(wallet, a, count, from, false, step);
       for (const minConf of [-1, 0, 1, 2, 4]) {
         const want = new Map<string, bigint>();
         const add = (a: string, v: bigint) => want.set(a, (want.get(a) ?? 0n) + v);
@@ -88,6 +92,8 @@ test('wallet accounts: balances by account and receipts by address against a bru
             add('', -prev.vout[0]!.value);
           }
         }
+        // The accounting entries (move) count at every minconf.
+        for (const [a, v] of moved) add(a, v);
         for (const a of names) assert.equal(wallet.read({ op: 'accountBalance', account: a, minConf }), want.get(a) ?? 0n, `${step}: "${a}" at ${minConf}`);
         const rows = wallet.read({ op: 'listReceived', minConf, includeEmpty: false, watchOnly: false, byAccount: false }) as ReceivedRow[];
         const got = new Map(rows.map((row) => [row.address!, row]));
@@ -130,6 +136,13 @@ test('wallet accounts: balances by account and receipts by address against a bru
         relabels++;
         await keys.setAccount(k.hex, names[r(names.length)]!);
       } else await m.removeFromMempool();
+      if (step % 17 === 5) {
+        // An accounting entry (move) takes two order positions among the transactions' (no draw from r: the walk above stays as it was).
+        const [from, to] = [names[step % names.length]!, names[(step + 1) % names.length]!];
+        await wallet.write({ op: 'move', from, to, amount: 7n, comment: `m${step}` });
+        moved.set(from, (moved.get(from) ?? 0n) - 7n);
+        moved.set(to, (moved.get(to) ?? 0n) + 7n);
+      }
       if (step % 10 === 0) check(`step ${step}`);
     }
     check('the end');

@@ -17,6 +17,7 @@ import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
 import type { AccountTotal } from '../../src/actors/wallet/protocol.js';
 import { outsideTxid, saplingTx } from '../helpers/wallet-model.js';
+import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -133,6 +134,8 @@ test('wallet accounts under includeWatchonly: watch-only debits, the change quir
       return { acc, all };
     };
     const check = (step: string) => {
+      // listtransactions by account (watched addresses' labels, imports and the change quirk included) against komodod's walk.
+      for (const a of [...names, 'nobody']) for (const watchOnly of [false, true]) for (const [count, from] of [[1, 0], [4, 3], [1000, 0]] as const) assertListTxsAgainstBrute(wallet, a, count, from, watchOnly, step);
       for (const minConf of [0, 1, 3]) {
         for (const watchOnly of [false, true]) {
           const want = brute(minConf, watchOnly ? 3 : 2);

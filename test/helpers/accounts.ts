@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import type { Daemon } from './daemon.js';
+import type { MoveEntry, TxDetail } from '../../src/actors/wallet/protocol.js';
 
 /** A listtransactions entry, as far as GetAccountBalance reads it. */
 interface ListEntry {
@@ -35,4 +37,38 @@ export async function accountBalancesBrute(d: Daemon, minConf: number, includeWa
     } else if ((e.category === 'receive' || e.category === 'generate') && depth >= minConf) add(e.account, sats(e.amount));
   }
   return out;
+}
+
+/** The wallet's listTxs reader, as the wallet logic answers it (a plain read). */
+interface ListTxsReader {
+  read(body: { op: 'listTxs'; count: number; from: number; account: string; watchOnly?: boolean }): unknown;
+}
+
+type Listed = TxDetail | MoveEntry;
+
+/** ListTransactions' entries for `account` in one listed item (a move is one; "*" takes every entry). */
+export function entriesFor(x: Listed, account: string): number {
+  if ('kind' in x) return account === '*' || x.account === account ? 1 : 0;
+  const sends = x.sent.length > 0 || x.fee !== 0n;
+  if (account === '*') return x.received.length + (sends ? x.sent.length : 0);
+  return x.received.filter((e) => e.account === account).length + (sends && account === (x.fromAccount ?? '') ? x.sent.length : 0);
+}
+
+/**
+ * listtransactions' wallet part for `account` against komodod's loop: every order position newest
+ * first (the whole "*" listing), each item's entries for the account counted until count + from,
+ * keeping the items with an entry for it (what the RPC layer lists; an item without one adds nothing).
+ */
+export function assertListTxsAgainstBrute(wallet: ListTxsReader, account: string, count: number, from: number, watchOnly: boolean, step: string): void {
+  const all = wallet.read({ op: 'listTxs', count: Number.MAX_SAFE_INTEGER, from: 0, account: '*', watchOnly }) as Listed[];
+  const want: Listed[] = [];
+  let entries = 0;
+  for (const x of all) {
+    if (entries >= count + from) break;
+    const n = entriesFor(x, account);
+    if (n > 0) want.push(x);
+    entries += n;
+  }
+  const got = (wallet.read({ op: 'listTxs', count, from, account, watchOnly }) as Listed[]).filter((x) => entriesFor(x, account) > 0);
+  assert.deepEqual(got, want, `${step}: listtransactions "${account}" ${count} ${from}${watchOnly ? ' (watch-only)' : ''}`);
 }

@@ -175,6 +175,9 @@ test('the accounts family: address book, balances by account, move, sendfrom, re
   assert.equal(sats(await node.rpc<number>('getbalance', 'alice', 0)), aliceBefore - outs + sats(tx.fee));
   const sends = (await node.rpc<ListEntry[]>('listtransactions', 'alice', 10)).filter((e) => e.category === 'send');
   assert.ok(sends.length > 0 && sends.every((e) => e.txid === sent), 'the send is listed under alice');
+  // listtransactions for one account (walked through that account's own transactions) is the whole listing's entries for it.
+  const everything = await node.rpc<ListEntry[]>('listtransactions', '*', 1000);
+  for (const a of ['alice', 'carol', 'dave', '', 'nobody']) assert.deepEqual(await node.rpc<ListEntry[]>('listtransactions', a, 1000), everything.filter((e) => e.account === a), `listtransactions "${a}"`);
   // The account is what is left after the send: a second one of 1 fails.
   assert.deepEqual(await rpcError(node.rpc('sendfrom', 'alice', foreign, 1, 0)), { code: -6, message: 'Account has insufficient funds' });
   await node.rpc('generate', 2);

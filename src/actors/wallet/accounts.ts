@@ -236,6 +236,10 @@ export class Accounts {
   private readonly keyless = new Map<string, Keyless>();
   /** The accounting entries by nOrderPos (each move is two). */
   private readonly moves = new Map<number, MoveEntry>();
+  /** Each account's accounting entries' order positions (listtransactions for one account). */
+  private readonly movesOf = new Map<string, number[]>();
+  /** strFromAccount → the transactions sent from it (a named account's listtransactions), "" left out. */
+  private readonly sentFrom = new Map<string, Set<TxRec>>();
   /** GetAddressGroupings, as a union-find over key ids; rebuilt when a grouped change key enters the book. */
   private readonly parent = new Map<string, string>();
   private groupsDirty = false;
@@ -301,7 +305,9 @@ export class Accounts {
     if (!rec) return;
     this.count(rec, null);
     this.index(rec, false);
+    this.fileSender(rec, false);
     if (fromAccount !== undefined) rec.fromAccount = fromAccount;
+    this.fileSender(rec, true);
     this.amounts(rec, tx);
     this.index(rec, true);
     this.group(rec, this.inputsOf(tx, rec));
@@ -329,8 +335,33 @@ export class Accounts {
     if (!rec || rec.fromAccount === account) return;
     const st = rec.st;
     this.count(rec, null);
+    this.fileSender(rec, false);
     rec.fromAccount = account;
+    this.fileSender(rec, true);
     this.count(rec, st);
+  }
+
+  private fileSender(rec: TxRec, add: boolean): void {
+    if (rec.fromAccount === '') return;
+    let set = this.sentFrom.get(rec.fromAccount);
+    if (add) {
+      if (!set) this.sentFrom.set(rec.fromAccount, (set = new Set()));
+      set.add(rec);
+    } else if (set?.delete(rec) && set.size === 0) this.sentFrom.delete(rec.fromAccount);
+  }
+
+  /**
+   * listtransactions for a named account (not "", which holds every unlabelled key's receipts): the
+   * wallet transactions that may have an entry for it — those paying an address in its address book
+   * (ListTransactions' received entries carry the address-book name of their destination, which is
+   * the holder's) and those sent from it (strSentAccount) — and its accounting entries' positions.
+   * A superset (the caller figures each one's entries, and skips what is no longer recorded);
+   * costs the account's transactions, not the wallet's.
+   */
+  ofAccount(account: string): { recs: TxRec[]; moves: readonly number[] } {
+    const recs: TxRec[] = [...(this.sentFrom.get(account) ?? [])];
+    for (const h of this.book.get(account) ?? []) recs.push(...this.recsOf(h.idHex));
+    return { recs, moves: this.movesOf.get(account) ?? [] };
   }
 
   fromAccount(txid: string): string {
@@ -678,6 +709,11 @@ export class Accounts {
     const amount = BigInt(d.amount);
     this.moves.set(d.seq, { kind: 'move', account: d.from, amount: -amount, time: d.time, otherAccount: d.to, comment: d.comment });
     this.moves.set(d.seq + 1, { kind: 'move', account: d.to, amount, time: d.time, otherAccount: d.from, comment: d.comment });
+    for (const [name, seq] of [[d.from, d.seq], [d.to, d.seq + 1]] as const) {
+      const at = this.movesOf.get(name);
+      if (at) at.push(seq);
+      else this.movesOf.set(name, [seq]);
+    }
     this.acc(d.from).moves -= amount;
     this.acc(d.to).moves += amount;
     this.acc(d.from).moveCount++;

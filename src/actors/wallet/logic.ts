@@ -1342,22 +1342,37 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   /**
    * listtransactions: the newest transactions first (by the order the wallet learned them), walked
-   * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*".
+   * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*"; for a
+   * named account the walk visits only its own transactions (Accounts.ofAccount), so it costs the
+   * account's history, not the wallet's; "" (every unlabelled key's receipts) walks the wallet's.
    */
   private listTxs(count: number, from: number, account: string, filter: IsMineFilter = ISMINE_SPENDABLE): (TxDetail | MoveEntry)[] {
     const out: (TxDetail | MoveEntry)[] = [];
     let entries = 0;
-    // Accounting entries (move) share the order positions with the transactions (OrderedTxItems).
-    for (let i = Math.max(this.ordered.length, this.nextSeq) - 1; i >= 0 && entries < count + from; i--) {
+    // One order position: a transaction, or an accounting entry (move), which share the positions (OrderedTxItems).
+    const visit = (i: number) => {
       const w = this.ordered[i];
       const move = w ? undefined : this.accounts.moveAt(i);
       if (move && (account === '*' || move.account === account)) out.push(move), entries++;
-      if (!w) continue;
+      if (!w) return;
       const d = this.detail(w.txid, false, filter)!;
       out.push(d);
       if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
       else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === (d.fromAccount ?? '')).length : 0);
+    };
+    if (account === '*' || account === '') {
+      for (let i = Math.max(this.ordered.length, this.nextSeq) - 1; i >= 0 && entries < count + from; i--) visit(i);
+      return out;
     }
+    // A named account: only the positions that may hold its entries (the others add none), newest first.
+    const { recs, moves } = this.accounts.ofAccount(account);
+    const seqs = new Set<number>(moves);
+    for (const r of recs) {
+      const w = r as WalletTx;
+      if (this.ordered[w.seq] === w) seqs.add(w.seq);
+    }
+    const order = [...seqs].sort((a, b) => b - a);
+    for (let j = 0; j < order.length && entries < count + from; j++) visit(order[j]!);
     return out;
   }
 
