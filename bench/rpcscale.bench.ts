@@ -7,7 +7,9 @@
  *   minconf/maxconf window, through the coin book's index by height);
  * - listunspent 0 0: the mempool's coins (none), among the same;
  * - listtransactions "exchange" 10: the 10 receipts of an account's ten keys, the wallet's oldest
- *   transactions, under 10^3 or 10^5 newer ones to other keys (through the account's own transactions).
+ *   transactions, under 10^3 or 10^5 newer ones to other keys (through the account's own transactions);
+ * and, on the same wallets, calls the audit found to cost their answer already and no bench measured:
+ * validateaddress, getreceivedbyaddress, getreceivedbyaccount, listaccounts, getbalance "*" 6.
  * The wallets are built in process through the wallet logic (blockConnected), over stub chain store
  * and mempool askers, as bench/wallet-scale.ts builds its own; the figures are the wallet actor's
  * operations behind the methods (the RPC layer adds a constant per entry of the answer). Each figure is
@@ -19,6 +21,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash160, sha256 } from '../src/chain/crypto/hash.js';
+import { toHex } from '../src/chain/encoding/hex.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../src/chain/address/index.js';
 import { devChainParams } from '../src/chain/params/chain-params.js';
 import { p2pkhScript } from '../src/chain/script/script.js';
 import { Transaction } from '../src/chain/tx/transaction.js';
@@ -39,6 +43,8 @@ const ACCOUNT = 'exchange';
 interface Fixture {
   wallet: WalletLogic;
   dir: string;
+  /** One of the account's keys (one receipt, the wallet's oldest transactions). */
+  keyId: Uint8Array;
 }
 
 /** A wallet of `n` + 20 transactions, each leaving its one output unspent: see the file comment. */
@@ -90,7 +96,7 @@ async function build(n: number): Promise<Fixture> {
   }
   await connect(tipKeys.map((k) => pay(k.pubkey)));
   for (const k of accountKeys) await keys.setAccount(k.hex, ACCOUNT);
-  return { wallet, dir };
+  return { wallet, dir, keyId: hash160(accountKeys[3]!.pubkey) };
 }
 
 /** CPU microseconds per call over at least `ms` milliseconds (after a short warm-up). */
@@ -107,6 +113,11 @@ function cpuPerCall(f: () => unknown, ms = 400): number {
   return (used.user + used.system) / n;
 }
 
+function expectSum(got: bigint, what: string): bigint {
+  if (got <= 0n) throw new Error(`rpcscale bench: ${what} answered ${got}`);
+  return got;
+}
+
 function expect(got: unknown[], want: number, what: string): unknown[] {
   if (got.length !== want) throw new Error(`rpcscale bench: ${what} answered ${got.length}, not ${want}`);
   return got;
@@ -120,6 +131,12 @@ export async function rpcScaleBenchmarks(big = 100_000, small = 1_000): Promise<
     ['listunspent 1 1 (the tip block\'s 10 coins)', (fx) => expect(fx.wallet.read({ op: 'unspent', minDepth: 1, maxDepth: 1 }) as unknown[], 10, 'listunspent 1 1')],
     ['listunspent 0 0 (no mempool coins)', (fx) => expect(fx.wallet.read({ op: 'unspent', minDepth: 0, maxDepth: 0 }) as unknown[], 0, 'listunspent 0 0')],
     [`listtransactions "${ACCOUNT}" 10 (its 10, the oldest)`, (fx) => expect(receipts(fx.wallet.read({ op: 'listTxs', count: 10, from: 0, account: ACCOUNT }) as unknown[]), 10, 'listtransactions')],
+    // Checked by the audit to cost their answer already; measured here at the same sizes.
+    ['validateaddress (describe + keyById)', (fx) => [fx.wallet.read({ op: 'describe', script: p2pkhScript(fx.keyId), address: encodeAddress(PUBKEY_ADDRESS, fx.keyId) }), fx.wallet.read({ op: 'keyById', keyId: fx.keyId })]],
+    ['getreceivedbyaddress (one receipt)', (fx) => expectSum(fx.wallet.read({ op: 'receivedByKey', keyId: toHex(fx.keyId), minConf: 1 }) as bigint, 'getreceivedbyaddress')],
+    [`getreceivedbyaccount "${ACCOUNT}"`, (fx) => fx.wallet.read({ op: 'receivedByAccount', account: ACCOUNT, minConf: 1 })],
+    ['listaccounts (two accounts)', (fx) => expect(fx.wallet.read({ op: 'listAccounts', minConf: 1, watchOnly: false }) as unknown[], 2, 'listaccounts')],
+    ['getbalance "*" 6', (fx) => fx.wallet.read({ op: 'balance', minConf: 6, untrusted: false })],
   ];
   const rows: Row[] = [];
   try {
