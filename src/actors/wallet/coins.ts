@@ -352,8 +352,9 @@ export class CoinBook {
   /**
    * The visible coins between `minDepth` and `maxDepth` confirmations (listunspent's window), in the
    * order `visible` gives them: the confirmed ones from the heights the window spans (a depth d is the
-   * height tip - d + 1), the mempool's (depth 0) when the window holds 0. Costs the answer and the
-   * lesser of the window's heights and the heights holding coins, not the wallet's coins.
+   * height tip - d + 1), the mempool's (depth 0) when the window holds 0. A window reaching below the
+   * first height is the whole list's walk (its answer is about every coin); a narrower one costs its
+   * answer and the lesser of its heights and the heights holding coins, not the wallet's coins.
    */
   visibleInDepths(minDepth: number, maxDepth: number): BookCoin[] {
     const out: BookCoin[] = [];
@@ -366,14 +367,22 @@ export class CoinBook {
     // Heights above 0: depth tip - h + 1 within [minDepth, maxDepth]; a height-0 coin is at depth 0.
     const lo = Math.max(1, this.tipHeight - maxDepth + 1);
     const hi = this.tipHeight - minDepth + 1;
-    if (hi >= lo) {
-      if (hi - lo + 1 <= this.byHeight.size) for (let h = lo; h <= hi; h++) take(this.byHeight.get(h));
-      else for (const [h, keys] of this.byHeight) if (h >= lo && h <= hi) take(keys);
-    }
     const mempool = minDepth <= 0 && maxDepth >= 0;
-    if (mempool) take(this.byHeight.get(0));
-    // The confirmed map's order is its coins' `ord` order (a new key gets the next one and goes last).
-    out.sort((a, b) => a.ord - b.ord);
+    if (lo === 1 && hi >= this.tipHeight) {
+      // The window spans every height to the tip (listunspent's default 1 9999999): the whole list, in its order.
+      for (const c of this.coins.values()) {
+        const d = this.confirmations(c);
+        if (c.counted !== null && d >= minDepth && d <= maxDepth) out.push(c);
+      }
+    } else {
+      if (hi >= lo) {
+        if (hi - lo + 1 <= this.byHeight.size) for (let h = lo; h <= hi; h++) take(this.byHeight.get(h));
+        else for (const [h, keys] of this.byHeight) if (h >= lo && h <= hi) take(keys);
+      }
+      if (mempool) take(this.byHeight.get(0));
+      // The confirmed map's order is its coins' `ord` order (a new key gets the next one and goes last).
+      out.sort((a, b) => a.ord - b.ord);
+    }
     if (mempool) for (const c of this.memCoins.values()) if (c.counted !== null) out.push(c);
     return out;
   }
