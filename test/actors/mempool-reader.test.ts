@@ -135,6 +135,39 @@ test('a chain view asked of the chain store and one read through the reader have
   }
 });
 
+test('a mempool parent\'s coin and a chain coin have one object shape in the coin view an accept is checked with', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  try {
+    const { chain } = askerOf(s);
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()) });
+    const h = s.index.height + 1;
+    const parent = spend(fan, 0, h, 1000n);
+    await accept(m, parent);
+    // A child spending the mempool parent's output 0 and the chain's output 1 of the fan.
+    const child = Transaction.ofFormat(params.txFormat(h), 0);
+    child.vin.push(new TxIn(new Outpoint(parent.hash(), 0)), new TxIn(new Outpoint(fan.hash(), 1)));
+    child.vout.push(new TxOut(1000n, P2PKH));
+    sign(child, 0, parent.vout[0]!.script, parent.vout[0]!.value, h);
+    sign(child, 1, fan.vout[1]!.script, fan.vout[1]!.value, h);
+    const outpoints: [string, number][] = child.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
+    const internals = m as unknown as {
+      readViews(items: unknown[]): ChainView[] | undefined;
+      prepare(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView): { coinView: { coin(txid: string, n: number): object | undefined } };
+    };
+    const view = internals.readViews([{ txid: child.txid(), outpoints, outputs: child.vout.length }])![0]!;
+    // What the accept's checks (and the fee estimator) read for each input.
+    const { coinView } = internals.prepare(child, child.txid(), child.toRaw(), true, view);
+    const fromMempool = coinView.coin(parent.txid(), 0)!;
+    const fromChain = coinView.coin(fan.txid(), 1)!;
+    assert.equal((fromMempool as { height: number }).height, 0x7fffffff, 'the mempool parent\'s coin (MEMPOOL_HEIGHT)');
+    assert.equal(fromChain, view.coins[1], 'the chain\'s decoded coin');
+    assert.ok(haveSameMap(fromMempool, fromChain), 'one map for both coins');
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a block connected between two accepts: the snapshot at the newer tip is not paired with the older tip, then is used once the mempool has the block', async () => {
   const { s, dir, fan } = await chainWithLanes(4);
   try {

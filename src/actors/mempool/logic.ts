@@ -202,7 +202,9 @@ class MempoolCoinView implements CoinView {
     const parent = this.entries.get(txid) ?? this.overlay?.entries.get(txid);
     const out = parent?.tx.vout[n];
     if (!parent || !out) return undefined;
-    return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };
+    // The chain store's decoded coin's field order (chainstate's decodeCoin): one hidden class for the
+    // checks that read a transaction's coins, whichever way each came.
+    return { coinbase: false, height: MEMPOOL_HEIGHT, txVersion: parent.tx.version, value: out.value, script: out.script };
   }
 }
 
