@@ -68,17 +68,25 @@ export class RelayCache {
   /** The log into the map, in order: a transaction relayed again moves to the end, its 15 minutes starting again. */
   private file(): void {
     const { txids, raws, ats } = this;
+    if (txids.length === 0) return;
     for (let i = this.head; i < txids.length; i++) {
       const txid = txids[i]!;
       this.filed.delete(txid);
       this.filed.set(txid, { raw: raws[i]!, at: ats[i]! });
-      if (this.filed.size > this.max) this.filed.delete(this.filed.keys().next().value as string);
     }
-    if (txids.length > 0) {
-      this.txids = [];
-      this.raws = [];
-      this.ats = [];
-      this.head = 0;
+    this.txids = [];
+    this.raws = [];
+    this.ats = [];
+    this.head = 0;
+    // Over the bound: the oldest go, in one pass. Not one keys().next() per eviction: a Map's first
+    // live entry is found past every entry deleted before it (until V8 rehashes the table), so at the
+    // bound each eviction walked thousands of holes (~14 µs a relayed tx, measured, against ~0.2 logged).
+    let over = this.filed.size - this.max;
+    if (over > 0) {
+      for (const k of this.filed.keys()) {
+        this.filed.delete(k);
+        if (--over === 0) break;
+      }
     }
   }
 
