@@ -2,7 +2,8 @@ import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { P2PLogic } from '../../src/actors/p2p/logic.js';
 import type { TxRelay } from '../../src/actors/p2p/relay.js';
-import { RelayCache } from '../../src/actors/p2p/relay-cache.js';
+import { RELAY_CACHE_MS, RelayCache } from '../../src/actors/p2p/relay-cache.js';
+import { prng } from '../helpers/prng.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 
 const MIN = 60_000;
@@ -100,4 +101,37 @@ test('p2p relay cache: the log keeps the map\'s bound and order (a relay again m
   c.sweep(start + 40 * MIN);
   assert.deepEqual(c.keys(), ['g']);
   assert.equal(c.size, 1);
+});
+
+test('p2p relay cache against a model over long seeded runs (relays again, reads at random, sweeps, a log compacted many times)', () => {
+  for (const seed of [1, 2, 3]) {
+    const rnd = prng(seed);
+    const max = 500;
+    const c = new RelayCache(max);
+    /** Every relay so far: the model keeps what is among the last `max` relays and under 15 minutes old, named by its last relay. */
+    const log: { txid: string; at: number }[] = [];
+    let now = 0;
+    let swept = 0;
+    const model = () => {
+      const from = Math.max(swept, log.length - max);
+      const last = new Map<string, number>();
+      for (let i = from; i < log.length; i++) last.set(log[i]!.txid, i);
+      return [...last].sort((x, y) => x[1] - y[1]).map(([t]) => t);
+    };
+    for (let step = 0; step < 6000; step++) {
+      now += Math.floor(rnd() * 400);
+      const r = rnd();
+      // Mostly new transactions, some relayed again (a recent one), reads and sweeps now and then.
+      const txid = r < 0.15 && log.length > 0 ? log[log.length - 1 - Math.floor(rnd() * Math.min(log.length, 800))]!.txid : `tx${step}`;
+      c.add(txid, Uint8Array.of(step & 0xff), now);
+      log.push({ txid, at: now });
+      if (rnd() < 0.02) {
+        c.sweep(now);
+        while (swept < log.length && now - log[swept]!.at > RELAY_CACHE_MS) swept++;
+      }
+      if (rnd() < 0.05) assert.equal(c.has(txid), model().includes(txid), `seed ${seed} step ${step}`);
+      if (step % 997 === 0) assert.deepEqual(c.keys(), model(), `seed ${seed} step ${step}`);
+    }
+    assert.deepEqual(c.keys(), model(), `seed ${seed}: at the end`);
+  }
 });
