@@ -52,6 +52,18 @@ export interface ServiceLogic<Req extends Request = Op, N extends AnyNotice = No
   /** Applies a write writesNow answered true for, synchronously, as write would have. */
   writeNow?(body: Req): WriteOutcome<N>;
   /**
+   * Optional: the gathered batches (gathered) whose taking needs no waiting (their inputs read at
+   * once). With nothing queued or running, such a batch is taken by postNow inside the step that
+   * received it, and its answer comes later as writeBatch's would: no working state, no `drained`
+   * step, on every burst of sendrawtransaction calls in flight.
+   */
+  postsNow?(body: Req): boolean;
+  /**
+   * Takes a batch postsNow answered true for, synchronously, as writeBatch would have taken it alone;
+   * its outcome (one, for the body) is reported later, with its notices, before close() ends.
+   */
+  postNow?(body: Req, report: (outcomes: BatchOutcome[], notices: N[]) => void): void;
+  /**
    * A small summary (counts, tip) for inspection: never whole indexes. Read when the node is inspected
    * (serviceSummary), not kept in context: an assign per write would copy the snapshot for nothing.
    */
@@ -78,7 +90,7 @@ interface Drained {
   notices: AnyNotice[];
 }
 
-type WriterEvent = { type: 'drain'; batch: RequestEvent[] } | { type: 'gather' };
+type WriterEvent = { type: 'drain'; batch: RequestEvent[] } | { type: 'gather' } | { type: 'post'; req: RequestEvent };
 type WriterReply =
   | { type: 'drained'; output: Drained }
   | { type: 'settled'; output: Drained }
@@ -186,6 +198,21 @@ export const serviceMachine = setup({
           setImmediate(() => sendBack({ type: 'gathered' }));
           return;
         }
+        if (e.type === 'post') {
+          // Taken now, in the step that received it (the machine stays idle); its outcome goes out
+          // as a `settled` when it settles. A throw is the request's error reply, as in a drain.
+          const req = e.req;
+          let answered = false;
+          try {
+            input.logic.postNow!(req.body, (outcomes, notices) => {
+              if (outcomes.length > 0) answered = true;
+              sendBack({ type: 'settled', output: { replies: outcomes.map((o) => toReply(req, o)), notices } });
+            });
+          } catch (error) {
+            if (!answered) sendBack({ type: 'settled', output: { replies: [toReply(req, { ok: false, error })], notices: [] } });
+          }
+          return;
+        }
         // What settles while the drain runs is held until the promise jobs of this callback have run
         // (process.nextTick runs after them): if the drain has ended by then (a lone accept, verified
         // at once), it goes out with `drained`, one machine step instead of a `settled` and a
@@ -248,6 +275,8 @@ export const serviceMachine = setup({
     takeBatch: assign({ inflight: ({ context }) => context.queue, queue: () => [] }),
     startDrain: sendTo('writer', ({ context }): WriterEvent => ({ type: 'drain', batch: context.inflight })),
     startGather: sendTo('writer', (): WriterEvent => ({ type: 'gather' })),
+    // Delivered to the writer within this step (XState runs a step's sends before its next event).
+    postNow: sendTo('writer', ({ event }): WriterEvent => ({ type: 'post', req: event as RequestEvent })),
     publish: enqueueActions(({ event, enqueue }) => {
       const out = (event as unknown as { output: Drained }).output;
       // Replies first, then notices: a caller learns its own write's result before the broadcast.
@@ -305,6 +334,14 @@ export const serviceMachine = setup({
         return false;
       }
     },
+    postsNow: ({ context, event }) => {
+      try {
+        const body = (event as RequestEvent).body;
+        return !!context.logic.postNow && !!context.logic.postsNow && isGatheredBatch(context.logic, body) && context.logic.postsNow(body);
+      } catch {
+        return false;
+      }
+    },
     hasQueue: ({ context }) => context.queue.length > 0,
     stopRequested: ({ context }) => context.stopRequested,
   },
@@ -346,6 +383,9 @@ export const serviceMachine = setup({
               // Nothing queued or running here, so applying it now keeps the arrival order. First: a
               // batchable write may need no waiting either (the mempool's lone accept, writesNow).
               { guard: 'writesNow', actions: 'writeNow' },
+              // A gathered batch that needs no waiting is taken now, the machine left idle: the logic
+              // orders it after the batches it took before (the mempool's bursts being verified).
+              { guard: 'postsNow', actions: 'postNow' },
               { guard: 'isGatheredBatch', target: 'working', actions: 'enqueue' },
               { guard: 'isBatchable', target: 'gathering', actions: 'enqueue' },
               { guard: 'isWrite', target: 'working', actions: 'enqueue' },

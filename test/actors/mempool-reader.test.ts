@@ -135,6 +135,39 @@ test('a chain view asked of the chain store and one read through the reader have
   }
 });
 
+test('a mempool parent\'s coin and a chain coin have one object shape in the coin view an accept is checked with', async () => {
+  const { s, dir, fan } = await chainWithLanes(4);
+  try {
+    const { chain } = askerOf(s);
+    const m = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()) });
+    const h = s.index.height + 1;
+    const parent = spend(fan, 0, h, 1000n);
+    await accept(m, parent);
+    // A child spending the mempool parent's output 0 and the chain's output 1 of the fan.
+    const child = Transaction.ofFormat(params.txFormat(h), 0);
+    child.vin.push(new TxIn(new Outpoint(parent.hash(), 0)), new TxIn(new Outpoint(fan.hash(), 1)));
+    child.vout.push(new TxOut(1000n, P2PKH));
+    sign(child, 0, parent.vout[0]!.script, parent.vout[0]!.value, h);
+    sign(child, 1, fan.vout[1]!.script, fan.vout[1]!.value, h);
+    const outpoints: [string, number][] = child.vin.map((i) => [i.prevout.txid(), i.prevout.index]);
+    const internals = m as unknown as {
+      readViews(items: unknown[]): ChainView[] | undefined;
+      prepare(tx: Transaction, txid: string, raw: Uint8Array, allowHighFees: boolean, view: ChainView): { coinView: { coin(txid: string, n: number): object | undefined } };
+    };
+    const view = internals.readViews([{ txid: child.txid(), outpoints, outputs: child.vout.length }])![0]!;
+    // What the accept's checks (and the fee estimator) read for each input.
+    const { coinView } = internals.prepare(child, child.txid(), child.toRaw(), true, view);
+    const fromMempool = coinView.coin(parent.txid(), 0)!;
+    const fromChain = coinView.coin(fan.txid(), 1)!;
+    assert.equal((fromMempool as { height: number }).height, 0x7fffffff, 'the mempool parent\'s coin (MEMPOOL_HEIGHT)');
+    assert.equal(fromChain, view.coins[1], 'the chain\'s decoded coin');
+    assert.ok(haveSameMap(fromMempool, fromChain), 'one map for both coins');
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a block connected between two accepts: the snapshot at the newer tip is not paired with the older tip, then is used once the mempool has the block', async () => {
   const { s, dir, fan } = await chainWithLanes(4);
   try {
@@ -262,6 +295,67 @@ test('a lone sendrawtransaction is applied in the step that brings it, in arriva
     actor.stop();
   } finally {
     open();
+    await pool.stop();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a burst of calls in flight is taken in the step that brings it once the coins are read (request, then settled: no drained), answered as one by one', async () => {
+  const { s, dir, fan } = await chainWithLanes(8);
+  const pool = await VerifyPool.start({ threads: 2, batchInputs: 2 });
+  try {
+    assert.ok(pool.parallel);
+    const { chain, asks } = askerOf(s);
+    const logic = new MempoolLogic({ chain, dataCarrierSize: 80, reader: new LmdbChainReader(() => s.readSource()), verifyPool: pool });
+    const steps: string[] = [];
+    const actor = createActor(serviceMachine, {
+      input: { logic },
+      inspect: (e) => {
+        if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
+      },
+    });
+    const notices: string[] = [];
+    actor.on('txsAccepted', (e) => {
+      for (const i of (e as unknown as TxsAccepted).items) notices.push(i.txid);
+    });
+    actor.start();
+    const mempool = new Asker<MempoolProtocol>('mempool', actor);
+    await new Promise((r) => setImmediate(r)); // loaded
+    const h = s.index.height + 1;
+    const many = (txs: Transaction[]) => mempool.ask({ op: 'acceptMany', items: txs.map((tx) => ({ raw: tx.toRaw(), tx, allowHighFees: false })) });
+    // The first burst: the mempool does not know the tip yet, its coins are asked: through the writer.
+    steps.length = 0;
+    const [a, b] = [0, 1].map((n) => spend(fan, n, h, 1000n)) as [Transaction, Transaction];
+    assert.deepEqual(await many([a, b]), [a, b].map((tx) => ({ ok: true, result: tx.txid() })));
+    assert.equal(asks(), 1);
+    assert.ok(steps.includes('drained'), `asked: through the writer (${steps.join(', ')})`);
+    // The next: read through the reader, taken in the step that brings it; a spent input, a repeat,
+    // a conflict within the burst and a child of an earlier one answered as one by one would answer.
+    steps.length = 0;
+    const c = spend(fan, 2, h, 1000n);
+    const d = spend(fan, 3, h, 1000n);
+    const rival = spend(fan, 2, h, 2000n);
+    const child = spend(a, 0, h, 500n);
+    const answer = many([c, a, rival, child, fan, d]);
+    // Taken inside send(): c, child and d are with the workers already (a is there, rival and fan refused).
+    assert.equal(logic.summary().verifiedInPool, 2 + 3, 'taken in the step that brought it');
+    assert.equal(logic.entries.has(c.txid()), false);
+    assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' });
+    assert.deepEqual(await answer, [
+      { ok: true, result: c.txid() },
+      { ok: true, result: a.txid() },
+      { ok: false, error: { code: -26, message: '16: mempool conflict' } },
+      { ok: true, result: child.txid() },
+      { ok: false, error: { code: -27, message: 'transaction already in block chain' } },
+      { ok: true, result: d.txid() },
+    ]);
+    assert.equal(asks(), 1, 'read through the reader');
+    assert.deepEqual(steps, ['request', 'settled'], 'one step to take it, one to answer it');
+    assert.deepEqual(notices, [a, b, c, child, d].map((tx) => tx.txid()));
+    assert.deepEqual([...logic.entries.keys()], [a, b, c, child, d].map((tx) => tx.txid()));
+    actor.stop();
+  } finally {
     await pool.stop();
     await s.close();
     rmSync(dir, { recursive: true, force: true });

@@ -307,6 +307,70 @@ test('service machine: what a batch settles before its writeBatch returns goes o
   actor.stop();
 });
 
+test('service machine: a gathered batch that needs no waiting is taken in the step that brings it (no working state, no drained step), its answer a settled step', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const taken: string[] = [];
+  const logic = stubLogic('poster', {
+    isWrite: (b: Op) => b.op !== 'get',
+    read: () => taken.length,
+    async write(b: Op): Promise<WriteOutcome> {
+      taken.push(`write ${b.op}`);
+      return { result: `write ${b.op}` };
+    },
+    batchable: (b: Op) => b.op !== 'plain' && b.op !== 'get',
+    gathered: () => true,
+    async writeBatch(bodies, report) {
+      taken.push(`batch ${bodies.map((b) => b.op).join(',')}`);
+      report(bodies.map((b) => ({ ok: true as const, result: `batch ${b.op}` })), []);
+    },
+    postsNow: (b: Op) => b.op === 'post' || b.op === 'throws',
+    postNow(b: Op, report) {
+      if (b.op === 'throws') throw new ServiceFailure(-8, 'refused at once');
+      taken.push(`post ${String(b.n)}`);
+      void held.then(() => report([{ ok: true, result: `posted ${String(b.n)}` }], [{ type: 'note', n: b.n }]));
+    },
+  });
+  const steps: string[] = [];
+  const actor = createActor(serviceMachine, {
+    input: { logic },
+    inspect: (e) => {
+      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
+    },
+  });
+  const order: string[] = [];
+  actor.on('reply', (r) => order.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
+  actor.on('note', (e) => order.push(`note ${String((e as unknown as { n: number }).n)}`));
+  actor.start();
+  const svc = new Asker('poster', actor, 2000);
+  await svc.ask({ op: 'get' });
+  steps.length = 0;
+  order.length = 0;
+  // Taken inside send(): the machine stays idle, free to take the next one at once.
+  const first = svc.ask({ op: 'post', n: 1 });
+  assert.deepEqual(taken, ['post 1']);
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'idle' });
+  const second = svc.ask({ op: 'post', n: 2 });
+  assert.deepEqual(taken, ['post 1', 'post 2']);
+  // A plain write meanwhile goes through the writer (the logic orders it after what it took).
+  const plain = svc.ask({ op: 'plain' });
+  assert.deepEqual(actor.getSnapshot().value, { ready: 'working' });
+  assert.equal(await plain, 'write plain');
+  release();
+  assert.deepEqual(await Promise.all([first, second]), ['posted 1', 'posted 2']);
+  assert.deepEqual(order, ['reply write plain', 'reply posted 1', 'note 1', 'reply posted 2', 'note 2']);
+  assert.deepEqual(steps, ['request', 'request', 'request', 'drained', 'settled', 'settled'], 'a posted batch: its request, then its settled; no drained');
+  // One that postsNow declines takes the writer's way (working, drained), as before.
+  steps.length = 0;
+  assert.equal(await svc.ask({ op: 'batch' }), 'batch batch');
+  assert.deepEqual(steps, ['request', 'drained']);
+  // A postNow that throws is its caller's error; the actor goes on.
+  await assert.rejects(svc.ask({ op: 'throws' }), (e: unknown) => e instanceof ServiceFailure && e.code === -8 && e.message === 'refused at once');
+  assert.equal(actor.getSnapshot().status, 'active');
+  assert.equal(await svc.ask({ op: 'plain' }), 'write plain');
+  actor.stop();
+});
+
 test('Asker: a request answered in the step that received it arms no timer; one answered later keeps its timeout', async (t) => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));

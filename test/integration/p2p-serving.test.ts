@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REGTEST_GENESIS, TestPeer, compactSize, displayHex, invPayload, parseInv } from './p2p-testpeer.js';
-import { MAGIC, p2pDaemon } from './p2p-helpers.js';
+import { REGTEST_GENESIS, TestPeer, blockOf, compactSize, displayHex, invPayload, parseInv } from './p2p-testpeer.js';
+import { MAGIC, PUB, p2pDaemon, spendCoinbase } from './p2p-helpers.js';
+import { waitUntil } from '../helpers/wait.js';
+import { toHex } from '../../src/chain/encoding/hex.js';
 
 /**
  * What a node serves a peer (main.cpp ProcessMessage): getblocks → inv of the blocks after the
@@ -58,4 +60,22 @@ test('getblocks, notfound, addr/getaddr', { timeout: 120_000 }, async (t) => {
   const [info] = await d.rpc<{ banscore: number; addr_processed: number }[]>('getpeerinfo');
   assert.equal(info!.banscore, 20);
   assert.equal(info!.addr_processed, 1);
+});
+
+test('a tx relayed while no peer was connected is served by getdata to a peer that connects later, after it was mined (mapRelay)', { timeout: 120_000 }, async (t) => {
+  // The premine pays the test key.
+  const { d, port, peers } = await p2pDaemon(t, ['-gen=0', `-pubkey=${toHex(PUB)}`]);
+  const [h1] = await d.rpc<string[]>('generate', 1);
+  const { raw, txid } = spendCoinbase(await blockOf(port, MAGIC, h1!), 2);
+  await waitUntil('no peer connected', async () => (await d.rpc<number>('getconnectioncount')) === 0);
+  assert.equal(await d.rpc('sendrawtransaction', toHex(raw)), txid);
+  await d.rpc('generate', 1);
+  assert.deepEqual(await d.rpc('getrawmempool'), [], 'mined: only the relay memory has it now');
+  // komodod's RelayTransaction keeps it in mapRelay 15 minutes with no peer too; ProcessGetData serves from it.
+  const p = await TestPeer.handshake(port, MAGIC);
+  peers.push(p);
+  const from = p.received.length;
+  p.send('getdata', invPayload([{ type: 1, hash: Buffer.from(txid, 'hex').reverse() }]));
+  const tx = await p.waitFor('tx', 30_000, () => true, from);
+  assert.equal(toHex(tx.payload), toHex(raw));
 });

@@ -202,7 +202,9 @@ class MempoolCoinView implements CoinView {
     const parent = this.entries.get(txid) ?? this.overlay?.entries.get(txid);
     const out = parent?.tx.vout[n];
     if (!parent || !out) return undefined;
-    return { value: out.value, script: out.script, height: MEMPOOL_HEIGHT, coinbase: false, txVersion: parent.tx.version };
+    // The chain store's decoded coin's field order (chainstate's decodeCoin): one hidden class for the
+    // checks that read a transaction's coins, whichever way each came.
+    return { coinbase: false, height: MEMPOOL_HEIGHT, txVersion: parent.tx.version, value: out.value, script: out.script };
   }
 }
 
@@ -322,6 +324,86 @@ function itemOutcome(o: BatchOutcome<string>): AcceptOutcome {
   return o.ok ? o : { ok: false, error: toServiceError(o.error) };
 }
 
+/** The items of a run of accept and acceptMany bodies, in order, and how many of them are each body's own. */
+function burstItems(bodies: readonly MempoolRequest[]): { items: AcceptItem[]; sizes: number[] } {
+  const items: AcceptItem[] = [];
+  const sizes: number[] = [];
+  for (const b of bodies) {
+    const own: AcceptItem[] = b.op === 'acceptMany' ? b.items : b.op === 'accept' ? [b] : [];
+    // The request's own item (an accept body is one): what the burst reads of it is raw,
+    // allowHighFees, tx (used only when a Transaction) and relay; a copy only to make allowHighFees a boolean.
+    for (const i of own) items.push(typeof i.allowHighFees === 'boolean' ? i : { raw: i.raw, allowHighFees: i.allowHighFees === true, tx: i.tx, relay: i.relay });
+    sizes.push(own.length);
+  }
+  return { items, sizes };
+}
+
+/**
+ * A burst's report as its bodies are answered: every body whose transactions have all settled, in
+ * order (an acceptMany with one outcome per transaction, an accept with its own).
+ */
+function answerBodies(
+  bodies: readonly MempoolRequest[],
+  sizes: readonly number[],
+  report: (outcomes: BatchOutcome[], notices: MempoolNotice[]) => void,
+): (outcomes: BatchOutcome<string>[], notices: MempoolNotice[]) => void {
+  let body = 0;
+  const held: BatchOutcome<string>[] = [];
+  /** The notices of reports that answered no body yet: they go out with the next one that does. */
+  let waiting: MempoolNotice[] = [];
+  return (outcomes, notices) => {
+    held.push(...outcomes);
+    const done: BatchOutcome[] = [];
+    while (body < bodies.length && held.length >= sizes[body]!) {
+      const mine = held.splice(0, sizes[body]!);
+      done.push(bodies[body]!.op === 'acceptMany' ? { ok: true, result: mine.map(itemOutcome) } : mine[0]!);
+      body++;
+    }
+    // A report that answers nobody (part of one caller's acceptMany: 16 sendrawtransaction calls in
+    // flight arrive as one) would cost the service a machine step and the wallet and p2p one each,
+    // for notices nobody waits on: they wait for the report that answers a body. The last report
+    // answers the last body, so nothing stays behind; the wallet still has them before the answer.
+    if (waiting.length > 0 || done.length === 0) {
+      for (const n of notices) appendNotice(waiting, n);
+      if (done.length === 0) return;
+      notices = waiting;
+      waiting = [];
+    }
+    report(done, notices);
+  };
+}
+
+/** A burst's transactions decoded: each one's or its decode error, what their views need, the decoded ones by txid. */
+interface ParsedBurst {
+  parsed: ({ tx: Transaction; txid: string } | { error: unknown })[];
+  wanted: ViewItem[];
+  txs: Map<string, Transaction>;
+  /** The inputs of the decoded ones (the workers' batch size follows it). */
+  burstInputs: number;
+}
+
+/** One pass, no closure or one-element array per transaction: the decoded ones, what their views need (the reader's items as they are), and the burst's transactions by txid. */
+function parseBurst(items: readonly AcceptItem[]): ParsedBurst {
+  const parsed = new Array<{ tx: Transaction; txid: string } | { error: unknown }>(items.length);
+  const wanted: ViewItem[] = [];
+  const txs = new Map<string, Transaction>();
+  for (let i = 0; i < items.length; i++) {
+    let one: { tx: Transaction; txid: string };
+    try {
+      one = decodeAccept(items[i]!.raw, items[i]!.tx);
+    } catch (e) {
+      parsed[i] = { error: e };
+      continue;
+    }
+    parsed[i] = one;
+    wanted.push({ txid: one.txid, outpoints: outpointsOf(one.tx), outputs: one.tx.vout.length });
+    txs.set(one.txid, one.tx);
+  }
+  let burstInputs = 0;
+  for (const tx of txs.values()) burstInputs += tx.vin.length;
+  return { parsed, wanted, txs, burstInputs };
+}
+
 /** An accept's failure as its reply carries it. */
 function toFailure(e: unknown): unknown {
   try {
@@ -400,6 +482,8 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
   private burstsDone = true;
   /** The lone accept writesNow read the view of, for writeNow in the same machine step. */
   private nowAccept: { body: MempoolRequest; tx: Transaction; txid: string; view?: ChainView } | undefined;
+  /** The burst postsNow read the views of, for postNow in the same machine step. */
+  private nowBurst: { body: MempoolRequest; items: AcceptItem[]; sizes: number[]; burst: ParsedBurst; views: ChainView[] } | undefined;
   /** The fee and priority estimator (estimatefee, estimatepriority), fed as komodod's mempool feeds it. */
   private readonly fees: FeeEstimatorFeed;
 
@@ -437,42 +521,41 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
    * transactions are, with one outcome per transaction: `{ ok, result }` or `{ ok, error: { code, message } }`.
    */
   async writeBatch(bodies: MempoolRequest[], report: (outcomes: BatchOutcome[], notices: MempoolNotice[]) => void): Promise<void> {
-    const items: AcceptItem[] = [];
-    /** Per body: how many of `items` are its own. */
-    const sizes: number[] = [];
-    for (const b of bodies) {
-      const own: AcceptItem[] = b.op === 'acceptMany' ? b.items : b.op === 'accept' ? [b] : [];
-      // The request's own item (an accept body is one): what the burst reads of it is raw,
-      // allowHighFees, tx (used only when a Transaction) and relay; a copy only to make allowHighFees a boolean.
-      for (const i of own) items.push(typeof i.allowHighFees === 'boolean' ? i : { raw: i.raw, allowHighFees: i.allowHighFees === true, tx: i.tx, relay: i.relay });
-      sizes.push(own.length);
-    }
+    const { items, sizes } = burstItems(bodies);
     if (items.length === 0) return report(bodies.map(() => ({ ok: true, result: [] })), []);
-    let body = 0;
-    const held: BatchOutcome<string>[] = [];
-    /** The notices of reports that answered no body yet: they go out with the next one that does. */
-    let waiting: MempoolNotice[] = [];
-    await this.acceptMany(items, (outcomes, notices) => {
-      held.push(...outcomes);
-      // Every body whose transactions have all settled is answered, in order (an empty one with them).
-      const done: BatchOutcome[] = [];
-      while (body < bodies.length && held.length >= sizes[body]!) {
-        const mine = held.splice(0, sizes[body]!);
-        done.push(bodies[body]!.op === 'acceptMany' ? { ok: true, result: mine.map(itemOutcome) } : mine[0]!);
-        body++;
-      }
-      // A report that answers nobody (part of one caller's acceptMany: 16 sendrawtransaction calls in
-      // flight arrive as one) would cost the service a machine step and the wallet and p2p one each,
-      // for notices nobody waits on: they wait for the report that answers a body. The last report
-      // answers the last body, so nothing stays behind; the wallet still has them before the answer.
-      if (waiting.length > 0 || done.length === 0) {
-        for (const n of notices) appendNotice(waiting, n);
-        if (done.length === 0) return;
-        notices = waiting;
-        waiting = [];
-      }
-      report(done, notices);
-    });
+    await this.acceptMany(items, answerBodies(bodies, sizes, report));
+  }
+
+  /**
+   * A gathered burst (an acceptMany, or a gathered accept after a burst) whose taking needs nothing
+   * awaited: workers to verify it, no burst being checked again, no crypto-condition context to
+   * fetch, its coins read through the reader at the mempool's tip. The machine then takes it in the
+   * step that brought it (postNow), not through the writer (a working state and a `drained` step per
+   * burst). Its views are read here and kept for postNow, which the machine calls next, in the same step.
+   */
+  postsNow(body: MempoolRequest): boolean {
+    this.nowBurst = undefined;
+    if (!this.gathered(body) || !this.opts.verifyPool?.parallel || this.redoFrom !== undefined) return false;
+    const { items, sizes } = burstItems([body]);
+    // A lone one after no burst is verified on this thread once the bursts before it settle (acceptMany).
+    if (items.length === 0 || (items.length < 2 && this.lastBurst < 2)) return false;
+    const burst = parseBurst(items);
+    // Its CC context would be asked of the chain store.
+    for (const tx of burst.txs.values()) if (readsContext(tx)) return false;
+    const views = this.readViews(burst.wanted);
+    if (!views) return false;
+    this.nowBurst = { body, items, sizes, burst, views };
+    return true;
+  }
+
+  /** The burst postsNow found ready, taken as acceptMany would take it; its answer is reported once it settles. */
+  postNow(body: MempoolRequest, report: (outcomes: BatchOutcome[], notices: MempoolNotice[]) => void): void {
+    const ready = this.nowBurst;
+    this.nowBurst = undefined;
+    const pool = this.opts.verifyPool;
+    if (!ready || ready.body !== body || !pool) throw new ServiceFailure(-32603, 'mempool: a burst taken at once without its views');
+    this.lastBurst = ready.items.length;
+    this.postAcceptMany(pool, ready.items, ready.burst, ready.views, undefined, answerBodies([body], ready.sizes, report));
   }
 
   read(body: MempoolRequest): MempoolReplies[keyof MempoolReplies] {
@@ -714,31 +797,28 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
       const notices: MempoolNotice[] = [];
       return report(await this.acceptEach(items, notices), notices);
     }
-    // One pass, no closure or one-element array per transaction: the decoded ones, what their views
-    // need (the reader's items as they are), and the burst's transactions by txid.
-    const parsed = new Array<{ tx: Transaction; txid: string } | { error: unknown }>(items.length);
-    const wanted: ViewItem[] = [];
-    const burstTxs = new Map<string, Transaction>();
-    for (let i = 0; i < items.length; i++) {
-      let one: { tx: Transaction; txid: string };
-      try {
-        one = decodeAccept(items[i]!.raw, items[i]!.tx);
-      } catch (e) {
-        parsed[i] = { error: e };
-        continue;
-      }
-      parsed[i] = one;
-      wanted.push({ txid: one.txid, outpoints: outpointsOf(one.tx), outputs: one.tx.vout.length });
-      burstTxs.set(one.txid, one.tx);
-    }
-    let burstInputs = 0;
-    for (const tx of burstTxs.values()) burstInputs += tx.vin.length;
-    const viewsAsked = this.chainViews(wanted);
-    const ccAsked = this.ccContext([...burstTxs.values()], burstTxs);
+    const burst = parseBurst(items);
+    const viewsAsked = this.chainViews(burst.wanted);
+    const ccAsked = this.ccContext([...burst.txs.values()], burst.txs);
     const [views, ccTxs] = ccAsked ? await Promise.all([viewsAsked, ccAsked]) : [await viewsAsked, undefined];
     // A burst's signature failed and the bursts after it are being checked again: this one waits for
     // them, so that it is not checked against transactions that will not enter the mempool.
     if (this.redoFrom !== undefined) await this.settled();
+    this.postAcceptMany(pool, items, burst, views, ccTxs, report);
+  }
+
+  /**
+   * A burst's first half, once its views are in: each transaction checked against the mempool and the
+   * bursts before it, its signatures handed to the workers, and its second half posted (commitBurst).
+   */
+  private postAcceptMany(
+    pool: VerifyPool,
+    items: AcceptItem[],
+    { parsed, burstInputs }: ParsedBurst,
+    views: ChainView[],
+    ccTxs: ReadonlyMap<string, Transaction> | undefined,
+    report: (outcomes: BatchOutcome<string>[], notices: MempoolNotice[]) => void,
+  ): void {
     // From here to the posting nothing awaits: the failures counted now are all this burst was checked after.
     const epoch = this.failures;
     const overlay = this.pending;

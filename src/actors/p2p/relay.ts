@@ -5,6 +5,7 @@ import { REJECT_INVALID } from '../../chain/validation/errors.js';
 import { ValidationError, checkTransaction, contextualCheckTransaction, validationContext } from '../../chain/validation/index.js';
 import { ServiceFailure } from '../protocol.js';
 import { AlreadyAsked, MAPASKFOR_MAX_SZ, SETASKFOR_MAX_SZ } from './askfor.js';
+import { RelayCache } from './relay-cache.js';
 import type { Bans } from './bans.js';
 import { P2PPart, hashKey, type P2PCore } from './context.js';
 import type { Peer } from './peer.js';
@@ -13,8 +14,6 @@ import type { BlockSync } from './sync.js';
 export const DEFAULT_MAX_ORPHAN_TRANSACTIONS = 100;
 /** Relayed transactions of one peer waiting for the mempool's answer at once (a burst's size). */
 const MAX_TX_INFLIGHT = 64;
-/** The relay cache keeps a relayed tx for 15 minutes (net.cpp:1905-1933). */
-const RELAY_CACHE_MS = 15 * 60 * 1000;
 const MAX_RELAY_CACHE = 20_000;
 /** Inventory entries looked up together: one ask of the chain store and the mempool per slice. */
 export const INV_SLICE = 1000;
@@ -56,7 +55,8 @@ export class TxRelay extends P2PPart {
   readonly alreadyAsked = new AlreadyAsked(MAX_INV_SZ);
   /** AskFor's static nLastTime: request times are never reused, so requests keep their order. */
   private askLastTime = 0;
-  readonly relayCache = new Map<string, { raw: Uint8Array; at: number }>();
+  /** mapRelay (net.cpp:1905-1933): each relayed tx for 15 minutes, for getdata. */
+  readonly relayCache = new RelayCache(MAX_RELAY_CACHE);
 
   constructor(
     core: P2PCore,
@@ -83,7 +83,7 @@ export class TxRelay extends P2PPart {
 
   /** A transaction relayed in the last 15 minutes (mapRelay), for getdata. */
   relayed(txid: string): Uint8Array | undefined {
-    return this.relayCache.get(txid)?.raw;
+    return this.relayCache.get(txid);
   }
 
   // ---- asking for announced transactions ------------------------------------------------------
@@ -160,11 +160,11 @@ export class TxRelay extends P2PPart {
    * every peer not known to have it. The wallet's rebroadcast comes this way too (RelayWalletTransaction).
    */
   relayTransaction(txid: string, raw: Uint8Array): void {
-    // Re-set at the end, so the map stays in time order for housekeeping's sweep.
-    this.relayCache.delete(txid);
-    this.relayCache.set(txid, { raw, at: Date.now() });
-    if (this.relayCache.size > MAX_RELAY_CACHE) this.relayCache.delete(this.relayCache.keys().next().value as string);
+    // Kept with no peer too (komodod fills mapRelay before it looks at vNodes): a peer that connects
+    // within the 15 minutes may ask for it.
+    this.relayCache.add(txid, raw, Date.now());
     this.recentRejects.delete(txid);
+    if (this.peers.size === 0) return;
     const k = hashKey(MSG_TX, txid);
     for (const p of this.peers.values()) {
       if (p.disconnected || !p.successfullyConnected || !p.relayTxes || p.known.has(k)) continue;
@@ -182,12 +182,7 @@ export class TxRelay extends P2PPart {
 
   /** Drops the relayed transactions older than 15 minutes. */
   sweepRelayCache(now: number): void {
-    // Oldest first (onTxAccepted keeps the map in time order): stop at the first one still fresh, so
-    // the sweep costs what expired, not the 20,000 the cache may hold.
-    for (const [k, v] of this.relayCache) {
-      if (now - v.at <= RELAY_CACHE_MS) break;
-      this.relayCache.delete(k);
-    }
+    this.relayCache.sweep(now);
   }
 
   async onMempool(p: Peer): Promise<void> {
