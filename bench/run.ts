@@ -17,6 +17,7 @@ import { txoutsetBenchmarks } from './txoutset.bench.js';
 import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
 import { allocBenchmarks } from './alloc.bench.js';
 import { chainIndexBenchmarks } from './chainindex.bench.js';
+import { cachesBenchmarks } from './caches.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -36,6 +37,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['UTXO set statistics (gettxoutsetinfo, issue 30)', txoutsetBenchmarks],
   ['getblocktemplate (issue 30)', blockTemplateBenchmarks],
   ['chain index queries (headers, stale transactions)', chainIndexBenchmarks],
+  ['bounded caches when full (signature, script execution)', cachesBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.
