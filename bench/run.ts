@@ -18,6 +18,7 @@ import { blockTemplateBenchmarks } from './blocktemplate.bench.js';
 import { allocBenchmarks } from './alloc.bench.js';
 import { chainIndexBenchmarks } from './chainindex.bench.js';
 import { rpcScaleBenchmarks } from './rpcscale.bench.js';
+import { cachesBenchmarks } from './caches.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -38,6 +39,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['getblocktemplate (issue 30)', blockTemplateBenchmarks],
   ['chain index queries (headers, stale transactions)', chainIndexBenchmarks],
   ['RPC at scale (the scale audit)', rpcScaleBenchmarks],
+  ['bounded caches when full (signature, script execution)', cachesBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.

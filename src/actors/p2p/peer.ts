@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { MessageParser, frameMessage, ipBytes, type Frame } from '../../chain/p2p/messages.js';
 import { ipToString } from './banlist.js';
+import { FifoSet } from '../../chain/fifo.js';
 import { AskQueue, FingerprintSet } from './askfor.js';
 
 /**
@@ -22,18 +23,15 @@ const frameBytes = (f: Frame): number => 24 + (f.kind === 'message' ? f.payload.
 
 /** Inventory a peer is known to have: the most recent INVENTORY_KNOWN_MAX entries. */
 export class KnownSet {
-  private readonly set = new Set<string>();
-  constructor(private readonly max = INVENTORY_KNOWN_MAX) {}
+  private readonly set: FifoSet<string>;
+  constructor(max = INVENTORY_KNOWN_MAX) {
+    this.set = new FifoSet(max);
+  }
   has(k: string): boolean {
     return this.set.has(k);
   }
   add(k: string): void {
-    if (this.set.has(k)) return;
     this.set.add(k);
-    if (this.set.size > this.max) {
-      const first = this.set.values().next().value as string;
-      this.set.delete(first);
-    }
   }
 }
 

@@ -3,6 +3,7 @@ import type { Secp256k1Backend } from './backend.js';
 import { nobleBackend } from './backend-noble.js';
 import { encodeDERSignature, isHighS, parseDERSignature } from './der.js';
 import { toHex } from '../encoding/hex.js';
+import { FifoMap } from '../fifo.js';
 
 /**
  * ECDSA over secp256k1 as komodod uses it: 32-byte digests signed as they are (no prehash),
@@ -51,8 +52,8 @@ export function isValidPublicKey(pub: Uint8Array): boolean {
 }
 
 /** Keys parsed lately (hex → uncompressed form or null), oldest first: keys recur (token owners, CC globals). */
-const parsedKeys = new Map<string, Uint8Array | null>();
 const PARSED_KEYS = 4096;
+const parsedKeys = new FifoMap<string, Uint8Array | null>(PARSED_KEYS);
 
 /**
  * The key as secp256k1_ec_pubkey_parse reads it, serialised uncompressed; null when it does not parse.
@@ -65,7 +66,6 @@ export function publicKeyUncompressed(pub: Uint8Array): Uint8Array | null {
   if (known !== undefined) return known;
   const point = active.pointUncompressed(pub);
   parsedKeys.set(k, point);
-  if (parsedKeys.size > PARSED_KEYS) parsedKeys.delete(parsedKeys.keys().next().value!);
   return point;
 }
 

@@ -16,6 +16,7 @@ import {
 } from './opret.js';
 import type { CCNode } from '../cc/types.js';
 import { hasTokensEval, tokensVinPubkeysOf, vinConditions } from './vins.js';
+import { FifoMap } from '../fifo.js';
 
 /**
  * komodod's Tokens validator (TokensValidate and its helpers in CCtokens.cpp at 0adeeab) as a pure
@@ -97,8 +98,8 @@ function tokenEvals(nftData: Uint8Array, extra: Uint8Array): TokenEvals {
 }
 
 /** Condition scripts built lately (see TokensContext.script), oldest first. */
-const CONDITION_SCRIPTS = new Map<string, Uint8Array>();
 const MAX_CONDITION_SCRIPTS = 8192;
+const CONDITION_SCRIPTS = new FifoMap<string, Uint8Array>(MAX_CONDITION_SCRIPTS);
 
 /** What the validator reads off one transaction, decoded once per context. */
 interface TxFacts {
@@ -208,7 +209,6 @@ class TokensContext {
     let s = CONDITION_SCRIPTS.get(key);
     if (!s) {
       CONDITION_SCRIPTS.set(key, (s = build()));
-      if (CONDITION_SCRIPTS.size > MAX_CONDITION_SCRIPTS) CONDITION_SCRIPTS.delete(CONDITION_SCRIPTS.keys().next().value!);
     }
     return s;
   }

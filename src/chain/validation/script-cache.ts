@@ -1,3 +1,5 @@
+import { FifoSet } from '../fifo.js';
+
 /**
  * Transactions whose input scripts already passed, keyed by txid and consensus branch id: the
  * mempool checks scripts with the standard flags, a superset of the block flags (every extra flag
@@ -6,9 +8,11 @@
  * the outpoints fix the coins spent, so a hit cannot validate anything else. Bounded, oldest out.
  */
 export class ScriptExecutionCache {
-  private readonly entries = new Set<string>();
+  private readonly entries: FifoSet<string>;
 
-  constructor(readonly maxEntries = 200_000) {}
+  constructor(readonly maxEntries = 200_000) {
+    this.entries = new FifoSet(Math.max(1, maxEntries));
+  }
 
   static key(txid: string, branchId: number): string {
     return `${txid}:${branchId >>> 0}`;
@@ -19,10 +23,6 @@ export class ScriptExecutionCache {
   }
 
   add(txid: string, branchId: number): void {
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.values().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.add(ScriptExecutionCache.key(txid, branchId));
   }
 

@@ -9,6 +9,7 @@ import type { Transaction } from '../tx/transaction.js';
 import type { Coin, CoinView } from './coin.js';
 import { MissingInputsError, REJECT_INVALID, REJECT_NONSTANDARD, reject } from './errors.js';
 import { isCoinImport, isMint } from './tx-values.js';
+import { FifoSet } from '../fifo.js';
 
 /**
  * komodod's signature cache (script/sigcache.cpp): ECDSA checks that succeeded, keyed by
@@ -17,9 +18,12 @@ import { isCoinImport, isMint } from './tx-values.js';
  * entries go first.
  */
 export class SignatureCache {
-  private readonly entries = new Set<string>();
+  private readonly entries: FifoSet<string>;
 
-  constructor(readonly maxEntries = 100_000) {}
+  /** A bound of 0 keeps the newest entry (as the eviction it replaced did, for a throwaway cache). */
+  constructor(readonly maxEntries = 100_000) {
+    this.entries = new FifoSet(Math.max(1, maxEntries));
+  }
 
   /**
    * The entry for a verified signature: its bytes as a Latin-1 string (half the length of hex, one
@@ -39,14 +43,7 @@ export class SignatureCache {
   }
 
   add(key: string): void {
-    // One lookup, not a has() then an add(): a key already there leaves the size as it was.
-    const size = this.entries.size;
     this.entries.add(key);
-    if (this.entries.size > size && this.entries.size > this.maxEntries) {
-      const oldest = this.entries.values().next();
-      // (With no room at all the key itself stays, as it did when the oldest went first.)
-      if (!oldest.done && oldest.value !== key) this.entries.delete(oldest.value);
-    }
   }
 
   get size(): number {
