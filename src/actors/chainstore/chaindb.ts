@@ -92,7 +92,7 @@ export function encodeRecord(r: BlockRecord): Buffer {
  * sync is on the committing thread; a connecting block commits through writeVisible instead, whose
  * transaction commits and syncs on lmdb-js's write thread.
  */
-const NOSYNC_COMMIT = 3 | 0x10000;
+export const NOSYNC_COMMIT = 3 | 0x10000;
 
 /**
  * How long writeVisible waits, blocking, for its commit to become visible once its writes are made
