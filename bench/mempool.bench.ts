@@ -1,23 +1,33 @@
 /**
  * The mempool's per-call costs against its size, each figure beside its limit in the same run:
  * getmempoolinfo over HTTP against an in-process node (startNode: the real RPC method and mempool
- * actor) holding 2·10^4 transactions, against the same on a node holding 10^2 (flat: ratio ≤ 1.5).
+ * actor) holding 2·10^4 transactions, against the same on a node holding 10^2 (flat: ratio ≤ 1.5);
+ * and an empty block's connect at the mempool (removeForBlock: blockConnected through its actor, as
+ * the chain store's notice reaches it), main-thread CPU per block, 2·10^4 against 10^2 (≤ 1.5), with
+ * the heap it allocates and the GC time per block beside it (a GC of a bigger live heap would show
+ * there, not in the CPU the connect's own code takes).
  *
  * Each node runs the dev chain (a regtest chain: komodod's fRequireStandard is off there), so its
  * mempool is filled with unsigned spends of anyone-can-spend (OP_TRUE) outputs, fanned out from the
  * premine by one signed transaction: filling takes seconds, and the mempool holds exactly what it
  * holds for any other transaction (entries, spent outpoints, address index, totals).
  */
+import v8 from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Block } from '../src/chain/block/block.js';
+import { BlockHeader } from '../src/chain/block/header.js';
 import { fromHexReversed, toHex } from '../src/chain/encoding/hex.js';
 import { Outpoint, TxIn } from '../src/chain/tx/input.js';
 import { TxOut } from '../src/chain/tx/output.js';
+import { Transaction } from '../src/chain/tx/transaction.js';
 import { loadConfig } from '../src/node/config.js';
 import { startNode, type NodeHandle } from '../src/node/node.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
 import { alternated, httpClient, httpRate, rpcBody, type Client } from './tokens.bench.js';
+import { mainThreadCpuMs } from './node.bench.js';
 import type { Row } from './lib.js';
 
 const KEY = benchKey('acnode mempool bench key');
@@ -96,6 +106,76 @@ export async function nodeWithMempool(count: number): Promise<Filled> {
   }
 }
 
+/** A block of one coinbase at `height`, its time now (the fee estimator counts it as current). */
+function emptyBlock(height: number): { block: Block; txids: string[] } {
+  const cb = new Transaction();
+  cb.vin.push(new TxIn(Outpoint.null(), Uint8Array.of(0x03, height & 0xff, (height >> 8) & 0xff, height >> 16), 0xffffffff));
+  cb.vout.push(new TxOut(1000n, OP_TRUE));
+  const header = new BlockHeader();
+  header.time = Math.floor(Date.now() / 1000);
+  const block = new Block(header, [cb]);
+  block.updateMerkleRoot();
+  return { block, txids: [cb.txid()] };
+}
+
+interface ConnectCost {
+  /** main-thread CPU, ms per block */
+  cpu: number;
+  /** heap allocated, bytes per block (used heap after − before + what each GC freed) */
+  heap: number;
+  /** GC pauses, ms per block */
+  gc: number;
+}
+
+/**
+ * `count` empty blocks connected at the node's mempool one after another, at heights from `height`
+ * up (nothing expires: the filled entries have no expiry height), each awaited.
+ */
+async function emptyConnects(f: Filled, height: number, count: number): Promise<ConnectCost> {
+  const blocks = Array.from({ length: count }, (_, i) => ({ ...emptyBlock(height + i), height: height + i }));
+  let gc = 0;
+  const obs = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) gc += e.duration;
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  const profiler = new v8.GCProfiler();
+  const heap0 = v8.getHeapStatistics().used_heap_size;
+  profiler.start();
+  const cpu0 = mainThreadCpuMs();
+  for (const b of blocks) await f.node.services.mempool.ask({ op: 'blockConnected', block: b.block, txids: b.txids, height: b.height });
+  const cpu = mainThreadCpuMs() - cpu0;
+  const heap1 = v8.getHeapStatistics().used_heap_size;
+  const stats = profiler.stop() as unknown as { statistics: { beforeGC: { heapStatistics: { usedHeapSize: number } }; afterGC: { heapStatistics: { usedHeapSize: number } } }[] };
+  // The observer's entries arrive in a later turn.
+  await new Promise((r) => setTimeout(r, 20));
+  obs.disconnect();
+  let freed = 0;
+  for (const s of stats.statistics) freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
+  return { cpu: cpu / count, heap: (heap1 - heap0 + freed) / count, gc: gc / count };
+}
+
+/** Empty-block connects on both nodes, alternated round by round: the least of each figure per node. */
+async function emptyConnectRows(small: Filled, big: Filled, sizes: [number, number]): Promise<Row[]> {
+  const PER_ROUND = 1000;
+  const heights = [1000, 1000];
+  const best: ConnectCost[] = [0, 1].map(() => ({ cpu: Infinity, heap: Infinity, gc: Infinity }));
+  for (let round = -1; round < 5; round++) {
+    for (const [k, f] of ([small, big] as const).entries()) {
+      const c = await emptyConnects(f, heights[k]!, PER_ROUND);
+      heights[k]! += PER_ROUND;
+      // Round -1 warms the path up (V8 compiles it over its first calls).
+      if (round < 0) continue;
+      best[k] = { cpu: Math.min(best[k]!.cpu, c.cpu), heap: Math.min(best[k]!.heap, c.heap), gc: Math.min(best[k]!.gc, c.gc) };
+    }
+  }
+  const [s, b] = best as [ConnectCost, ConnectCost];
+  return [
+    { name: `empty block connected at the mempool, ${sizes[1]} mempool txs: main-thread CPU`, value: b.cpu, unit: 'ms', limitName: `the same, ${sizes[0]} mempool txs`, limit: s.cpu, target: { kind: 'max', ratio: 1.5 } },
+    { name: `  heap allocated per empty block, ${sizes[1]} mempool txs`, value: b.heap / 1024, unit: 'KB', limitName: `the same, ${sizes[0]} mempool txs`, limit: s.heap / 1024 },
+    { name: `  GC per empty block, ${sizes[1]} mempool txs`, value: b.gc, unit: 'ms', limitName: `the same, ${sizes[0]} mempool txs`, limit: s.gc },
+  ];
+}
+
 export async function mempoolBenchmarks(): Promise<Row[]> {
   const rows: Row[] = [];
   const SMALL = 100;
@@ -119,6 +199,7 @@ export async function mempoolBenchmarks(): Promise<Row[]> {
       limit: 1e6 / rateSmall,
       target: { kind: 'max', ratio: 1.5 },
     });
+    rows.push(...(await emptyConnectRows(small, big, [SMALL, BIG])));
   } finally {
     await small.close();
     await big?.close();

@@ -328,7 +328,7 @@ function acceptRow(): AcceptRow {
  * is the process id); NaN where there are none. process.cpuUsage() sums every thread: this tells the
  * thread that serves RPC and runs the actors from the workers and V8's own threads.
  */
-function mainThreadCpuMs(): number {
+export function mainThreadCpuMs(): number {
   try {
     return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
   } catch {
