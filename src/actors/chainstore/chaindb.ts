@@ -40,8 +40,8 @@ export interface BlockRecord {
 export interface OtherThreadWrite {
   commit(): void;
   abort(): void;
-  /** Ended there without a commit. */
-  failed(): boolean;
+  /** Ended there (committed and synced, or not). */
+  ended(): boolean;
   /** Settles once committed and synced there; rejects with why not. */
   readonly done: Promise<void>;
 }
@@ -352,7 +352,7 @@ export class ChainDb {
       );
       // Visible, or the other thread ended without committing (its writes threw): the error is its.
       const until = performance.now() + VISIBLE_SPIN_MS;
-      while (!this.isVisible(seen) && !w.failed() && performance.now() < until) Atomics.wait(pollWait, 0, 0, VISIBLE_POLL_MS);
+      while (!this.isVisible(seen) && !w.ended() && performance.now() < until) Atomics.wait(pollWait, 0, 0, VISIBLE_POLL_MS);
       if (!this.isVisible(seen)) {
         await w.done;
         if (!this.isVisible(seen)) throw new Error("the chain state's commit is not visible after it ended");

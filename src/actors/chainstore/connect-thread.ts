@@ -43,8 +43,8 @@ export interface InFlight {
   commit(): void;
   /** The checks failed: the thread aborts the transaction; nothing of the block is written. */
   abort(): void;
-  /** Whether the thread has ended the job without committing it (its effects threw, or it was aborted). */
-  failed(): boolean;
+  /** Whether the thread has ended the job (committed and synced, or not): a commit not visible by then failed. */
+  ended(): boolean;
   /** Settles once the thread has ended the job: committed and synced, or rejected with why not. */
   readonly done: Promise<void>;
 }
@@ -108,17 +108,14 @@ export class ConnectThread {
       Atomics.store(this.signal, VERDICT, v);
       Atomics.notify(this.signal, VERDICT);
     };
-    let failed = false;
-    done.catch(() => (failed = true));
+    // Read as the thread ends it (the chain store's thread may be blocked waiting, not listening).
     return {
       commit: () => verdict(COMMIT),
       abort: () => verdict(ABORT),
-      // The thread ended the job and its message is not read yet, or was read as a failure.
-      failed: () => {
-        if (failed) return true;
-        if (Atomics.load(this.signal, ENDED) < seq) return false;
+      ended: () => {
+        if (Atomics.load(this.signal, ENDED) < seq && Atomics.load(this.signal, STATE) !== FAILED) return false;
         this.drain();
-        return failed || Atomics.load(this.signal, STATE) === FAILED;
+        return true;
       },
       done,
     };
