@@ -6,7 +6,7 @@ import { ChainIndexes } from './chainstate.js';
 import { poolsFrom } from './pools.js';
 import { SupplyIndex } from './supplyindex.js';
 import { TokenIndex } from './tokenindex.js';
-import { COMMIT, ENDED, READY, STATE, VERDICT, type ConnectJob, type ConnectMessage, type ConnectThreadInit } from './connect-thread.js';
+import { ABORT, COMMIT, ENDED, FAILED, READY, STATE, VERDICT, type ConnectJob, type ConnectMessage, type ConnectThreadInit } from './connect-thread.js';
 
 /**
  * The connect thread (connect-thread.ts): writes a block's effects in one write transaction, then
@@ -50,5 +50,7 @@ port.on('message', ({ seq, job }: { seq: number; job: ConnectJob }) => {
   Atomics.notify(signal, ENDED);
   say(msg);
 });
+void ABORT;
+void FAILED;
 Atomics.store(signal, STATE, READY);
 Atomics.notify(signal, ENDED);
