@@ -36,16 +36,6 @@ export interface BlockRecord {
   header: BlockHeader;
 }
 
-/** A write transaction another thread holds open for writeVisibleOn (connect-thread.ts's InFlight). */
-export interface OtherThreadWrite {
-  commit(): void;
-  abort(): void;
-  /** Ended there (committed and synced, or not). */
-  ended(): boolean;
-  /** Settles once committed and synced there; rejects with why not. */
-  readonly done: Promise<void>;
-}
-
 /** The LMDB meta-page magic (MDB_MAGIC), after the page header, in both meta pages (pages 0 and 1). */
 const MDB_MAGIC = 0xbeefc0de;
 const META_MAGIC_AT = 24;
@@ -308,60 +298,6 @@ export class ChainDb {
     } finally {
       this.visiblePending = false;
       // Visible (or failed): the held snapshot predates it, and reads from here on see the commit.
-      this.releaseHeld();
-    }
-  }
-
-  /**
-   * writeVisible with the writes made on another thread (connect-thread.ts): `begin` hands them
-   * over (that thread opens the write transaction and makes them), then `check` runs here meanwhile.
-   * If `check` (or beforeCommit) throws, the other thread aborts: nothing is written, and the throw
-   * is rethrown. Else it commits, and this resolves with what `check` returned once a read sees the
-   * commit (`seen`), its sync still running there; a commit the other thread could not make rejects.
-   * Readers see the state before it meanwhile, and nothing else writes (write() refuses to).
-   */
-  async writeVisibleOn<T>(begin: () => OtherThreadWrite, check: () => T, seen: () => boolean): Promise<T> {
-    this.usable();
-    this.visiblePending = true;
-    try {
-      // Every earlier sync ends before this commit begins (ChainDb.open); and it begins after the
-      // caller's turn at the earliest (as writeVisible's transaction does), so that the caller's
-      // code after the call reads the state before it, as every reader does until it is visible
-      // and the caller has gone on (the commit is made visible and resumed from in one microtask run).
-      await this.syncs;
-      if (this.failure) throw this.failure;
-      const w = begin();
-      let value: T;
-      try {
-        value = check();
-        this.beforeCommit?.();
-      } catch (e) {
-        w.abort();
-        await w.done.catch(() => undefined);
-        throw e;
-      }
-      w.commit();
-      this.syncsPending++;
-      this.syncs = Promise.all([this.syncs, w.done]).then(
-        () => {
-          this.syncsPending--;
-        },
-        () => {
-          this.syncsPending--;
-        },
-      );
-      // Visible, or the other thread ended without committing (its writes threw): the error is its.
-      const until = performance.now() + VISIBLE_SPIN_MS;
-      while (!this.isVisible(seen) && !w.ended() && performance.now() < until) Atomics.wait(pollWait, 0, 0, VISIBLE_POLL_MS);
-      if (!this.isVisible(seen)) {
-        await w.done;
-        if (!this.isVisible(seen)) throw new Error("the chain state's commit is not visible after it ended");
-      }
-      // A commit whose sync fails later: what readers saw may not be on the disk.
-      w.done.catch((e: unknown) => (this.failure ??= new Error(`the chain state's commit could not be written to the disk (${e instanceof Error ? e.message : String(e)}): restart the node`)));
-      return value;
-    } finally {
-      this.visiblePending = false;
       this.releaseHeld();
     }
   }

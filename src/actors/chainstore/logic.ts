@@ -44,8 +44,6 @@ import { ccReads } from '../../chain/assets/context.js';
 import { writeBlockEffects, type ChainStateParts } from './block-effects.js';
 import { PendingBlocks, blockView } from './pending-view.js';
 import { WriteThread } from './write-thread.js';
-import { ConnectThread } from './connect-thread.js';
-import { needsLookup } from './tokenindex.js';
 import { addPools, lookupValues, poolDeltaOf, poolsArray, poolsFrom, undoValues } from './pools.js';
 
 /** Blocks the write thread may have waiting or being written while the next one is verified (-reindex). */
@@ -74,11 +72,6 @@ export interface ChainStoreOptions {
    * (write-thread.ts); without it (or when the thread does not load) both happen here, in turn.
    */
   writeThread?: boolean;
-  /**
-   * A connected block's effects on the indexes are written on a connect thread while this one checks
-   * the block (connect-thread.ts); without it (or while it loads) both happen here, in turn.
-   */
-  connectThread?: boolean;
   /**
    * Called with the parameters in force whenever the tip changes them: an immutable value the node
    * hands to the actors that build transactions for the next height (the wallet) and to the rules.
@@ -111,7 +104,6 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   currentParams: ChainParams | undefined;
   /** -reindex's write thread, while its blocks connect (load). */
   private writer: WriteThread | undefined;
-  private connector: ConnectThread | undefined;
   /** Blocks verified and handed to the write thread, not committed yet (at most WRITE_AHEAD + 1). */
   private readonly pending = new PendingBlocks();
   /** -reindex: the block the scan just read and indexed, parsed and hashed, for its connect (then dropped). */
@@ -233,8 +225,6 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       await this.stopWriter();
     }
     this.readable = true;
-    // Started once loaded (it opens the chain state as it is now); blocks connect here until it has.
-    if (this.opts.connectThread) this.connector = ConnectThread.start({ path: this.store.db.path, addressIndex: this.indexes.addressIndex }, this.log);
   }
 
   /**
@@ -600,10 +590,6 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
 
   async close(): Promise<void> {
     this.readable = false;
-    const c = this.connector;
-    this.connector = undefined;
-    // Idle: every connect through it has settled (the chain store answers only then).
-    await c?.stop();
     await this.store?.close();
   }
 
@@ -1320,55 +1306,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * here once the commit is visible, before any other event is handled.
    */
   private async connectTip(entry: BlockEntry, notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
-    const c = this.connector;
-    if (c?.usable) {
-      const block = this.blockOf(entry);
-      if (!block.txs.some(needsLookup)) return this.connectTipOn(c, entry, block, notices);
-    }
     const checked = this.checkConnect(entry);
     if ('reason' in checked) return checked;
     // Its commit moves the tip to it (writeBlockEffects): a read that finds that tip sees the commit.
     await this.commitVisible(checked.write, entry.hash);
     this.connected(entry, checked.block, checked.txids, notices);
-    return undefined;
-  }
-
-  /**
-   * connectTip with the block's index writes on the connect thread, made while its checks run here:
-   * the thread's write transaction commits once they pass, and is aborted whole if they fail. A block
-   * whose token transactions need a confirmed transaction looked up does not come here.
-   */
-  private async connectTipOn(c: ConnectThread, entry: BlockEntry, block: Block, notices: ChainStoreNotice[]): Promise<{ rejectCode: number; reason: string } | undefined> {
-    const h = this.held(entry);
-    const parent = this.index.parent(entry);
-    const total = parent ? (this.valuePools(parent.hash)?.total ?? null) : null;
-    const job = {
-      hash: entry.hash,
-      height: entry.height,
-      prev: entry.prev,
-      raw: h.raw,
-      txStarts: Uint32Array.from(h.txStarts),
-      txids: h.txids,
-      // Indexed since the last commit (this block's own among them): written in its transaction.
-      records: this.unrecorded.map((e) => ({ hash: e.hash, value: encodeRecord(this.recordOf(e)) })),
-      parentTotal: total && poolsArray(total),
-    };
-    let problem: { rejectCode: number; reason: string } | undefined;
-    try {
-      await this.store.db.writeVisibleOn(
-        () => c.begin(job),
-        () => {
-          const checked = this.checkConnect(entry);
-          if ('reason' in checked) throw (problem = checked);
-        },
-        () => this.store.db.getMeta<string>('tip') === entry.hash,
-      );
-    } catch (e) {
-      if (problem && e === problem) return problem;
-      throw e;
-    }
-    this.unrecorded.length = 0;
-    this.connected(entry, block, h.txids, notices);
     return undefined;
   }
 

@@ -70,11 +70,6 @@ function tokenOpretOf(tx: Transaction): TokenOpRet | null {
   return tx.vout.length > 0 && tx.vout[tx.vout.length - 1]!.script[0] === OP_RETURN ? tryDecodeTokenOpRet(tx.vout[tx.vout.length - 1]!.script) : null;
 }
 
-/** Whether connecting `tx` asks for confirmed transactions (the token validator reads them): a transaction with a token opret. */
-export function needsLookup(tx: Transaction): boolean {
-  return tokenOpretOf(tx) !== null;
-}
-
 export class TokenIndex {
   private readonly tokens: Database<Buffer, Buffer>;
   private readonly outputs: Database<Buffer, Buffer>;

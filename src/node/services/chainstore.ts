@@ -12,8 +12,6 @@ export function chainStoreOptions(parts: NodeParts): ChainStoreOptions {
     reindex: config.reindex,
     // -reindex's blocks are written on a thread of their own while the next is verified here.
     writeThread: true,
-    // A connected block's index writes are made on a thread of their own while its checks run here.
-    connectThread: true,
     // -dbcache: the recent blocks get a sixteenth of it.
     cacheBytes: Math.floor((config.dbcache * 2 ** 20) / 16),
     // The rules read the parameters in force at the tip, which the store itself publishes.
