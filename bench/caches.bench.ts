@@ -35,7 +35,10 @@ export function cachesBenchmarks(): Row[] {
       unit: 'µs',
       limitName: 'the same at 10^3 entries',
       limit: perSmall,
-      target: { kind: 'max', ratio: 1.5 },
+      // Not 1.5: a table of 10^5 entries no longer fits the CPU caches, so an insertion misses on its
+      // bucket and on the evicted key's (~0.5–0.7 µs more, measured quiet: 1.6–1.8); the walk over deleted
+      // slots this row guards against gave 16.4 and 9.1 on the same machine.
+      target: { kind: 'max', ratio: 2 },
     });
   }
   return rows;
