@@ -67,3 +67,18 @@ export async function mineOnto(logic: ChainStoreLogic, txs: Transaction[], payTo
   if (r.status !== 'connected') throw new Error(`bench block not connected: ${r.status} ${r.reason ?? ''}`);
   return block;
 }
+
+/**
+ * The chain store as the wallet benches' wallets ask it: no coins by script at start, the tip at
+ * `height()`, no confirmed transaction to look up.
+ */
+export function walletBenchChain(height: () => number): never {
+  return {
+    ask: async (body: { op: string }) => {
+      if (body.op === 'coinsByScript') return { height: 1, hash: '00'.repeat(32), mtp: 0, coins: [] };
+      if (body.op === 'tip') return { height: height(), mtp: 1_700_000_000, time: 1_700_000_000 };
+      if (body.op === 'tx') return null;
+      throw new Error(`stub chain: ${body.op}`);
+    },
+  } as never;
+}

@@ -21,6 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash160, sha256 } from '../src/chain/crypto/hash.js';
+import { walletBenchChain } from './fixtures.js';
 import { toHex } from '../src/chain/encoding/hex.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../src/chain/address/index.js';
 import { devChainParams } from '../src/chain/params/chain-params.js';
@@ -56,14 +57,7 @@ async function build(n: number): Promise<Fixture> {
   const tipKeys = all.slice(10, 20);
   const rotation = all.slice(20);
   let tip = 1;
-  const chain = {
-    ask: async (body: { op: string }) => {
-      if (body.op === 'coinsByScript') return { height: 1, hash: '00'.repeat(32), mtp: 0, coins: [] };
-      if (body.op === 'tip') return { height: tip, mtp: 1_700_000_000, time: 1_700_000_000 };
-      if (body.op === 'tx') return null;
-      throw new Error(`stub chain: ${body.op}`);
-    },
-  } as never;
+  const chain = walletBenchChain(() => tip);
   const mempool = {
     ask: async (body: { op: string }) => {
       if (body.op === 'entries') return [];

@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { hash160, sha256 } from '../src/chain/crypto/hash.js';
+import { walletBenchChain } from './fixtures.js';
 import { selectSecp256k1Backend } from '../src/actors/verify/sig-backend.js';
 import { toHex } from '../src/chain/encoding/hex.js';
 import { devChainParams } from '../src/chain/params/chain-params.js';
@@ -70,14 +71,7 @@ async function build(n: number, foreign = false): Promise<Fixture> {
   const all = keys.all();
   const mempoolTxs: { txid: string; tx: Transaction }[] = [];
   let tip = 1;
-  const chain = {
-    ask: async (body: { op: string }) => {
-      if (body.op === 'coinsByScript') return { height: 1, hash: '00'.repeat(32), mtp: 0, coins: [] };
-      if (body.op === 'tip') return { height: tip, mtp: 1_700_000_000, time: 1_700_000_000 };
-      if (body.op === 'tx') return null;
-      throw new Error(`stub chain: ${body.op}`);
-    },
-  } as never;
+  const chain = walletBenchChain(() => tip);
   const mempool = {
     ask: async (body: { op: string; raw?: Uint8Array }) => {
       if (body.op === 'entries') return [];

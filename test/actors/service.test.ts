@@ -23,6 +23,18 @@ function stubLogic(name: string, parts: Partial<ServiceLogic>): ServiceLogic {
 }
 
 /** A counter service whose writes are slow, so requests pile up behind a running write. */
+/** A service actor whose machine steps (the events it takes) are recorded in `steps`. */
+function steppedService(logic: ServiceLogic) {
+  const steps: string[] = [];
+  const actor = createActor(serviceMachine, {
+    input: { logic },
+    inspect: (e) => {
+      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
+    },
+  });
+  return { actor, steps };
+}
+
 function counter(): ServiceLogic & { log: string[]; closed: boolean } {
   let value = 0;
   const log: string[] = [];
@@ -282,13 +294,7 @@ test('service machine: what a batch settles before its writeBatch returns goes o
       report([{ ok: true, result: 'later' }], []);
     },
   });
-  const steps: string[] = [];
-  const actor = createActor(serviceMachine, {
-    input: { logic },
-    inspect: (e) => {
-      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
-    },
-  });
+  const { actor, steps } = steppedService(logic);
   const order: string[] = [];
   actor.on('reply', (r) => order.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
   actor.on('note', () => order.push('note'));
@@ -331,13 +337,7 @@ test('service machine: a gathered batch that needs no waiting is taken in the st
       void held.then(() => report([{ ok: true, result: `posted ${String(b.n)}` }], [{ type: 'note', n: b.n }]));
     },
   });
-  const steps: string[] = [];
-  const actor = createActor(serviceMachine, {
-    input: { logic },
-    inspect: (e) => {
-      if (e.type === '@xstate.event' && e.actorRef === actor) steps.push((e.event as { type: string }).type);
-    },
-  });
+  const { actor, steps } = steppedService(logic);
   const order: string[] = [];
   actor.on('reply', (r) => order.push(`reply ${String((r as unknown as { result?: unknown }).result)}`));
   actor.on('note', (e) => order.push(`note ${String((e as unknown as { n: number }).n)}`));
