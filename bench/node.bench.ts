@@ -443,7 +443,7 @@ async function keepInFlight<T>(count: number, items: readonly T[], f: (item: T) 
 }
 
 /** The bare floor: Polka + body-parser answering fixed bytes. */
-async function bareServer(reply: Buffer): Promise<{ port: number; close(): Promise<void> }> {
+export async function bareServer(reply: Buffer): Promise<{ port: number; close(): Promise<void> }> {
   const app = polka();
   app.use(bodyParser.raw({ type: () => true, limit: 0x02000000, inflate: false }));
   app.post('/', (_req, res) => {
