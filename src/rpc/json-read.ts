@@ -289,14 +289,34 @@ class Reader {
   }
 }
 
+/** Buffer's latin1 decoder, called on the bytes as they are (it takes any Uint8Array): no Buffer view made first. */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
+
+/**
+ * The short texts read lately (keys, method names, "1.0"), by a hash of their bytes: every request
+ * names the same few keys, and building each again char by char cost a string per character
+ * (~500 bytes of garbage per sendrawtransaction call). A slot holds the last text that hashed there;
+ * a hit is checked byte by byte, so a collision only costs the build.
+ */
+const shortTexts = new Array<string>(256).fill('');
+
 function latin1(b: Uint8Array, start: number, end: number): string {
-  // short texts (keys, ids, numbers): a char-code loop is cheaper than a Buffer view
+  // short texts (keys, ids, numbers): a char-code loop is cheaper than a call into the decoder
   if (end - start <= 16) {
+    let h = end - start;
+    for (let i = start; i < end; i++) h = (h * 31 + b[i]!) & 0xff;
+    const known = shortTexts[h]!;
+    if (known.length === end - start) {
+      let same = true;
+      for (let i = start; i < end && same; i++) same = known.charCodeAt(i - start) === b[i];
+      if (same) return known;
+    }
     let s = '';
     for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
+    shortTexts[h] = s;
     return s;
   }
-  return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1');
+  return latin1Slice.call(b, start, end);
 }
 
 /** UniValue::read over the bytes of a request body (or a string, taken as UTF-8). Throws JsonParseError. */
