@@ -181,6 +181,17 @@ test('numbers keep their exact text; objects keep order and duplicates, find_val
   assert.equal(writeJson(v), text);
 });
 
+test('short texts read again are the bytes read: a key hashing where another was kept is not taken for it', () => {
+  // "kaa" and "kii" share the reader's cache slot (same length, same hash of their bytes); a
+  // key of another length, an id and a number there too.
+  for (let i = 0; i < 3; i++) {
+    const v = parseJson(`{"kaa":"kii","kii":"kaa","ka":${i},"kaa":"kaa"}`);
+    assert.ok(v instanceof JsonObject);
+    assert.deepEqual(v.keys(), ['kaa', 'kii', 'ka', 'kaa']);
+    assert.deepEqual(v.entries.map(([, x]) => (x instanceof JsonNumber ? x.text : x)), ['kii', 'kaa', String(i), 'kaa']);
+  }
+});
+
 test('writer escapes exactly as univalue_escapes.h', () => {
   // table: 0x00-0x1f as \u00xx except \b \t \n \f \r; '"' and '\\'; 0x7f as \u007f; '/' and non-ASCII raw
   let all = '';
