@@ -1,5 +1,5 @@
 import { setup, fromPromise, fromCallback, assign, enqueueActions, sendTo } from 'xstate';
-import { isAwaited, toServiceError, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
+import { isAwaited, toServiceError, TOLD, type Notice, type Op, type Reply, type Request, type RequestEvent } from './messages.js';
 
 /** The least a notice is (each protocol names its own). */
 type AnyNotice = { type: string };
@@ -261,15 +261,18 @@ export const serviceMachine = setup({
     }),
     writeNow: enqueueActions(({ context, event, enqueue }) => {
       const req = event as RequestEvent;
-      let notices: AnyNotice[] = [];
-      const reply = replyTo(req, () => {
-        const out = context.logic.writeNow!(req.body);
-        notices = out.notices ?? [];
-        return out.result;
-      });
+      // replyTo written out: no closure (and its context) on every lone accept and every notice
+      // applied at once, and no reply made for a told request that succeeded (none goes out).
+      let out: WriteOutcome<AnyNotice>;
+      try {
+        out = context.logic.writeNow!(req.body);
+      } catch (e) {
+        enqueue.emit({ type: 'reply', reqId: req.reqId, ok: false, error: toServiceError(e) });
+        return;
+      }
       // As `publish`: the caller's reply first, then the notices.
-      if (isAwaited(reply)) enqueue.emit(reply);
-      for (const n of notices) enqueue.emit(n);
+      if (req.reqId !== TOLD) enqueue.emit({ type: 'reply', reqId: req.reqId, ok: true, result: out.result });
+      if (out.notices) for (const n of out.notices) enqueue.emit(n);
     }),
     enqueue: assign({ queue: ({ context, event }) => [...context.queue, event as RequestEvent] }),
     takeBatch: assign({ inflight: ({ context }) => context.queue, queue: () => [] }),
