@@ -203,13 +203,16 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
  * answer, the one accepting them one by one in that order would give.
  */
 class MempoolSubmitter {
-  private group: { item: AcceptItem; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
+  private group: { body: AcceptBody; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
+  private readonly sendGroup = (): void => this.send();
 
   constructor(private readonly mempool: Asker<MempoolProtocol>) {}
 
   accept(item: AcceptItem): Promise<string> {
+    // The accept a call alone sends, made here once (no spread of the item into it later).
+    const body: AcceptBody = { op: 'accept', raw: item.raw, tx: item.tx, allowHighFees: item.allowHighFees, gathered: true };
     return new Promise((resolve, reject) => {
-      if (this.group.push({ item, resolve, reject }) === 1) setImmediate(() => this.send());
+      if (this.group.push({ body, resolve, reject }) === 1) setImmediate(this.sendGroup);
     });
   }
 
@@ -217,11 +220,11 @@ class MempoolSubmitter {
     const group = this.group;
     this.group = [];
     if (group.length === 1) {
-      const [{ item, resolve, reject }] = group as [(typeof group)[0]];
-      askRpc(this.mempool, { op: 'accept', ...item, gathered: true }).then(resolve, reject);
+      const [{ body, resolve, reject }] = group as [(typeof group)[0]];
+      askRpc(this.mempool, body).then(resolve, reject);
       return;
     }
-    askRpc(this.mempool, { op: 'acceptMany', items: group.map((g) => g.item) }).then(
+    askRpc(this.mempool, { op: 'acceptMany', items: group.map(({ body: b }): AcceptItem => ({ raw: b.raw, tx: b.tx, allowHighFees: b.allowHighFees })) }).then(
       (outcomes) => group.forEach((g, i) => {
         const o = outcomes[i]!;
         if (o.ok) g.resolve(o.result);
@@ -231,6 +234,8 @@ class MempoolSubmitter {
     );
   }
 }
+
+type AcceptBody = Extract<MempoolProtocol['request'], { op: 'accept' }>;
 
 /** The `rawtransactions` category: decoderawtransaction, decodescript, getrawtransaction, sendrawtransaction. */
 export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
