@@ -1035,11 +1035,12 @@ export class MempoolLogic implements ServiceLogic<MempoolRequest, MempoolNotice>
 
   private scriptOptions(p: Prepared, overlay?: Overlay): Omit<InputScriptOptions, 'txdata' | 'verifyCoinImport'> & { ccEnabled: boolean } {
     const make = this.opts.ccChecker;
-    const ccChecker = make ? lazyCCChecker(make, new CCTxLookup(this.entries, overlay, p.ccTxs), p.height + 1) : undefined;
+    // One object with the same shape on every accept (no spread of a temporary object into it).
     return {
       ccEnabled: p.ccEnabled,
-      ...(ccChecker ? { ccChecker } : {}),
-      ...(this.opts.sigCache ? { cache: this.opts.sigCache, cacheStore: true } : {}),
+      ccChecker: make ? lazyCCChecker(make, new CCTxLookup(this.entries, overlay, p.ccTxs), p.height + 1) : undefined,
+      cache: this.opts.sigCache,
+      cacheStore: this.opts.sigCache !== undefined,
     };
   }
 
