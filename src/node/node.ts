@@ -164,6 +164,8 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
         minerLogic?.abort();
         for (const n of notifiers) n.close();
         await running.rpc?.close();
+        // The mempool's notices held for more (routes' RUN_WINDOW_MS) reach the wallet and p2p before they stop.
+        routed.flush();
       },
     },
   });
@@ -179,7 +181,7 @@ function startActors(config: NodeConfig, parts: NodeParts, inspect: ((e: Inspect
   const blockNotify = notifier(config.blocknotify);
   // -walletnotify: komodod's AddToWallet runs it when a wallet transaction enters the mempool and when it is mined.
   const walletNotify = notifier(config.walletnotify);
-  routeNotices({
+  const routed = routeNotices({
     chainStore: serviceRef(system, 'chainStore'),
     mempool: serviceRef(system, 'mempool'),
     miner: serviceRef(system, 'miner'),

@@ -150,3 +150,42 @@ test('the routing table: each notice reaches its recipients in the order written
   for (const a of [chainStore, mempool, miner, wallet]) a.stop();
   pacer.stop();
 });
+
+test("the mempool's runs wait for more (a wallet submitting one call at a time): one message per window, forwarded early by a send to the recipient or by flush", async () => {
+  const calls: string[] = [];
+  const recorder = (to: string) => {
+    let hook: (() => void) | undefined;
+    const send = (body: Op) => {
+      hook?.();
+      calls.push(`${to} ${body.op}${body.op === 'txsAccepted' ? ` ${(body.items as { txid: string }[]).map((i) => i.txid).join(',')}` : ''}`);
+    };
+    return { ask: async (body: Op) => (send(body), null), tell: send, onTellFailure: () => {}, beforeSend: (h: () => void) => (hook = h) } as unknown as Asker;
+  };
+  const make = (name: string) => createActor(serviceMachine, { input: { logic: emitter(name) } }).start();
+  const [chainStore, mempool, miner, wallet] = ['chainStore', 'mempool', 'miner', 'wallet'].map(make) as [ReturnType<typeof make>, ReturnType<typeof make>, ReturnType<typeof make>, ReturnType<typeof make>];
+  const pacer = createActor(pacerMachine, { input: { intervalMs: 60_000, on: false } }).start();
+  const askers = { mempool: recorder('mempool'), miner: recorder('miner'), wallet: recorder('wallet'), p2p: recorder('p2p') };
+  // A window no test outlasts: what is forwarded below is forwarded by a send or a flush, not by the timer.
+  const routed = routeNotices({ chainStore, mempool, miner, wallet, pacer, ask: askers as never, log: () => {}, runWindowMs: 600_000 });
+  const accept = (txid: string) => mempool.send({ type: 'request', reqId: 2, body: { op: 'emitNow', notices: [{ type: 'txsAccepted', items: [{ txid, tx: null, raw: null }] }] } });
+  await settle();
+
+  // Lone accepts in separate turns of the event loop, each answered: one run, held.
+  accept('a');
+  await settle();
+  accept('b');
+  await settle();
+  assert.deepEqual(calls, []);
+  // The wallet asked anything: the run reaches it (and p2p) first, in one message each.
+  await askers.wallet.ask({ op: 'balance' } as never);
+  assert.deepEqual(calls.splice(0), ['wallet txsAccepted a,b', 'p2p txsAccepted a,b', 'wallet balance']);
+  // The node's stop flushes what is held.
+  accept('c');
+  await settle();
+  assert.deepEqual(calls, []);
+  routed.flush();
+  assert.deepEqual(calls.splice(0), ['wallet txsAccepted c', 'p2p txsAccepted c']);
+
+  for (const a of [chainStore, mempool, miner, wallet]) a.stop();
+  pacer.stop();
+});
