@@ -17,7 +17,7 @@ import {
   type RenderOptions,
 } from '../../chain/tx/json.js';
 import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY } from '../errors.js';
-import type { JsonOut } from '../json-value.js';
+import type { JsonOut, JsonTypeName } from '../json-value.js';
 import { getBool, getInt, getStr, parseHashV, parseHexV, rpcTypeCheck } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { askRpc } from '../ask.js';
@@ -208,9 +208,9 @@ class MempoolSubmitter {
 
   constructor(private readonly mempool: Asker<MempoolProtocol>) {}
 
-  accept(item: AcceptItem): Promise<string> {
-    // The accept a call alone sends, made here once (no spread of the item into it later).
-    const body: AcceptBody = { op: 'accept', raw: item.raw, tx: item.tx, allowHighFees: item.allowHighFees, gathered: true };
+  accept(raw: Uint8Array, tx: Transaction, allowHighFees: boolean): Promise<string> {
+    // The accept a call alone sends, made here once (no item spread into it later).
+    const body: AcceptBody = { op: 'accept', raw, tx, allowHighFees, gathered: true };
     return new Promise((resolve, reject) => {
       if (this.group.push({ body, resolve, reject }) === 1) setImmediate(this.sendGroup);
     });
@@ -236,6 +236,9 @@ class MempoolSubmitter {
 }
 
 type AcceptBody = Extract<MempoolProtocol['request'], { op: 'accept' }>;
+
+/** sendrawtransaction's RPCTypeCheck list, made once (not an array per call). */
+const SEND_TYPES: JsonTypeName[] = ['string', 'bool'];
 
 /** The `rawtransactions` category: decoderawtransaction, decodescript, getrawtransaction, sendrawtransaction. */
 export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
@@ -310,14 +313,14 @@ export function rawTransactionMethods(node: NodeServices): RpcMethod[] {
       // Not async: the mempool's promise is the answer (a failure thrown here is the call's error all the same).
       handler: (params) => {
         // RPCTypeCheck without allowNull: an explicit null allowhighfees is -3.
-        rpcTypeCheck(params, ['string', 'bool']);
+        rpcTypeCheck(params, SEND_TYPES);
         const decoded = decodeHexTxBytes(getStr(params[0]!));
         if (!decoded) throw new RpcError(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
         const allowHighFees = params.length > 1 ? getBool(params[1]!) : false;
         // The transaction as decoded (DecodeHexTx ignores trailing bytes); the mempool answers with
         // komodod's codes: the txid when already there, -27, -26 "code: reason", -25. Relay to peers
         // hangs off the mempool's txAccepted notice.
-        return submitter.accept({ raw: decoded.raw, tx: decoded.tx, allowHighFees });
+        return submitter.accept(decoded.raw, decoded.tx, allowHighFees);
       },
     },
   ];
