@@ -132,9 +132,15 @@ export function checkInputScripts(
   const store = opts.cache !== undefined && (opts.cacheStore ?? true);
   const txdata = opts.txdata ?? new PrecomputedTxData(tx);
 
-  const coins = tx.vin.map((input) => view.coin(input.prevout.txid(), input.prevout.index));
-  const missing = tx.vin.filter((_, i) => coins[i] === undefined).map((input) => input.prevout.key());
-  if (missing.length > 0) throw new MissingInputsError(missing);
+  // Loops, not map and filter with a closure each: this runs on every transaction accepted.
+  const coins = new Array<Coin | undefined>(tx.vin.length);
+  let missing: string[] | undefined;
+  for (let i = 0; i < tx.vin.length; i++) {
+    const prevout = tx.vin[i]!.prevout;
+    coins[i] = view.coin(prevout.txid(), prevout.index);
+    if (coins[i] === undefined) (missing ??= []).push(prevout.key());
+  }
+  if (missing) throw new MissingInputsError(missing);
 
   const run: InputRun = { tx, branchId, txdata, ccChecker: opts.ccChecker, cache, store, ccEnabled };
   for (let i = 0; i < tx.vin.length; i++) {
