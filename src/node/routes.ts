@@ -122,7 +122,7 @@ type Run = { kind: 'accepted'; items: TxAccepted[] } | { kind: 'removed'; items:
  * the wallet: the block may have reached it before the transaction's txAccepted did (the transaction
  * was still being verified in a burst).
  */
-export class NoticeRuns {
+class NoticeRuns {
   private run: Run | undefined;
   /** Forwards the run RUN_WINDOW_MS after it started: one timer for the router's life, re-armed per run. */
   private timer: NodeJS.Timeout | undefined;
