@@ -32,7 +32,7 @@ async function asSchema7(datadir: string): Promise<void> {
   await db.close();
 }
 
-test('schema 7 to 8: address history totals and token holder totals are built from the block files, then answer as before', { timeout: 180_000 }, async (t) => {
+test('schema 7 to 8: address history totals and token holder totals are built from the block files, then answer as before; tokenbalance less its outputs spent in the mempool', { timeout: 180_000 }, async (t) => {
   let d: Daemon | undefined;
   t.after(async () => {
     await d?.stop().catch(() => {});
@@ -84,4 +84,21 @@ test('schema 7 to 8: address history totals and token holder totals are built fr
   await node.start(60_000);
   assert.ok(!node.log.some((l) => /upgrading the chain state/.test(l)), node.log.join('\n'));
   assert.deepEqual(await answers(), before);
+
+  // tokenbalance's mempool part, as komodod's AddTokenCCInputs: confirmed outputs only, less those a
+  // mempool transaction spends. Two outputs of ours (a transfer to ourselves), then one spent in the mempool.
+  const toSelf = await node.rpc<R>('tokentransfer', tokenid, await node.nodePubkey(), '5');
+  const selfTxid = await node.rpc<string>('sendrawtransaction', toSelf.hex);
+  await mine();
+  const ours = (await node.rpc<{ vout: { value: number }[] }>('getrawtransaction', selfTxid, 1)).vout.slice(0, 2).map((o) => Math.round(o.value * 1e8));
+  assert.deepEqual(ours, [5, 1000_00000000 - 12]);
+  const spend = await node.rpc<R>('tokentransfer', tokenid, PK_B, '1');
+  const spendTxid = await node.rpc<string>('sendrawtransaction', spend.hex);
+  const vins = (await node.rpc<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', spendTxid, 1)).vin.filter((i) => i.txid === selfTxid).map((i) => i.vout);
+  assert.equal(vins.length, 1, 'one of our two token outputs is spent');
+  assert.equal((await node.rpc<R>('tokenbalance', tokenid)).balance, ours[1 - vins[0]!]);
+  assert.equal((await node.rpc<R>('tokenbalance', tokenid, PK_B)).balance, 7, "the mempool's outputs are not counted");
+  await mine();
+  assert.equal((await node.rpc<R>('tokenbalance', tokenid)).balance, 1000_00000000 - 8);
+  assert.equal((await node.rpc<R>('tokenbalance', tokenid, PK_B)).balance, 8);
 });
