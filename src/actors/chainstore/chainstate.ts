@@ -333,24 +333,26 @@ export class ChainIndexes {
             undo.spent.push({ op: key, coin });
             undoParts.push(key, u32le(raw.length), raw);
             this.coins.removeSync(key);
+            // The debit's history total rides on the row's removal: one per address (a repeated one's second finds no row).
             for (const a of prefixes) {
-              this.removeUnspentRow(a, key, coin.value);
+              this.removeUnspentRow(a, key, coin.value, history ? coin.value : 0n);
               if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
             }
-            if (history) this.addHistoryTotals(prefixes, 0n, coin.value);
             this.spent.putSync(key, spentValue(txidBytes, n, height));
           }
         }
         for (let n = 0; n < tx.vout.length; n++) {
           const out = tx.vout[n]!;
           const prefixes = addressPrefixesOf(out.script);
-          if (history) {
-            for (const a of prefixes) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
-            this.addHistoryTotals(prefixes, out.value, 0n);
+          if (history) for (const a of prefixes) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
+          if (isUnspendable(out.script)) {
+            // Never unspent, yet in the history (an over-long script naming an address).
+            if (history) this.addHistoryTotals(prefixes, out.value, 0n);
+            continue;
           }
-          if (isUnspendable(out.script)) continue;
           const key = outpointBytes(txidBytes, n);
-          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script);
+          // The credit's history total rides on the unspent rows' balance update (one per address).
+          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script, history ? out.value : 0n);
           this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
         }
         this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
@@ -430,16 +432,16 @@ export class ChainIndexes {
    * An output's rows of the address unspent index, and its addresses' running totals. A script naming
    * one address twice (a multisig repeating a key) files one row, counted once.
    */
-  private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array): void {
+  private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array, received = 0n): void {
     const unique = prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes;
     for (const a of unique) {
       this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
-      this.addBalance(a, value, value > 0n ? 1 : 0);
+      this.addBalance(a, value, value > 0n ? 1 : 0, received);
     }
   }
 
-  private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint): void {
-    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0);
+  private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint, sent = 0n): void {
+    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0, 0n, sent);
   }
 
   /**
@@ -449,11 +451,13 @@ export class ChainIndexes {
   private balanceDeltas: Map<string, BalanceDelta> | null = null;
 
   /** `dCount`: the change in its count of nonzero outputs (kept after the total: getsnapshot's utxos). */
-  private addBalance(prefix: Buffer, delta: bigint, dCount: number): void {
+  private addBalance(prefix: Buffer, delta: bigint, dCount: number, dReceived = 0n, dSent = 0n): void {
     const d = this.pendingOf(prefix);
-    if (!d) return this.writeBalance({ prefix, delta, dCount, dReceived: 0n, dSent: 0n });
+    if (!d) return this.writeBalance({ prefix, delta, dCount, dReceived, dSent });
     d.delta += delta;
     d.dCount += dCount;
+    d.dReceived += dReceived;
+    d.dSent += dSent;
   }
 
   /**
