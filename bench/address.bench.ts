@@ -63,6 +63,16 @@ function nodeOver(ix: ChainIndexes): NodeServices {
   const chain = {
     ask: async (body: { op: string; addresses: string[]; start?: number; end?: number }) => {
       if (body.op === 'addressUtxos') return { utxos: body.addresses.flatMap((a) => ix.unspentAt(a).map((u) => ({ ...u, address: a }))), tip };
+      if (body.op === 'addressTotals') {
+        // ChainStoreLogic.addressTotals: each listed address's running totals, added up.
+        const sum = { balance: 0n, received: 0n };
+        for (const a of body.addresses) {
+          const x = ix.historyTotalsAt(a);
+          sum.balance += x.balance;
+          sum.received += x.received;
+        }
+        return { ...sum, tip };
+      }
       if (body.op === 'addressHistory') {
         return { deltas: body.addresses.flatMap((a) => ix.historyAt(a, body.start ?? 0, body.end ?? 0).map((d) => ({ ...d, address: a }))), tip, startHash: null, endHash: null };
       }

@@ -87,6 +87,8 @@ test('address index: payments, spends, mempool, spent info, reorg, restart, CC t
   assert.deepEqual(await node.rpc('getaddressbalance', A), { balance: 1_000_000_000, received: 1_000_000_000 });
   assert.deepEqual(await node.rpc('getaddressbalance', P), { balance: 200_000_000, received: 200_000_000 });
   assert.deepEqual(await node.rpc('getaddressbalance', { addresses: [A, P] }), { balance: 1_200_000_000, received: 1_200_000_000 });
+  // komodod appends each listed address's index rows to one vector: an address listed twice counts twice.
+  assert.deepEqual(await node.rpc('getaddressbalance', { addresses: [A, P, A] }), { balance: 2_200_000_000, received: 2_200_000_000 });
   const utxos = await node.rpc<Utxo[]>('getaddressutxos', A);
   assert.equal(utxos.length, 1);
   assert.deepEqual(Object.keys(utxos[0]!), ['address', 'txid', 'outputIndex', 'script', 'satoshis', 'height']);
@@ -129,6 +131,7 @@ test('address index: payments, spends, mempool, spent info, reorg, restart, CC t
   };
   assert.deepEqual(await node.rpc('getaddressbalance', A), afterSpend.A);
   assert.deepEqual(await node.rpc('getaddressbalance', B), afterSpend.B);
+  assert.deepEqual(await node.rpc('getaddressbalance', { addresses: [A, A] }), { balance: 0, received: 2_000_000_000 });
   assert.deepEqual(await node.rpc('getaddressutxos', A), []);
   assert.deepEqual(await node.rpc('getaddresstxids', A), [tx1, tx2]);
   assert.deepEqual(await node.rpc('getaddresstxids', { addresses: [A], start: height3, end: height3 }), [tx2]);

@@ -140,11 +140,11 @@ test('data files: a torn block-file tail is cut off, damaged chain state is refu
   await t.test('a data directory written by a newer schema is refused', async () => {
     const r = await variant(async (dir) => {
       const env = open({ path: join(dir, 'chaindb') });
-      env.openDB({ name: 'meta' }).putSync('schema', 8);
+      env.openDB({ name: 'meta' }).putSync('schema', 9);
       await env.close();
     });
     assert.equal(r.daemon, undefined, 'the node must not start');
-    assert.match(r.error!, /chain data schema 8 is newer than this acnode understands \(7\): upgrade acnode/);
+    assert.match(r.error!, /chain data schema 9 is newer than this acnode understands \(8\): upgrade acnode/);
     assert.match(r.error!, /exited with 1/);
   });
 

@@ -32,7 +32,8 @@ export interface StoredCoin {
  *   transaction is back in the active chain is shadowed by txs, so a connect writes nothing here
  * - spent: outpoint → spending txid (internal) | input u32 | height u32
  * - addressUnspent: type u8 | hash160 | txid (internal) | n u32 LE (CAddressUnspentKey) → value u64 | height u32 | coinbase u8 | script
- * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64, then how many are nonzero, u32 (running totals: CCaddress_balance reads one row)
+ * - addressBalance: type u8 | hash160 → Σ value of its addressUnspent rows, i64, then how many are nonzero, u32 (running totals: CCaddress_balance reads one row),
+ *   then, with -addressindex, its addressHistory's Σ credits i64 and Σ debits i64 (getaddressbalance's received and balance: one row, not the history)
  * - richlist, snapshotTotals: getsnapshot's order and counters (snapshotindex.ts)
  * - addressHistory: type u8 | hash160 | height u32 BE | position u32 BE | txid (internal) | index u32 BE | spending u8 (CAddressIndexKey) → satoshis i64
  *
@@ -183,6 +184,19 @@ export class ChainIndexes {
   }
 
   /**
+   * getaddressbalance's sums over the address history of one address, from its running totals (one
+   * read): received = Σ of its positive deltas (every output paid to it), balance = Σ of all its
+   * deltas. The balance is credits − debits rather than the unspent total: an output the unspent set
+   * never holds (a script over MAX_SCRIPT_SIZE that still names an address) is in the history.
+   */
+  historyTotalsAt(address: string): { balance: bigint; received: bigint } {
+    const v = this.addrBalance.get(addressPrefix(address));
+    if (!v || v.length < ROW_WITH_HISTORY) return { balance: 0n, received: 0n };
+    const received = v.readBigInt64LE(12);
+    return { balance: received - v.readBigInt64LE(20), received };
+  }
+
+  /**
    * GetAddressIndex (ReadAddressIndex): the deltas of one address in key order; with start > 0 and
    * end > 0 only heights start..end (a range of the index: cost grows with the answer, not the history).
    */
@@ -319,8 +333,9 @@ export class ChainIndexes {
             undo.spent.push({ op: key, coin });
             undoParts.push(key, u32le(raw.length), raw);
             this.coins.removeSync(key);
+            // The debit's history total rides on the row's removal: one per address (a repeated one's second finds no row).
             for (const a of prefixes) {
-              this.removeUnspentRow(a, key, coin.value);
+              this.removeUnspentRow(a, key, coin.value, history ? coin.value : 0n);
               if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
             }
             this.spent.putSync(key, spentValue(txidBytes, n, height));
@@ -330,9 +345,14 @@ export class ChainIndexes {
           const out = tx.vout[n]!;
           const prefixes = addressPrefixesOf(out.script);
           if (history) for (const a of prefixes) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, false), i64(out.value));
-          if (isUnspendable(out.script)) continue;
+          if (isUnspendable(out.script)) {
+            // Never unspent, yet in the history (an over-long script naming an address).
+            if (history) this.addHistoryTotals(prefixes, out.value, 0n);
+            continue;
+          }
           const key = outpointBytes(txidBytes, n);
-          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script);
+          // The credit's history total rides on the unspent rows' balance update (one per address).
+          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script, history ? out.value : 0n);
           this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
         }
         this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
@@ -370,12 +390,17 @@ export class ChainIndexes {
         const txidBytes = hashKey(txids[i]!);
         if (!tx.isCoinbase()) {
           for (let n = 0; n < tx.vin.length; n++) {
-            for (const a of addressPrefixesOf(undo.spent[u]!.coin.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, true));
+            const spent = undo.spent[u]!.coin;
+            const prefixes = addressPrefixesOf(spent.script);
+            for (const a of prefixes) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, true));
+            this.addHistoryTotals(prefixes, 0n, -spent.value);
             u++;
           }
         }
         tx.vout.forEach((out, n) => {
-          for (const a of addressPrefixesOf(out.script)) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, false));
+          const prefixes = addressPrefixesOf(out.script);
+          for (const a of prefixes) this.addrHistory.removeSync(historyKey(a, height, i, txidBytes, n, false));
+          this.addHistoryTotals(prefixes, -out.value, 0n);
         });
       }
     }
@@ -407,57 +432,90 @@ export class ChainIndexes {
    * An output's rows of the address unspent index, and its addresses' running totals. A script naming
    * one address twice (a multisig repeating a key) files one row, counted once.
    */
-  private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array): void {
+  private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array, received = 0n): void {
     const unique = prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes;
     for (const a of unique) {
       this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
-      this.addBalance(a, value, value > 0n ? 1 : 0);
+      this.addBalance(a, value, value > 0n ? 1 : 0, received);
     }
   }
 
-  private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint): void {
-    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0);
+  private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint, sent = 0n): void {
+    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0, 0n, sent);
   }
 
   /**
    * While a block connects or disconnects: its net change to each address's total and count (written
    * once per address at its end, flushBalances, not read and written again per output).
    */
-  private balanceDeltas: Map<string, { prefix: Buffer; delta: bigint; dCount: number }> | null = null;
+  private balanceDeltas: Map<string, BalanceDelta> | null = null;
 
   /** `dCount`: the change in its count of nonzero outputs (kept after the total: getsnapshot's utxos). */
-  private addBalance(prefix: Buffer, delta: bigint, dCount: number): void {
+  private addBalance(prefix: Buffer, delta: bigint, dCount: number, dReceived = 0n, dSent = 0n): void {
+    const d = this.pendingOf(prefix);
+    if (!d) return this.writeBalance({ prefix, delta, dCount, dReceived, dSent });
+    d.delta += delta;
+    d.dCount += dCount;
+    d.dReceived += dReceived;
+    d.dSent += dSent;
+  }
+
+  /**
+   * The history rows of one output (`received`) or one spent coin (`sent`) added to or taken from
+   * its addresses' history totals: once per address, as a script naming one twice files one row.
+   */
+  private addHistoryTotals(prefixes: readonly Buffer[], received: bigint, sent: bigint): void {
+    if (received === 0n && sent === 0n) return;
+    for (const prefix of prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes) {
+      const d = this.pendingOf(prefix);
+      if (!d) {
+        this.writeBalance({ prefix, delta: 0n, dCount: 0, dReceived: received, dSent: sent });
+        continue;
+      }
+      d.dReceived += received;
+      d.dSent += sent;
+    }
+  }
+
+  /** The block's pending change of an address (null outside a block's connect or disconnect). */
+  private pendingOf(prefix: Buffer): BalanceDelta | null {
     const pending = this.balanceDeltas;
-    if (!pending) return this.writeBalance(prefix, delta, dCount);
+    if (!pending) return null;
     const id = prefix.toString('latin1');
-    const d = pending.get(id);
-    if (d) {
-      d.delta += delta;
-      d.dCount += dCount;
-    } else pending.set(id, { prefix, delta, dCount });
+    let d = pending.get(id);
+    if (!d) pending.set(id, (d = { prefix, delta: 0n, dCount: 0, dReceived: 0n, dSent: 0n }));
+    return d;
   }
 
   private flushBalances(): void {
     const deltas = this.balanceDeltas!;
     if (deltas.size === 0) return;
     this.snapshot.batch(() => {
-      for (const { prefix, delta, dCount } of deltas.values()) {
-        if (delta !== 0n || dCount !== 0) this.writeBalance(prefix, delta, dCount);
+      for (const d of deltas.values()) {
+        if (d.delta !== 0n || d.dCount !== 0 || d.dReceived !== 0n || d.dSent !== 0n) this.writeBalance(d);
       }
     });
   }
 
-  private writeBalance(k: Buffer, delta: bigint, dCount: number): void {
+  private writeBalance({ prefix: k, delta, dCount, dReceived, dSent }: BalanceDelta): void {
     const v = this.addrBalance.get(k);
     const before = v ? v.readBigInt64LE(0) : 0n;
     const total = before + delta;
     const count = (v && v.length >= 12 ? v.readUInt32LE(8) : 0) + dCount;
-    // An address with nothing unspent has no row (nor does one whose outputs are all worth 0).
-    if (total === 0n) this.addrBalance.removeSync(k);
+    const withHistory = v !== undefined && v.length >= ROW_WITH_HISTORY;
+    const received = (withHistory ? v.readBigInt64LE(12) : 0n) + dReceived;
+    const sent = (withHistory ? v.readBigInt64LE(20) : 0n) + dSent;
+    // An address with nothing unspent and no history has no row (nor does one whose outputs are all
+    // worth 0); without the history's totals the row is the unspent total and count alone.
+    if (total === 0n && received === 0n && sent === 0n) this.addrBalance.removeSync(k);
     else {
-      const b = Buffer.allocUnsafe(12);
+      const b = Buffer.allocUnsafe(received === 0n && sent === 0n ? 12 : ROW_WITH_HISTORY);
       b.writeBigInt64LE(total, 0);
       b.writeUInt32LE(count, 8);
+      if (b.length === ROW_WITH_HISTORY) {
+        b.writeBigInt64LE(received, 12);
+        b.writeBigInt64LE(sent, 20);
+      }
       this.addrBalance.putSync(k, b);
     }
     if (dCount !== 0 || delta !== 0n) this.snapshot.changed(k, before, total, dCount);
@@ -469,6 +527,18 @@ export class ChainIndexes {
     this.snapshot.clear();
   }
 }
+
+/** A block's net change to one address's row: its unspent total and count, its history's credits and debits. */
+interface BalanceDelta {
+  prefix: Buffer;
+  delta: bigint;
+  dCount: number;
+  dReceived: bigint;
+  dSent: bigint;
+}
+
+/** An addressBalance row with the history's totals: total i64 | count u32 | received i64 | sent i64. */
+const ROW_WITH_HISTORY = 28;
 
 // ---- encodings -----------------------------------------------------------------------------------
 

@@ -128,6 +128,24 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return { deltas, tip: { hash: tip.hash, height: tip.height }, startHash: hashAt(start), endHash: hashAt(end) };
   }
 
+  /**
+   * getaddressbalance's balance and received over address keys (null when -addressindex is off), with
+   * the tip: each address's running totals, added once per time it is listed (komodod appends each
+   * listed address's GetAddressIndex rows to one vector, so an address given twice counts twice).
+   */
+  private addressTotals(addresses: string[]): ChainStoreReplies['addressTotals'] {
+    const tip = this.index.tip!;
+    if (!this.indexes.addressIndex) return null;
+    let balance = 0n;
+    let received = 0n;
+    for (const a of addresses) {
+      const t = this.indexes.historyTotalsAt(a);
+      balance += t.balance;
+      received += t.received;
+    }
+    return { balance, received, tip: { hash: tip.hash, height: tip.height } };
+  }
+
   /** The unspent outputs of address keys (null when -addressindex is off), with the tip. */
   private addressUtxos(addresses: string[]): ChainStoreReplies['addressUtxos'] {
     const tip = this.index.tip!;
@@ -237,7 +255,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
 
   /**
    * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index),
-   * 4 (no value pools), 5 (no address balances) or 6 (no coin supply totals) to 7: the indexes are built once from the active chain, from genesis, then kept.
+   * 4 (no value pools), 5 (no address balances), 6 (no coin supply totals) or 7 (no history or token
+   * holder totals) to 8: the indexes are built once from the active chain, from genesis, then kept.
    * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
    * kill midway goes on from where it was.
    */
@@ -629,6 +648,11 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         return this.tokens.outputsAt(body.tokenid, body.addressHash);
       case 'tokenOutputsPage':
         return { ...this.tokens.outputsPageAt(body.tokenid, body.addressHash, body.after, body.limit, body.minValue ?? 0n), tip: this.index.tip.hash };
+      case 'tokenBalance': {
+        let balance = this.tokens.totalAt(body.tokenid, body.addressHash);
+        for (const v of this.tokens.valuesAt(body.tokenid, body.addressHash, body.spent)) balance -= v;
+        return balance;
+      }
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return body.txids.map((txid) => this.txInfo(txid));
@@ -656,6 +680,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       case 'addressHistory':
         // body.addresses: address keys; GetAddressIndex per address, concatenated in the order asked.
         return this.addressHistory(body.addresses, body.start ?? 0, body.end ?? 0);
+      case 'addressTotals':
+        return this.addressTotals(body.addresses);
       case 'addressUtxos':
         // GetAddressUnspent per address, concatenated, with the tip they were read at (chainInfo).
         return this.addressUtxos(body.addresses);

@@ -261,6 +261,8 @@ export type ChainStoreRequest =
   | { op: 'tokenList' }
   | { op: 'tokenOutputs'; tokenid: string; addressHash: string }
   | { op: 'tokenOutputsPage'; tokenid: string; addressHash: string; after?: OutputRef | undefined; limit: number; minValue?: bigint }
+  /** Σ of the token's unspent outputs at a CC address (a running total) less those of `spent` that are among them. */
+  | { op: 'tokenBalance'; tokenid: string; addressHash: string; spent: Outpoint[] }
   /** Several lookups in one message (the token registry's rounds of missing transactions). */
   | { op: 'txs'; txids: string[] }
   /** Whether each transaction is in the active chain (the tx index only). */
@@ -278,6 +280,8 @@ export type ChainStoreRequest =
   | { op: 'addressBalance'; address: string }
   /** addresses: address keys; GetAddressIndex per address, concatenated in the order asked. */
   | { op: 'addressHistory'; addresses: string[]; start?: number; end?: number }
+  /** getaddressbalance's sums of GetAddressIndex per address, added up in the order asked (running totals: one read per address). */
+  | { op: 'addressTotals'; addresses: string[] }
   /** GetAddressUnspent per address, concatenated, with the tip they were read at. */
   | { op: 'addressUtxos'; addresses: string[] }
   | { op: 'template' }
@@ -329,6 +333,7 @@ export interface ChainStoreReplies {
   tokenList: string[];
   tokenOutputs: TokenOutput[];
   tokenOutputsPage: TipPage<TokenOutput>;
+  tokenBalance: bigint;
   txs: (ChainTx | null)[];
   inChain: boolean[];
   ccContext: [string, Transaction][];
@@ -340,6 +345,8 @@ export interface ChainStoreReplies {
   addressBalance: bigint;
   /** null when -addressindex is off */
   addressHistory: { deltas: (AddressDelta & { address: string })[]; tip: { hash: string; height: number }; startHash: string | null; endHash: string | null } | null;
+  /** null when -addressindex is off */
+  addressTotals: { balance: bigint; received: bigint; tip: { hash: string; height: number } } | null;
   /** null when -addressindex is off */
   addressUtxos: { utxos: (AddressUnspent & { address: string })[]; tip: { hash: string; height: number } } | null;
   template: PrevContext & { time: number };

@@ -34,6 +34,8 @@ export type { TokenOutput, TokenRecord } from './protocol.js';
  *
  * - tokens: tokenid (internal) → owner | name | description | data (u32-length-prefixed) | supply u64 | height u32
  * - tokenOutputs: tokenid | CC address hash160 | txid | n u32 LE → value u64 | height u32 | script
+ * - tokenTotals: tokenid | CC address hash160 → Σ value of its tokenOutputs rows u64 (a running total:
+ *   tokenbalance reads one row, not the holder's outputs; no row when nothing is left)
  * - tokenTracked: outpoint (txid | n u32 BE) → 1 (output) | tokenid | address hash, or 2 (marker)
  * - tokenMarkers: txid | n u32 LE → value u64 | height u32 | script
  * - tokenNormal: height u32 BE | seq u32 BE → txid (chronological)
@@ -73,6 +75,7 @@ function tokenOpretOf(tx: Transaction): TokenOpRet | null {
 export class TokenIndex {
   private readonly tokens: Database<Buffer, Buffer>;
   private readonly outputs: Database<Buffer, Buffer>;
+  private readonly totals: Database<Buffer, Buffer>;
   private readonly tracked: Database<Buffer, Buffer>;
   private readonly markers: Database<Buffer, Buffer>;
   private readonly normal: Database<Buffer, Buffer>;
@@ -84,6 +87,7 @@ export class TokenIndex {
   ) {
     this.tokens = db.index('tokens');
     this.outputs = db.index('tokenOutputs');
+    this.totals = db.index('tokenTotals');
     this.tracked = db.index('tokenTracked');
     this.markers = db.index('tokenMarkers');
     this.normal = db.index('tokenNormal');
@@ -120,6 +124,27 @@ export class TokenIndex {
     return out;
   }
 
+  /** Σ value of the token's unspent outputs at one CC address (outputsAt's sum): its running total, one read. */
+  totalAt(tokenid: string, addressHash: string): bigint {
+    const v = this.totals.get(Buffer.concat([hashKey(tokenid), Buffer.from(addressHash, 'hex')]));
+    return v ? v.readBigUInt64LE(0) : 0n;
+  }
+
+  /**
+   * The value of each outpoint that is one of the token's unspent outputs at that CC address, 0n for
+   * any other (tokenbalance takes the holder's outputs spent in the mempool off its total).
+   */
+  valuesAt(tokenid: string, addressHash: string, outpoints: readonly (readonly [txid: string, n: number])[]): bigint[] {
+    const owner = Buffer.concat([Buffer.of(1), hashKey(tokenid), Buffer.from(addressHash, 'hex')]);
+    return outpoints.map(([txid, n]) => {
+      const key = outpointKey(fromHexReversed(txid), n);
+      const t = this.tracked.get(key);
+      if (!t || !t.equals(owner)) return 0n;
+      const v = this.outputs.get(Buffer.concat([t.subarray(1, 53), outputTail(key)]));
+      return v ? v.readBigUInt64LE(0) : 0n;
+    });
+  }
+
   /**
    * A page of AddTokenCCInputs' walk over those outputs: up to `limit` worth at least `minValue`, in
    * key order after the cursor `after`. Costs what it walks, not the holder's whole set.
@@ -132,7 +157,7 @@ export class TokenIndex {
   /** A canonical dump of the whole index (tests: a reorged or reopened index against a fresh one). */
   snapshot(): unknown {
     const rows = (d: Database<Buffer, Buffer>) => [...d.getRange({})].map(({ key, value }) => `${key.toString('hex')} ${value.toString('hex')}`);
-    return { tokens: rows(this.tokens), outputs: rows(this.outputs), tracked: rows(this.tracked), markers: rows(this.markers), normal: rows(this.normal) };
+    return { tokens: rows(this.tokens), outputs: rows(this.outputs), totals: rows(this.totals), tracked: rows(this.tracked), markers: rows(this.markers), normal: rows(this.normal) };
   }
 
   // ---- writes (inside the chain store's write transaction) ------------------------------------
@@ -240,7 +265,7 @@ export class TokenIndex {
   }
 
   clear(): void {
-    for (const d of [this.tokens, this.outputs, this.tracked, this.markers, this.normal, this.undo]) d.clearSync();
+    for (const d of [this.tokens, this.outputs, this.totals, this.tracked, this.markers, this.normal, this.undo]) d.clearSync();
   }
 
   private add(key: Buffer, entry: Tracked): void {
@@ -250,7 +275,9 @@ export class TokenIndex {
     tail.writeUInt32LE(n, 32);
     if (entry.kind === 'output') {
       this.tracked.putSync(key, Buffer.concat([Buffer.of(1), hashKey(entry.tokenid), Buffer.from(entry.addressHash, 'hex')]));
-      this.outputs.putSync(Buffer.concat([hashKey(entry.tokenid), Buffer.from(entry.addressHash, 'hex'), tail]), encodeOutput(entry.out));
+      const holder = Buffer.concat([hashKey(entry.tokenid), Buffer.from(entry.addressHash, 'hex')]);
+      this.outputs.putSync(Buffer.concat([holder, tail]), encodeOutput(entry.out));
+      this.addTotal(holder, entry.out.value);
     } else {
       this.tracked.putSync(key, Buffer.of(2));
       this.markers.putSync(tail, encodeOutput(entry.out));
@@ -270,15 +297,36 @@ export class TokenIndex {
       const okey = Buffer.concat([t.subarray(1, 53), tail]);
       const out = decodeOutput(key.subarray(0, 32), n, this.outputs.get(okey)!);
       this.outputs.removeSync(okey);
+      this.addTotal(t.subarray(1, 53), -out.value);
       return { kind: 'output', tokenid: toHexReversed(t.subarray(1, 33)), addressHash: t.subarray(33, 53).toString('hex'), out };
     }
     const out = decodeOutput(key.subarray(0, 32), n, this.markers.get(tail)!);
     this.markers.removeSync(tail);
     return { kind: 'marker', out };
   }
+
+  /** A (tokenid, CC address) total changed with one of its outputs, put or removed. */
+  private addTotal(holder: Buffer, delta: bigint): void {
+    const v = this.totals.get(holder);
+    const total = (v ? v.readBigUInt64LE(0) : 0n) + delta;
+    if (total === 0n) this.totals.removeSync(holder);
+    else {
+      const b = Buffer.allocUnsafe(8);
+      b.writeBigUInt64LE(total, 0);
+      this.totals.putSync(Buffer.from(holder), b);
+    }
+  }
 }
 
 // ---- encodings -----------------------------------------------------------------------------------
+
+/** An outpoint key (txid | n u32 BE) as the tail of a tokenOutputs key (txid | n u32 LE). */
+function outputTail(key: Buffer): Buffer {
+  const tail = Buffer.allocUnsafe(36);
+  key.copy(tail, 0, 0, 32);
+  tail.writeUInt32LE(key.readUInt32BE(32), 32);
+  return tail;
+}
 
 function normalKey(height: number, seq: number): Buffer {
   const k = Buffer.allocUnsafe(8);

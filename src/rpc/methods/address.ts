@@ -283,14 +283,11 @@ async function getaddressdeltas(node: NodeServices, params: JsonValue[]): Promis
 
 async function getaddressbalance(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
   const addrs = addressesFromParams(params);
-  const h = await history(node, addrs);
-  let balance = 0n;
-  let received = 0n;
-  for (const d of h.deltas) {
-    if (d.satoshis > 0n) received += d.satoshis;
-    balance += d.satoshis;
-  }
-  return { balance, received };
+  // Σ deltas and Σ positive deltas of GetAddressIndex per listed address, from running totals.
+  const t = await askRpc(node.chainStore, { op: 'addressTotals', addresses: addrs.map((a) => a.key) });
+  // GetAddressIndex fails when -addressindex is off.
+  if (!t) throw noInfo();
+  return { balance: t.balance, received: t.received };
 }
 
 async function getaddresstxids(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {

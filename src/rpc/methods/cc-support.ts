@@ -263,6 +263,24 @@ export class CCSupport {
   }
 
   /**
+   * CCtoken_balance (AddTokenCCInputs with total 0): Σ of the token's confirmed outputs at `pk`'s token
+   * address not spent in the mempool: the holder's running total, less its outputs that the mempool's
+   * entries at that address spend (the mempool's address index files a CC coin's spend under type 1
+   * of its CC address hash). Without that index (-addressindex=0) every output is checked, as before.
+   */
+  async tokenBalance(pk: Uint8Array, tokenid: Uint8Array, nft: number): Promise<bigint> {
+    const addressHash = tokenAddressHash(pk, nft);
+    if (!this.node.config.addressindex) {
+      const outputs = await this.tokenOutputs(pk, tokenid, nft);
+      const spent = await this.spentInMempool(outputs);
+      return outputs.reduce((sum, o, i) => (spent[i] ? sum : sum + o.value), 0n);
+    }
+    const deltas = await this.node.mempool.ask({ op: 'addressDeltas', addresses: [addressKey(1, addressHash)] });
+    const spent = deltas.filter((d) => d.spending).map((d): [string, number] => [d.prevtxid!, d.prevout!]);
+    return this.node.chainStore.ask({ op: 'tokenBalance', tokenid: toHexReversed(tokenid), addressHash, spent });
+  }
+
+  /**
    * AddTokenCCInputs' candidates: the token's outputs at `pk`'s token address in address-index order,
    * at least total/maxinputs each, not spent in the mempool, until `total` or `maxinputs` — read from
    * the registry and checked against the mempool a page at a time, never the holder's whole set.

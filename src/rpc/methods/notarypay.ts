@@ -18,16 +18,11 @@ const BURN_ADDRESS = 'REDVp3ox1pbcWYCzySadfHhk8UU3HM4k5x';
  */
 async function burnAddress(node: NodeServices): Promise<{ balance: bigint; received: bigint; notaryPay: bigint; height: number } | null> {
   const key = addressKey(1, decodeAddress(BURN_ADDRESS)!.hash);
-  const h = await askRpc(node.chainStore, { op: 'addressHistory', addresses: [key], start: 0, end: 0 });
+  // The history's Σ deltas and Σ positive deltas, from the address's running totals.
+  const t = await askRpc(node.chainStore, { op: 'addressTotals', addresses: [key] });
   // Without -addressindex GetAddressIndex fails.
-  if (!h) return null;
-  let balance = 0n;
-  let received = 0n;
-  for (const d of h.deltas) {
-    if (d.satoshis > 0n) received += d.satoshis;
-    balance += d.satoshis;
-  }
-  return { balance, received, notaryPay: 0n, height: h.tip.height };
+  if (!t) return null;
+  return { balance: t.balance, received: t.received, notaryPay: 0n, height: t.tip.height };
 }
 
 /** komodo_notarypayamount: the era's ac_notarypay shared by the notaries (0 past the last era or with none). */

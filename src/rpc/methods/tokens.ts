@@ -140,12 +140,7 @@ async function tokenbalance(cc: CCSupport, params: JsonValue[]): Promise<JsonOut
   const found = await cc.findTx(tokenid);
   if (!found) return errResult('cant find tokenid');
   const nft = nftDataOfTx(found.tx);
-  const outputs = await cc.tokenOutputs(pk, tokenid, nft.length > 0 ? nft[0]! : 0);
-  const spent = await cc.spentInMempool(outputs);
-  let balance = 0n;
-  outputs.forEach((o, i) => {
-    if (!spent[i]) balance += o.value;
-  });
+  const balance = await cc.tokenBalance(pk, tokenid, nft.length > 0 ? nft[0]! : 0);
   return { result: 'success', CCaddress: ccAddressOf(EVAL_TOKENS, pk), tokenid: tokenidText, balance };
 }
 
