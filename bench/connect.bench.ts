@@ -6,7 +6,7 @@
  * (on a loaded machine the wall time of one 20 ms block moves with the neighbours, its CPU time much
  * less). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,24 @@ const KEY = benchKey('acnode connect bench key');
 const PER_BLOCK = 500;
 const WARM_BLOCKS = 2;
 const ROUNDS = Number(process.env.BENCH_CONNECT_ROUNDS ?? 6);
+
+/**
+ * `BENCH_CONNECT_PERF=<ctl fifo>,<ack fifo>`: perf record's control fifos (`perf record -D -1
+ * --control=fifo:<ctl>,<ack>`), so that perf samples only the measured submitBlocks (the setup's
+ * signing and the rounds' accepts would swamp them). Each command waits for perf's ack.
+ */
+function perfControl(): ((cmd: 'enable' | 'disable') => void) | undefined {
+  const spec = process.env.BENCH_CONNECT_PERF;
+  if (!spec) return undefined;
+  const [ctlPath, ackPath] = spec.split(',');
+  const ctl = openSync(ctlPath!, 'w');
+  const ack = openSync(ackPath!, 'r');
+  const buf = Buffer.alloc(16);
+  return (cmd) => {
+    writeSync(ctl, `${cmd}\n`);
+    readSync(ack, buf, 0, 16, null);
+  };
+}
 
 /**
  * The main thread's scheduler times so far (ms; Linux's per-thread schedstat, its task id the process
@@ -40,6 +58,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
   const n = await runNode(dir, [`-pubkey=${toHex(KEY.pub)}`]);
   const profileDir = process.env.BENCH_CONNECT_PROFILE;
   const session = profileDir ? new Session() : undefined;
+  let perf: ReturnType<typeof perfControl>;
   try {
     const services = n.node.services;
     const send = async (raw: Uint8Array) => {
@@ -75,7 +94,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
     let taken = 0;
 
     /** One block's round: its transactions accepted one call at a time, then the block connected. */
-    const round = async (profile?: string) => {
+    const round = async (measured: boolean, profile?: string) => {
       const txs = spends.slice(taken, (taken += PER_BLOCK));
       let t = performance.now();
       for (const raw of txs) await send(raw);
@@ -85,6 +104,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
       const block = await blockOfEntries(services, entries, KEY.pub);
       const raw = block.toRaw();
       if (profile) await session!.post('Profiler.start');
+      if (measured) perf?.('enable');
       const cpu = process.cpuUsage();
       const sched = mainThreadSched();
       t = performance.now();
@@ -92,6 +112,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
       const connectMs = performance.now() - t;
       const used = process.cpuUsage(cpu);
       const schedAfter = mainThreadSched();
+      if (measured) perf?.('disable');
       if (profile) writeFileSync(profile, JSON.stringify((await session!.post('Profiler.stop')).profile));
       if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status}`);
       // The block's notices are delivered after the reply: the mempool lets go of its transactions then.
@@ -106,7 +127,8 @@ export async function connectBenchmarks(): Promise<Row[]> {
       return { acceptMs, connectMs, cpuMs: (used.user + used.system) / 1000, mainCpuMs, runnableMs, blockedMs: runnableMs - mainCpuMs };
     };
 
-    for (let r = 0; r < WARM_BLOCKS; r++) await round();
+    for (let r = 0; r < WARM_BLOCKS; r++) await round(false);
+    perf = perfControl();
     if (session && profileDir) {
       mkdirSync(profileDir, { recursive: true });
       session.connect();
@@ -114,7 +136,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
       await session.post('Profiler.setSamplingInterval', { interval: 50 });
     }
     const results: Awaited<ReturnType<typeof round>>[] = [];
-    for (let r = 0; r < ROUNDS; r++) results.push(await round(profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    for (let r = 0; r < ROUNDS; r++) results.push(await round(true, profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
     // Each round's figures, in order (the per-block code paths warm up over the first blocks).
     process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
     process.stderr.write(`  [connect bench] main thread on CPU/blocked ms per block: ${results.map((x) => `${x.mainCpuMs.toFixed(1)}/${x.blockedMs.toFixed(1)}`).join(' ')}\n`);
