@@ -105,7 +105,7 @@ export class ChainIndexes {
 
   /** A coin with its stored bytes (what connect() files as undo data when the coin is spent). */
   coinEntry(txid: string, n: number): StoredCoin | undefined {
-    const raw = this.coins.get(outpoint(txid, n));
+    const raw = this.coins.get(readOutpoint(txid, n));
     // A view of `raw`: get's own copy.
     return raw ? { coin: decodeCoinView(raw), raw } : undefined;
   }
