@@ -4,7 +4,8 @@
  * them. The running-node group measures the same row among its others (node.bench.ts); this group
  * runs only it, in more rounds, and prints the chain store's CPU time per block beside the wall time
  * (on a loaded machine the wall time of one 20 ms block moves with the neighbours, its CPU time much
- * less). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
+ * less), and after the timed rounds what a submitBlock allocates on the JS heap (which the load does
+ * not move at all). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
  */
 import { mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -16,11 +17,14 @@ import { TxOut } from '../src/chain/tx/output.js';
 import type { Row } from './lib.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
 import { blockOfEntries, fanOutPremine, runNode } from './node.bench.js';
+import { allocatedBy } from './alloc.bench.js';
 
 const KEY = benchKey('acnode connect bench key');
 const PER_BLOCK = 500;
 const WARM_BLOCKS = 2;
 const ROUNDS = Number(process.env.BENCH_CONNECT_ROUNDS ?? 6);
+/** Rounds after the timed ones whose submitBlock's JS heap allocation is counted (alloc.bench.ts's allocatedBy: a count the machine's load does not move). */
+const ALLOC_ROUNDS = 2;
 
 /**
  * `BENCH_CONNECT_PERF=<ctl fifo>,<ack fifo>`: perf record's control fifos (`perf record -D -1
@@ -69,7 +73,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
     const { fan, each } = await fanOutPremine(n, KEY, lanes);
     const fanId = fan.txid();
     const coins: { txid: string; n: number; value: bigint }[] = [];
-    const needed = (WARM_BLOCKS + ROUNDS) * PER_BLOCK;
+    const needed = (WARM_BLOCKS + ROUNDS + ALLOC_ROUNDS) * PER_BLOCK;
     const fans = Math.max(0, Math.ceil((needed - lanes) / (lanes - 1)));
     const each2 = (each - 1_000_000n) / BigInt(lanes);
     for (let k = 1; k <= fans; k++) {
@@ -92,9 +96,10 @@ export async function connectBenchmarks(): Promise<Row[]> {
       return tx.toRaw();
     });
     let taken = 0;
+    let blockBytes = 0;
 
     /** One block's round: its transactions accepted one call at a time, then the block connected. */
-    const round = async (measured: boolean, profile?: string) => {
+    const round = async (measured: boolean, profile?: string, alloc?: { bytes: number }) => {
       const txs = spends.slice(taken, (taken += PER_BLOCK));
       let t = performance.now();
       for (const raw of txs) await send(raw);
@@ -103,12 +108,18 @@ export async function connectBenchmarks(): Promise<Row[]> {
       if (entries.length !== txs.length) throw new Error(`bench: ${entries.length} of ${txs.length} transactions in the mempool`);
       const block = await blockOfEntries(services, entries, KEY.pub);
       const raw = block.toRaw();
+      blockBytes = raw.length;
       if (profile) await session!.post('Profiler.start');
       if (measured) perf?.('enable');
       const cpu = process.cpuUsage();
       const sched = mainThreadSched();
       t = performance.now();
-      const submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
+      let submitted!: Awaited<ReturnType<typeof services.chainStore.ask<'submitBlock'>>>;
+      const submit = async () => {
+        submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
+      };
+      if (alloc) alloc.bytes = await allocatedBy(submit);
+      else await submit();
       const connectMs = performance.now() - t;
       const used = process.cpuUsage(cpu);
       const schedAfter = mainThreadSched();
@@ -137,8 +148,16 @@ export async function connectBenchmarks(): Promise<Row[]> {
     }
     const results: Awaited<ReturnType<typeof round>>[] = [];
     for (let r = 0; r < ROUNDS; r++) results.push(await round(true, profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    const allocs: number[] = [];
+    for (let r = 0; r < ALLOC_ROUNDS; r++) {
+      const alloc = { bytes: 0 };
+      await round(false, undefined, alloc);
+      allocs.push(alloc.bytes);
+    }
     // Each round's figures, in order (the per-block code paths warm up over the first blocks).
     process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
+    // What a connect allocates on the main thread's JS heap (the notices' fan-out in the same turns included), per transaction of the block.
+    process.stderr.write(`  [connect bench] JS heap allocated by submitBlock, per tx of the block (${blockBytes} bytes): ${allocs.map((b) => (b / PER_BLOCK).toFixed(0)).join(' ')} B\n`);
     process.stderr.write(`  [connect bench] main thread on CPU/blocked ms per block: ${results.map((x) => `${x.mainCpuMs.toFixed(1)}/${x.blockedMs.toFixed(1)}`).join(' ')}\n`);
     type Figure = 'acceptMs' | 'connectMs' | 'cpuMs' | 'mainCpuMs' | 'runnableMs' | 'blockedMs';
     const best = (k: Figure) => Math.min(...results.map((x) => x[k]));
