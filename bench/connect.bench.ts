@@ -4,9 +4,10 @@
  * them. The running-node group measures the same row among its others (node.bench.ts); this group
  * runs only it, in more rounds, and prints the chain store's CPU time per block beside the wall time
  * (on a loaded machine the wall time of one 20 ms block moves with the neighbours, its CPU time much
- * less). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
+ * less), and after the timed rounds what a submitBlock allocates on the JS heap (which the load does
+ * not move at all). `BENCH_CONNECT_PROFILE=<dir>` writes a V8 CPU profile of each measured submitBlock there.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,32 @@ import { TxOut } from '../src/chain/tx/output.js';
 import type { Row } from './lib.js';
 import { benchKey, newTx, signInput0 } from './fixtures.js';
 import { blockOfEntries, fanOutPremine, runNode } from './node.bench.js';
+import { allocatedBy } from './alloc.bench.js';
 
 const KEY = benchKey('acnode connect bench key');
 const PER_BLOCK = 500;
 const WARM_BLOCKS = 2;
 const ROUNDS = Number(process.env.BENCH_CONNECT_ROUNDS ?? 6);
+/** Rounds after the timed ones whose submitBlock's JS heap allocation is counted (alloc.bench.ts's allocatedBy: a count the machine's load does not move). */
+const ALLOC_ROUNDS = 2;
+
+/**
+ * `BENCH_CONNECT_PERF=<ctl fifo>,<ack fifo>`: perf record's control fifos (`perf record -D -1
+ * --control=fifo:<ctl>,<ack>`), so that perf samples only the measured submitBlocks (the setup's
+ * signing and the rounds' accepts would swamp them). Each command waits for perf's ack.
+ */
+function perfControl(): ((cmd: 'enable' | 'disable') => void) | undefined {
+  const spec = process.env.BENCH_CONNECT_PERF;
+  if (!spec) return undefined;
+  const [ctlPath, ackPath] = spec.split(',');
+  const ctl = openSync(ctlPath!, 'w');
+  const ack = openSync(ackPath!, 'r');
+  const buf = Buffer.alloc(16);
+  return (cmd) => {
+    writeSync(ctl, `${cmd}\n`);
+    readSync(ack, buf, 0, 16, null);
+  };
+}
 
 /**
  * The main thread's scheduler times so far (ms; Linux's per-thread schedstat, its task id the process
@@ -40,6 +62,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
   const n = await runNode(dir, [`-pubkey=${toHex(KEY.pub)}`]);
   const profileDir = process.env.BENCH_CONNECT_PROFILE;
   const session = profileDir ? new Session() : undefined;
+  let perf: ReturnType<typeof perfControl>;
   try {
     const services = n.node.services;
     const send = async (raw: Uint8Array) => {
@@ -50,7 +73,7 @@ export async function connectBenchmarks(): Promise<Row[]> {
     const { fan, each } = await fanOutPremine(n, KEY, lanes);
     const fanId = fan.txid();
     const coins: { txid: string; n: number; value: bigint }[] = [];
-    const needed = (WARM_BLOCKS + ROUNDS) * PER_BLOCK;
+    const needed = (WARM_BLOCKS + ROUNDS + ALLOC_ROUNDS) * PER_BLOCK;
     const fans = Math.max(0, Math.ceil((needed - lanes) / (lanes - 1)));
     const each2 = (each - 1_000_000n) / BigInt(lanes);
     for (let k = 1; k <= fans; k++) {
@@ -73,9 +96,10 @@ export async function connectBenchmarks(): Promise<Row[]> {
       return tx.toRaw();
     });
     let taken = 0;
+    let blockBytes = 0;
 
     /** One block's round: its transactions accepted one call at a time, then the block connected. */
-    const round = async (profile?: string) => {
+    const round = async (measured: boolean, profile?: string, alloc?: { bytes: number }) => {
       const txs = spends.slice(taken, (taken += PER_BLOCK));
       let t = performance.now();
       for (const raw of txs) await send(raw);
@@ -84,14 +108,22 @@ export async function connectBenchmarks(): Promise<Row[]> {
       if (entries.length !== txs.length) throw new Error(`bench: ${entries.length} of ${txs.length} transactions in the mempool`);
       const block = await blockOfEntries(services, entries, KEY.pub);
       const raw = block.toRaw();
+      blockBytes = raw.length;
       if (profile) await session!.post('Profiler.start');
+      if (measured) perf?.('enable');
       const cpu = process.cpuUsage();
       const sched = mainThreadSched();
       t = performance.now();
-      const submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
+      let submitted!: Awaited<ReturnType<typeof services.chainStore.ask<'submitBlock'>>>;
+      const submit = async () => {
+        submitted = await services.chainStore.ask({ op: 'submitBlock', raw });
+      };
+      if (alloc) alloc.bytes = await allocatedBy(submit);
+      else await submit();
       const connectMs = performance.now() - t;
       const used = process.cpuUsage(cpu);
       const schedAfter = mainThreadSched();
+      if (measured) perf?.('disable');
       if (profile) writeFileSync(profile, JSON.stringify((await session!.post('Profiler.stop')).profile));
       if (submitted.status !== 'connected') throw new Error(`bench block not connected: ${submitted.status}`);
       // The block's notices are delivered after the reply: the mempool lets go of its transactions then.
@@ -106,7 +138,8 @@ export async function connectBenchmarks(): Promise<Row[]> {
       return { acceptMs, connectMs, cpuMs: (used.user + used.system) / 1000, mainCpuMs, runnableMs, blockedMs: runnableMs - mainCpuMs };
     };
 
-    for (let r = 0; r < WARM_BLOCKS; r++) await round();
+    for (let r = 0; r < WARM_BLOCKS; r++) await round(false);
+    perf = perfControl();
     if (session && profileDir) {
       mkdirSync(profileDir, { recursive: true });
       session.connect();
@@ -114,9 +147,17 @@ export async function connectBenchmarks(): Promise<Row[]> {
       await session.post('Profiler.setSamplingInterval', { interval: 50 });
     }
     const results: Awaited<ReturnType<typeof round>>[] = [];
-    for (let r = 0; r < ROUNDS; r++) results.push(await round(profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    for (let r = 0; r < ROUNDS; r++) results.push(await round(true, profileDir ? join(profileDir, `connect-${r}.cpuprofile`) : undefined));
+    const allocs: number[] = [];
+    for (let r = 0; r < ALLOC_ROUNDS; r++) {
+      const alloc = { bytes: 0 };
+      await round(false, undefined, alloc);
+      allocs.push(alloc.bytes);
+    }
     // Each round's figures, in order (the per-block code paths warm up over the first blocks).
     process.stderr.write(`  [connect bench] wall/CPU ms per block: ${results.map((x) => `${x.connectMs.toFixed(1)}/${x.cpuMs.toFixed(1)}`).join(' ')}\n`);
+    // What a connect allocates on the main thread's JS heap (the notices' fan-out in the same turns included), per transaction of the block.
+    process.stderr.write(`  [connect bench] JS heap allocated by submitBlock, per tx of the block (${blockBytes} bytes): ${allocs.map((b) => (b / PER_BLOCK).toFixed(0)).join(' ')} B\n`);
     process.stderr.write(`  [connect bench] main thread on CPU/blocked ms per block: ${results.map((x) => `${x.mainCpuMs.toFixed(1)}/${x.blockedMs.toFixed(1)}`).join(' ')}\n`);
     type Figure = 'acceptMs' | 'connectMs' | 'cpuMs' | 'mainCpuMs' | 'runnableMs' | 'blockedMs';
     const best = (k: Figure) => Math.min(...results.map((x) => x[k]));

@@ -18,4 +18,9 @@ test('script execution cache: a hit needs the same txid and branch; the oldest e
   assert.equal(c.size, 2);
   assert.equal(c.has(a, SAPLING_BRANCH_ID), false);
   assert.equal(c.has(d, SAPLING_BRANCH_ID), true);
+  // Admitted again at another branch: that branch hits, the older one no longer does (a miss costs only a script run).
+  c.add(d, OVERWINTER_BRANCH_ID);
+  assert.equal(c.has(d, OVERWINTER_BRANCH_ID), true);
+  assert.equal(c.has(d, SAPLING_BRANCH_ID), false);
+  assert.equal(c.size, 2);
 });

@@ -106,7 +106,7 @@ export class ChainIndexes {
 
   /** A coin with its stored bytes (what connect() files as undo data when the coin is spent). */
   coinEntry(txid: string, n: number): StoredCoin | undefined {
-    const raw = this.coins.get(outpoint(txid, n));
+    const raw = this.coins.get(readOutpoint(txid, n));
     // A view of `raw`: get's own copy.
     return raw ? { coin: decodeCoinView(raw), raw } : undefined;
   }
@@ -307,38 +307,46 @@ export class ChainIndexes {
    * it is neither read nor decoded again.
    */
   connect(txs: readonly Transaction[], txids: readonly string[], blockHash: string, height: number, txStarts?: ArrayLike<number>, readBefore?: (prevout: Outpoint) => StoredCoin | undefined): BlockUndo {
-    const undo: BlockUndo = { spent: [] };
-    // The undo record, built as the coins are read: outpoint | coin length | the coin's stored bytes.
-    const undoParts: Buffer[] = [u32le(0)];
+    // Every row's key and value is built in a scratch buffer (ROW_*): a write inside a write
+    // transaction copies both into the page before putSync/removeSync returns.
+    const spent: Coin[] = [];
+    // The undo record, built as the coins are read: count u32, then per coin outpoint | coin length | the coin's stored bytes.
+    const undoRec = UNDO_RECORD;
+    undoRec.reset(4);
+    const opAt: number[] = [];
     const history = this.addressIndex;
     const hashBytes = hashKey(blockHash);
+    const txidBytes = ROW_TXID;
+    const op = ROW_OUTPOINT;
     this.balanceDeltas = new Map();
     try {
       for (let i = 0; i < txs.length; i++) {
         const tx = txs[i]!;
-        const txid = txids[i]!;
-        const txidBytes = hashKey(txid);
+        writeHash(txidBytes, txids[i]!);
         const coinbase = tx.isCoinbase();
         if (!coinbase) {
           for (let n = 0; n < tx.vin.length; n++) {
             const prevout = tx.vin[n]!.prevout;
-            const key = outpointBytes(prevout.hash, prevout.index);
+            op.set(prevout.hash, 0);
+            op.writeUInt32BE(prevout.index, 32);
             const before = readBefore?.(prevout);
-            const raw = before?.raw ?? this.coins.get(key);
+            const raw = before?.raw ?? this.coins.get(op);
             if (!raw) throw new Error(`connect ${blockHash}: missing coin ${outpointKey(prevout.txid(), prevout.index)}`);
             // A view of `raw` (get's own copy, kept whole in the undo record).
             const coin = before?.coin ?? decodeCoinView(raw);
+            spent.push(coin);
+            opAt.push(undoRec.length);
+            undoRec.put(op);
+            undoRec.u32le(raw.length);
+            undoRec.put(raw);
+            this.coins.removeSync(op);
             // The script's address prefixes, solved once for both address indexes.
-            const prefixes = addressPrefixesOf(coin.script);
-            undo.spent.push({ op: key, coin });
-            undoParts.push(key, u32le(raw.length), raw);
-            this.coins.removeSync(key);
             // The debit's history total rides on the row's removal: one per address (a repeated one's second finds no row).
-            for (const a of prefixes) {
-              this.removeUnspentRow(a, key, coin.value, history ? coin.value : 0n);
+            for (const a of addressPrefixesOf(coin.script)) {
+              this.removeUnspentRow(a, op, coin.value, history ? coin.value : 0n);
               if (history) this.addrHistory.putSync(historyKey(a, height, i, txidBytes, n, true), i64(-coin.value));
             }
-            this.spent.putSync(key, spentValue(txidBytes, n, height));
+            this.spent.putSync(op, spentValue(txidBytes, n, height));
           }
         }
         for (let n = 0; n < tx.vout.length; n++) {
@@ -350,20 +358,22 @@ export class ChainIndexes {
             if (history) this.addHistoryTotals(prefixes, out.value, 0n);
             continue;
           }
-          const key = outpointBytes(txidBytes, n);
+          op.set(txidBytes, 0);
+          op.writeUInt32BE(n, 32);
           // The credit's history total rides on the unspent rows' balance update (one per address).
-          this.putUnspentRows(prefixes, key, out.value, height, coinbase, out.script, history ? out.value : 0n);
-          this.coins.putSync(key, encodeCoin({ value: out.value, script: out.script, height, coinbase, txVersion: tx.version }));
+          this.putUnspentRows(prefixes, op, out.value, height, coinbase, out.script, history ? out.value : 0n);
+          this.coins.putSync(op, encodeCoinRow(out.value, out.script, height, coinbase, tx.version));
         }
         this.txs.putSync(txidBytes, txValue(hashBytes, height, i, txStarts ? txStarts[i]! : 0, txStarts ? txStarts[i + 1]! - txStarts[i]! : 0));
       }
-      undoParts[0]!.writeUInt32LE(undo.spent.length, 0);
-      this.undo.putSync(hashBytes, Buffer.concat(undoParts));
+      // The record is the caller's too (each spent coin's outpoint a view of it): its own copy.
+      const record = Buffer.from(undoRec.finish(spent.length));
+      this.undo.putSync(hashBytes, record);
       this.flushBalances();
+      return { spent: spent.map((coin, k) => ({ op: record.subarray(opAt[k]!, opAt[k]! + 36), coin })) };
     } finally {
       this.balanceDeltas = null;
     }
-    return undo;
   }
 
   /** Reverses connect() from the block's undo data: removes its outputs and index rows, restores what it spent. */
@@ -434,8 +444,10 @@ export class ChainIndexes {
    */
   private putUnspentRows(prefixes: readonly Buffer[], op: Buffer, value: bigint, height: number, coinbase: boolean, script: Uint8Array, received = 0n): void {
     const unique = prefixes.length > 1 ? uniquePrefixes(prefixes) : prefixes;
+    // One value for every row of the output (a scratch buffer: each put copies it).
+    const v = unique.length > 0 ? unspentValue(value, height, coinbase, script) : undefined;
     for (const a of unique) {
-      this.addrUnspent.putSync(unspentKey(a, op), unspentValue(value, height, coinbase, script));
+      this.addrUnspent.putSync(unspentKey(a, op), v!);
       this.addBalance(a, value, value > 0n ? 1 : 0, received);
     }
   }
@@ -483,7 +495,8 @@ export class ChainIndexes {
     if (!pending) return null;
     const id = prefix.toString('latin1');
     let d = pending.get(id);
-    if (!d) pending.set(id, (d = { prefix, delta: 0n, dCount: 0, dReceived: 0n, dSent: 0n }));
+    // A copy of the prefix: it may be a scratch buffer (addressPrefixesOf's P2PKH one).
+    if (!d) pending.set(id, (d = { prefix: Buffer.from(prefix), delta: 0n, dCount: 0, dReceived: 0n, dSent: 0n }));
     return d;
   }
 
@@ -579,10 +592,86 @@ function u32be(n: number): Buffer {
   return b;
 }
 
+/**
+ * Scratch buffers for the rows connect() and disconnect() write, one per part of a row, each
+ * overwritten by the next row: inside a write transaction lmdb-js hands a put's or remove's key and
+ * value to mdb_put/mdb_del at once, which copy them, so nothing keeps them (a block of 500
+ * transactions made some 8,000 small buffers otherwise). A helper returning one (i64, historyKey,
+ * unspentKey, unspentValue, spentValue, txValue, encodeCoinRow, addressPrefixesOf's P2PKH prefix)
+ * gives a value good until that helper's next call: each is passed straight to one write.
+ */
+const ROW_I64 = Buffer.alloc(8);
+const ROW_HISTORY_KEY = Buffer.alloc(66);
+const ROW_UNSPENT_KEY = Buffer.alloc(57);
+const ROW_SPENT = Buffer.alloc(40);
+const ROW_TX = Buffer.alloc(48);
+/** connect()'s own: the transaction's txid (internal bytes) and the outpoint of the row being written. */
+const ROW_TXID = Buffer.alloc(32);
+const ROW_OUTPOINT = Buffer.alloc(36);
+const ROW_P2PKH_PREFIX = Buffer.alloc(21);
+const ROW_P2PKH_PREFIXES: readonly Buffer[] = [ROW_P2PKH_PREFIX];
+
+/** A scratch buffer that grows to the largest value written through it (scripts vary in length). */
+class RowBuffer {
+  private buf = Buffer.alloc(256);
+  private at = 0;
+
+  /** Empty, with `skip` bytes reserved at its start. */
+  reset(skip = 0): void {
+    this.at = skip;
+  }
+
+  private room(n: number): Buffer {
+    if (this.at + n > this.buf.length) {
+      const grown = Buffer.alloc(Math.max(this.buf.length * 2, this.at + n));
+      this.buf.copy(grown, 0, 0, this.at);
+      this.buf = grown;
+    }
+    return this.buf;
+  }
+
+  put(b: Uint8Array): void {
+    this.room(b.length).set(b, this.at);
+    this.at += b.length;
+  }
+
+  u32le(n: number): void {
+    this.room(4).writeUInt32LE(n, this.at);
+    this.at += 4;
+  }
+
+  get length(): number {
+    return this.at;
+  }
+
+  /** The bytes written (a view, good until the next reset), the count u32 LE written first if given. */
+  finish(count?: number): Buffer {
+    if (count !== undefined) this.buf.writeUInt32LE(count, 0);
+    const out = this.buf.subarray(0, this.at);
+    // A huge block's record is not kept alive by the scratch.
+    if (this.buf.length > 1 << 22) this.buf = Buffer.alloc(256);
+    return out;
+  }
+
+  /** `n` bytes at the start, to be filled by the caller: a row's value of known size. */
+  fixed(n: number): Buffer {
+    this.at = 0;
+    return this.room(n).subarray(0, n);
+  }
+}
+
+const UNDO_RECORD = new RowBuffer();
+const ROW_VALUE = new RowBuffer();
+
+/** A display txid's internal bytes into `target` (32 bytes). */
+function writeHash(target: Buffer, display: string): void {
+  if (display.length !== 64 || target.write(display, 'hex') !== 32) throw new Error(`${display} is not a txid (64 hex digits)`);
+  target.reverse();
+}
+
 function i64(v: bigint): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigInt64LE(v, 0);
-  return b;
+  ROW_I64.writeBigInt64LE(v, 0);
+  return ROW_I64;
 }
 
 /** The first key after every key that starts with `prefix`. */
@@ -603,12 +692,13 @@ function addressPrefix(address: string): Buffer {
  * The index prefixes (type u8 | hash160) of the addresses a script pays: addressKeysOf's, with
  * P2PKH (nearly every output) read off its template into the prefix directly.
  */
-function addressPrefixesOf(script: Uint8Array): Buffer[] {
+function addressPrefixesOf(script: Uint8Array): readonly Buffer[] {
   if (isP2PKH(script)) {
-    const b = Buffer.allocUnsafe(21);
+    // Scratch (see ROW_I64): used by the caller's writes before the next call.
+    const b = ROW_P2PKH_PREFIX;
     b[0] = 1;
-    b.set(script.subarray(3, 23), 1);
-    return [b];
+    for (let j = 0; j < 20; j++) b[1 + j] = script[3 + j]!;
+    return ROW_P2PKH_PREFIXES;
   }
   return addressKeysOf(script).map(addressPrefix);
 }
@@ -623,14 +713,8 @@ function uniquePrefixes(prefixes: readonly Buffer[]): Buffer[] {
   });
 }
 
-function u32le(n: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32LE(n, 0);
-  return b;
-}
-
 function unspentKey(prefix: Buffer, op: Buffer): Buffer {
-  const k = Buffer.allocUnsafe(57);
+  const k = ROW_UNSPENT_KEY;
   prefix.copy(k, 0);
   op.copy(k, 21, 0, 32);
   // CAddressUnspentKey's index is serialised little-endian: leveldb orders it so.
@@ -650,7 +734,7 @@ function decodeUnspent(key: Buffer, value: Buffer): AddressUnspent {
 }
 
 function unspentValue(value: bigint, height: number, coinbase: boolean, script: Uint8Array): Buffer {
-  const v = Buffer.allocUnsafe(13 + script.length);
+  const v = ROW_VALUE.fixed(13 + script.length);
   v.writeBigUInt64LE(value, 0);
   v.writeUInt32LE(height, 8);
   v[12] = coinbase ? 1 : 0;
@@ -659,7 +743,7 @@ function unspentValue(value: bigint, height: number, coinbase: boolean, script: 
 }
 
 function historyKey(prefix: Buffer, height: number, blockindex: number, txid: Buffer, index: number, spending: boolean): Buffer {
-  const k = Buffer.allocUnsafe(66);
+  const k = ROW_HISTORY_KEY;
   prefix.copy(k, 0);
   k.writeUInt32BE(height, 21);
   k.writeUInt32BE(blockindex, 25);
@@ -670,7 +754,7 @@ function historyKey(prefix: Buffer, height: number, blockindex: number, txid: Bu
 }
 
 function spentValue(txid: Buffer, vin: number, height: number): Buffer {
-  const v = Buffer.allocUnsafe(40);
+  const v = ROW_SPENT;
   txid.copy(v, 0);
   v.writeUInt32LE(vin, 32);
   v.writeUInt32LE(height, 36);
@@ -682,7 +766,7 @@ function decodeTxLocation(v: Buffer): TxLocation {
 }
 
 function txValue(blockHash: Buffer, height: number, index: number, offset: number, length: number): Buffer {
-  const v = Buffer.allocUnsafe(48);
+  const v = ROW_TX;
   blockHash.copy(v, 0);
   v.writeUInt32LE(height, 32);
   v.writeUInt32LE(index, 36);
@@ -701,6 +785,16 @@ function encodeCoin(c: Coin): Buffer {
   return v;
 }
 
+/** encodeCoin into ROW_VALUE's scratch (see ROW_I64), from the output's parts. */
+function encodeCoinRow(value: bigint, script: Uint8Array, height: number, coinbase: boolean, txVersion: number): Buffer {
+  const v = ROW_VALUE.fixed(17 + script.length);
+  v[0] = coinbase ? 1 : 0;
+  v.writeUInt32LE(height, 1);
+  v.writeInt32LE(txVersion, 5);
+  v.writeBigUInt64LE(value, 9);
+  v.set(script, 17);
+  return v;
+}
 
 function decodeCoin(v: Buffer): Coin {
   return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.subarray(17)) };

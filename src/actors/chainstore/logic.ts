@@ -1445,7 +1445,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    */
   private connectView(hash: string): ConnectView & { readBefore: (prevout: TxOutpoint) => StoredCoin | undefined } {
     const raws = new Map<string, StoredCoin>();
-    const { view, changes } = blockView(hash, {
+    const { view, changes, keyOf } = blockView(hash, {
       coin: (txid, n, key) => {
         const e = this.indexes.coinEntry(txid, n);
         if (e) raws.set(key, e);
@@ -1457,7 +1457,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return {
       ...view,
       readBefore: (prevout) => {
-        const key = prevout.key();
+        const key = keyOf(prevout.txid(), prevout.index);
         return changes.created.has(key) ? undefined : raws.get(key);
       },
     };

@@ -83,13 +83,23 @@ export interface BelowBlock {
  * sigop count and the scripts each ask for an input's coin, and nothing below changes meanwhile).
  * The chain store's live connect and the reindex's write-ahead both verify against it.
  */
-export function blockView(hash: string, below: BelowBlock): { view: ConnectView; changes: PendingBlock } {
+export function blockView(hash: string, below: BelowBlock): { view: ConnectView; changes: PendingBlock; keyOf: (txid: string, n: number) => string } {
   const changes: PendingBlock = { hash, created: new Map(), spent: new Set(), txs: new Map() };
   const { created, spent, txs } = changes;
   const read = new Map<string, Coin | null>();
+  // Each outpoint's key made once for the block: an input's coin is asked by the input checks, the
+  // sigop count, apply and the index writes (readBefore), and each key made anew was a string to
+  // build and hash (V8 keeps a string's hash in it). Found by the txid string, whose hash is kept
+  // (an input's txid string is kept by its Outpoint, an output's is the block's txids entry).
+  const keys = new Map<string, string[]>();
+  const keyOf = (txid: string, n: number): string => {
+    let ks = keys.get(txid);
+    if (ks === undefined) keys.set(txid, (ks = []));
+    return (ks[n] ??= outpointKey(txid, n));
+  };
   const view: ConnectView = {
     coin: (txid, n) => {
-      const key = outpointKey(txid, n);
+      const key = keyOf(txid, n);
       if (spent.has(key)) return undefined;
       const c = created.get(key);
       if (c) return c;
@@ -99,12 +109,14 @@ export function blockView(hash: string, below: BelowBlock): { view: ConnectView;
     },
     tx: (txid) => txs.get(txid) ?? below.tx(txid),
     apply: (tx, txid, height) => {
-      if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(outpointKey(i.prevout.txid(), i.prevout.index));
-      tx.vout.forEach((out, n) => {
-        created.set(outpointKey(txid, n), { value: out.value, script: out.script, height, coinbase: tx.isCoinbase(), txVersion: tx.version });
-      });
+      if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(keyOf(i.prevout.txid(), i.prevout.index));
+      const coinbase = tx.isCoinbase();
+      for (let n = 0; n < tx.vout.length; n++) {
+        const out = tx.vout[n]!;
+        created.set(keyOf(txid, n), { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
+      }
       txs.set(txid, tx);
     },
   };
-  return { view, changes };
+  return { view, changes, keyOf };
 }

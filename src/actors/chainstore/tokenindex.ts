@@ -178,12 +178,18 @@ export class TokenIndex {
   ): void {
     const changes: Change[] = [];
     const created: string[] = [];
+    // The block's transactions up to the one being indexed, by txid: filled once a token transaction
+    // asks (most blocks have none, and a map of every transaction was built for nothing).
     const local = new Map<string, Transaction>();
+    let localUpTo = 0;
+    const localTx = (id: string, upTo: number): Transaction | undefined => {
+      for (; localUpTo <= upTo; localUpTo++) local.set(txids[localUpTo]!, txs[localUpTo]!);
+      return local.get(id);
+    };
     let normalSeq = 0;
     for (let i = 0; i < txs.length; i++) {
       const tx = txs[i]!;
       const txid = txids[i]!;
-      local.set(txid, tx);
       if (!tx.isCoinbase()) {
         for (const input of tx.vin) {
           // Only an output at a CC address is ever tracked (a token output or a marker): a coin paying
@@ -208,7 +214,7 @@ export class TokenIndex {
       const getTransaction = (id: Uint8Array) => {
         const hex = toHexReversed(id);
         try {
-          return local.get(hex) ?? lookup(hex);
+          return localTx(hex, i) ?? lookup(hex);
         } catch (error) {
           failedRead = { error };
           throw error;
