@@ -163,7 +163,7 @@ test('upgrade: a schema-2 data directory (LMDB block index, indexes replayed at 
   assert.equal(chain.length, 9);
   await d.start(30_000);
   assert.deepEqual(loadedAt(d), TIP);
-  assert.ok(d.log.some((l) => /upgrading the chain state to schema 7: the UTXO set and the indexes are built once from the block files/.test(l)), d.log.join('\n'));
+  assert.ok(d.log.some((l) => /upgrading the chain state to schema 8: the UTXO set and the indexes are built once from the block files/.test(l)), d.log.join('\n'));
   assert.ok(d.log.some((l) => l.endsWith(`upgrade: 9 blocks indexed, tip ${TIP.hash}`)), d.log.join('\n'));
   // Every transaction and every output of the chain as the block files say; spent outputs are gone.
   const spent = new Set(chain.flatMap((b) => b.txs.slice(1).flatMap((tx) => tx.vin.map((i) => `${i.prevout.txid()}:${i.prevout.index}`))));

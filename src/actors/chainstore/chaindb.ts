@@ -11,8 +11,9 @@ import type { BlockPos } from './blockfiles.js';
  * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip; 4:
  * the token registry too; 5: each connected block's value pools too; 6: address balances as running
  * totals (addressBalance); 7: komodo_coinsupply's running totals per block (supply).
+ * 8: the open Assets orders by address, token and owner (orderindex.ts).
  */
-export const CHAIN_SCHEMA_VERSION = 7;
+export const CHAIN_SCHEMA_VERSION = 8;
 
 /** What -reindex is for: every message about damaged chain state ends with it. */
 export const REINDEX_HINT = 'restart with -reindex to rebuild the chain state from the block files';
