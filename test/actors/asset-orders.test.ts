@@ -21,7 +21,12 @@ import {
   tokenOutScript,
   tryDecodeAssetTokenOpRet,
 } from '../../src/chain/assets/index.js';
-import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
+import { Block } from '../../src/chain/block/block.js';
+import { BlockHeader } from '../../src/chain/block/header.js';
+import { fromHexReversed } from '../../src/chain/encoding/hex.js';
+import { ChainDb, CHAIN_SCHEMA_VERSION } from '../../src/actors/chainstore/chaindb.js';
+import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
+import { permissiveRules } from '../helpers/stub-rules.js';
 import { ChainIndexes } from '../../src/actors/chainstore/chainstate.js';
 import { OrderIndex, type AssetOrder, type AssetOrderFilter } from '../../src/actors/chainstore/orderindex.js';
 import { orderItem } from '../../src/rpc/methods/assets.js';
@@ -262,5 +267,72 @@ test('order index: the same orders in the same order as the walk, through random
       await db.close();
       removeDir(dir);
     }
+  }
+});
+
+test('order index: a schema-7 data directory (no order index) has it built from its block files on start, the same as kept', async () => {
+  assert.equal(CHAIN_SCHEMA_VERSION, 8);
+  const BITS = 0x200f0f0f;
+  const block = (prev: string, height: number, txs: Transaction[]) => {
+    const h = new BlockHeader();
+    h.prevHash = fromHexReversed(prev);
+    h.time = 1_600_000_000 + height;
+    h.bits = BITS;
+    const b = new Block(h, [coinbase(height, 0), ...txs]);
+    b.updateMerkleRoot();
+    return b;
+  };
+  const genesis = block('00'.repeat(32), 0, []);
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-orders-upgrade-'));
+  const log: string[] = [];
+  const open = async () => {
+    const logic = new ChainStoreLogic({ dir, rules: permissiveRules(genesis, BITS), now: () => 1_700_000_000, log: (m) => log.push(m) });
+    await logic.load();
+    return logic;
+  };
+  try {
+    let s = await open();
+    const rnd = prng(7);
+    let pool: Coin[] = [];
+    const txById = new Map<string, Transaction>();
+    for (let height = 1; height <= 25; height++) {
+      const txs: Transaction[] = [];
+      const b0 = block(s.index.tip.hash, height, []);
+      const cb = b0.txs[0]!;
+      const working = [...pool, ...cb.vout.map((o, n) => ({ txid: cb.txid(), n, value: o.value, script: o.script }))];
+      for (let i = 0; i < 6; i++) {
+        const t = randomTx(rnd, working);
+        if (!t) continue;
+        for (const inp of t.vin) working.splice(working.findIndex((c) => c.txid === inp.prevout.txid() && c.n === inp.prevout.index), 1);
+        t.vout.forEach((o, n) => o.script[0] !== 0x6a && working.push({ txid: t.txid(), n, value: o.value, script: o.script }));
+        txs.push(t);
+        txById.set(t.txid(), t);
+      }
+      const b = block(s.index.tip.hash, height, txs);
+      txById.set(b.txs[0]!.txid(), b.txs[0]!);
+      const r = (await s.write({ op: 'submitBlock', raw: b.toRaw() })).result as { status: string };
+      assert.equal(r.status, 'connected');
+      pool = working;
+    }
+    const kept = JSON.stringify(s.orders.snapshot());
+    const answers = () => JSON.stringify(ADDRESSES.flatMap((a) => FILTERS.map((f) => s.orders.ordersAt(a, f).map(orderItem))), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    const keptAnswers = answers();
+    assert.ok(s.orders.ordersAt(hashOf(ASK)).length + s.orders.ordersAt(hashOf(BID)).length > 5, 'some open orders to rebuild');
+    await s.close();
+    // The same data directory as schema 7 wrote it: no order databases, schema 7.
+    const db = ChainDb.open(join(dir, 'chaindb'));
+    db.write(() => {
+      for (const name of ['assetOrders', 'assetOrderTracked', 'assetOrderUndo']) db.index(name).dropSync();
+      db.putMeta('schema', 7);
+    });
+    await db.close();
+    s = await open();
+    assert.ok(log.some((l) => /upgrading the chain state to schema 8: the UTXO set and the indexes are built once from the block files/.test(l)), log.join('\n'));
+    assert.equal(s.index.height, 25);
+    assert.equal(JSON.stringify(s.orders.snapshot()), kept);
+    assert.equal(answers(), keptAnswers);
+    await s.close();
+  } finally {
+    removeDir(dir);
   }
 });
