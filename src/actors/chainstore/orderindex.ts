@@ -3,6 +3,7 @@ import { addressKeysOf } from '../../chain/address/index-key.js';
 import { tryDecodeAssetTokenOpRet, type AssetFuncid } from '../../chain/assets/opret.js';
 import { toHexReversed } from '../../chain/encoding/hex.js';
 import { OP_RETURN } from '../../chain/script/opcodes.js';
+import { isUnspendable } from '../../chain/script/script.js';
 import { isPayToCryptoCondition } from '../../chain/script/standard.js';
 import { cpubkeyLength } from '../../chain/tokens/opret.js';
 import type { Outpoint } from '../../chain/tx/input.js';
@@ -59,7 +60,8 @@ const validPubkey = (pk: Uint8Array): boolean => pk.length > 0 && cpubkeyLength(
 
 /** The address-index hashes (CC, type 3) an output script is filed under. */
 function ccHashesOf(script: Uint8Array): Buffer[] {
-  if (!isPayToCryptoCondition(script)) return [];
+  // An unspendable script (over MAX_SCRIPT_SIZE) never enters the address index's unspent rows.
+  if (!isPayToCryptoCondition(script) || isUnspendable(script)) return [];
   const out: Buffer[] = [];
   for (const k of addressKeysOf(script)) if (k.startsWith('3:')) out.push(Buffer.from(k.slice(2), 'hex'));
   return out;
