@@ -198,7 +198,7 @@ test('order index: the same orders in the same order as the walk, through random
             const want = walk(ix, txById, a, f);
             assert.deepEqual(got, want, `seed ${seed}, ${where}: address ${a} filter ${JSON.stringify(f)}`);
             // The RPC's items too (the other filters list some of the same records).
-            if (f === FILTERS[0]) assert.deepEqual(got.map(orderItem), want.map(orderItem), `seed ${seed}, ${where}: address ${a} items`);
+            if (f === FILTERS[0]) assert.deepEqual(got.map((o) => orderItem(o)), want.map((o) => orderItem(o)), `seed ${seed}, ${where}: address ${a} items`);
             listed += got.length;
             for (const o of got) funcids.add(o.funcid);
           }
@@ -315,7 +315,7 @@ test('order index: a schema-7 data directory (no order index) has it built from 
       pool = working;
     }
     const kept = JSON.stringify(s.orders.snapshot());
-    const answers = () => JSON.stringify(ADDRESSES.flatMap((a) => FILTERS.map((f) => s.orders.ordersAt(a, f).map(orderItem))), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    const answers = () => JSON.stringify(ADDRESSES.flatMap((a) => FILTERS.map((f) => s.orders.ordersAt(a, f).map((o) => orderItem(o)))), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
     const keptAnswers = answers();
     assert.ok(s.orders.ordersAt(hashOf(ASK)).length + s.orders.ordersAt(hashOf(BID)).length > 5, 'some open orders to rebuild');
     await s.close();

@@ -64,8 +64,14 @@ async function finish(cc: CCSupport, r: AssetsAssembleResult): Promise<{ hex: st
 
 const success = (hex: string) => ({ result: 'success', hex });
 
-/** addOrders' item for one open order (CCassetstx.cpp AssetOrders), keys in komodod's order. */
-export function orderItem(o: AssetOrder): Record<string, JsonOut> {
+/** origaddress and origtokenaddress of a 33-byte origpubkey (hex). */
+type OrigAddresses = Map<string, [string, string]>;
+
+/**
+ * addOrders' item for one open order (CCassetstx.cpp AssetOrders), keys in komodod's order.
+ * `addresses`: the orders' owner addresses found so far in this answer (an owner's orders share them).
+ */
+export function orderItem(o: AssetOrder, addresses: OrigAddresses = new Map()): Record<string, JsonOut> {
   const { funcid, value, vout0, price, tokenid: assetid, assetid2, origpubkey } = o;
   const item: Record<string, JsonOut> = { funcid, txid: o.txid, vout: o.index };
   if (funcid === 'b' || funcid === 'B') {
@@ -76,9 +82,15 @@ export function orderItem(o: AssetOrder): Record<string, JsonOut> {
     item.askamount = vout0.toString();
   }
   if (origpubkey.length === 33) {
-    const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
-    item.origaddress = ccAddressOf(EVAL_ASSETS, pk33);
-    item.origtokenaddress = ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey));
+    const id = toHex(origpubkey);
+    let pair = addresses.get(id);
+    if (!pair) {
+      const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
+      pair = [ccAddressOf(EVAL_ASSETS, pk33), ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey))];
+      addresses.set(id, pair);
+    }
+    item.origaddress = pair[0];
+    item.origtokenaddress = pair[1];
   }
   if (!isZero(assetid)) item.tokenid = toHexReversed(assetid);
   if (!isZero(assetid2)) item.otherid = toHexReversed(assetid2);
@@ -108,7 +120,8 @@ async function assetOrders(cc: CCSupport, refassetid: Uint8Array, pk: Uint8Array
   const addresses = [globalCCAddress(ASSETS), ccAddress(makeTokensCCcond1(EVAL_ASSETS, nft.length > 0 ? nft[0]! : 0, ASSETS_GLOBAL_PUBKEY))];
   if (additionalEvalCode !== 0) addresses.push(ccAddress(makeTokensCCcond1(EVAL_ASSETS, additionalEvalCode, ASSETS_GLOBAL_PUBKEY)));
   const result: JsonOut[] = [];
-  for (const address of addresses) for (const o of await cc.assetOrdersAt(address, filter)) result.push(orderItem(o));
+  const owners: OrigAddresses = new Map();
+  for (const address of addresses) for (const o of await cc.assetOrdersAt(address, filter)) result.push(orderItem(o, owners));
   return result;
 }
 
