@@ -133,7 +133,7 @@ export async function signedChain(dir: string, blocks = 12): Promise<{ tip: stri
 
 /** Every record of every named database of the chain state, in key order. */
 export function dump(dir: string): Map<string, string[]> {
-  const names = ['meta', 'blocks', 'coins', 'undo', 'txs', 'spent', 'addressUnspent', 'addressBalance', 'addressHistory', 'pools', 'richlist', 'snapshotTotals', 'supply', 'tokens', 'tokenOutputs', 'tokenTotals', 'tokenTracked', 'tokenMarkers', 'tokenNormal', 'tokenUndo'];
+  const names = ['meta', 'blocks', 'coins', 'undo', 'txs', 'spent', 'addressUnspent', 'addressBalance', 'addressHistory', 'pools', 'richlist', 'snapshotTotals', 'supply', 'tokens', 'tokenOutputs', 'tokenTotals', 'tokenTracked', 'tokenMarkers', 'tokenNormal', 'tokenUndo', 'assetOrders', 'assetOrderTracked', 'assetOrderUndo'];
   const db = ChainDb.open(join(dir, 'chaindb'));
   const out = new Map<string, string[]>();
   for (const name of names) out.set(name, [...db.index(name).getRange({})].map(({ key, value }) => `${key.toString('hex')} ${value.toString('hex')}`));

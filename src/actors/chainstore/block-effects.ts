@@ -5,6 +5,7 @@ import type { ChainDb } from './chaindb.js';
 import type { ChainIndexes, StoredCoin } from './chainstate.js';
 import { addPools, poolDeltaOf, poolsArray, undoValues } from './pools.js';
 import type { PoolValues } from './protocol.js';
+import type { OrderIndex } from './orderindex.js';
 import type { SupplyIndex } from './supplyindex.js';
 import type { TokenIndex } from './tokenindex.js';
 
@@ -14,6 +15,7 @@ export interface ChainStateParts {
   indexes: ChainIndexes;
   tokens: TokenIndex;
   supply: SupplyIndex;
+  orders: OrderIndex;
 }
 
 /** A verified block being connected: its hash, height and parent, parsed, with its txids and where each transaction starts in its bytes. */
@@ -44,6 +46,7 @@ export function writeBlockEffects(
   const { block, txids } = b;
   // The token index first: its validator sees the chain before this block, and the block's own earlier transactions.
   parts.tokens.connect(block.txs, txids, b.hash, b.height, lookup, readBefore && ((prevout) => readBefore(prevout)?.coin.script));
+  parts.orders.connect(block.txs, txids, b.hash, readBefore && ((prevout) => readBefore(prevout)?.coin.script));
   const undo = parts.indexes.connect(block.txs, txids, b.hash, b.height, b.txStarts, readBefore);
   // Stored with the block (komodod keeps them in CBlockIndex), so that no later call walks the chain for them.
   const delta = poolDeltaOf(block, txids, b.prev === null, undoValues(undo.spent));

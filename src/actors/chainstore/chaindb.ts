@@ -11,7 +11,8 @@ import type { BlockPos } from './blockfiles.js';
  * index (the other indexes rebuilt by replay); 3: every chain index in LMDB, kept with the tip; 4:
  * the token registry too; 5: each connected block's value pools too; 6: address balances as running
  * totals (addressBalance); 7: komodo_coinsupply's running totals per block (supply).
- * 8: the address history's totals in addressBalance and token holders' totals (tokenTotals).
+ * 8: the address history's totals in addressBalance, token holders' totals (tokenTotals) and the open
+ *   Assets orders by address, token and owner (orderindex.ts).
  */
 export const CHAIN_SCHEMA_VERSION = 8;
 

@@ -37,6 +37,7 @@ import type {
 import { hash160 } from '../../chain/crypto/hash.js';
 import { ChainIndexes, type StoredCoin } from './chainstate.js';
 import { TokenIndex } from './tokenindex.js';
+import { OrderIndex } from './orderindex.js';
 import { hasSchema1, readSchema1, removeSchema1 } from './migrate.js';
 import type { ChainRules, ConnectView, PrevContext } from './rules.js';
 import { BlockStore } from './store.js';
@@ -100,6 +101,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   tokens!: TokenIndex;
   /** komodo_coinsupply's running totals, per connected block. */
   private supply!: SupplyIndex;
+  /** The open Assets orders by address, token and owner (tokenorders, mytokenorders). */
+  orders!: OrderIndex;
   /** The parameters in force at the tip (komodod activates Sapling automatically at 61). */
   currentParams: ChainParams | undefined;
   /** -reindex's write thread, while its blocks connect (load). */
@@ -172,6 +175,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     this.indexes = new ChainIndexes(this.store.db, this.opts.addressIndex ?? true);
     this.tokens = new TokenIndex(this.store.db, this.log);
     this.supply = new SupplyIndex(this.store.db);
+    this.orders = new OrderIndex(this.store.db);
     if (hasSchema1(dir)) {
       if ((this.store.schema ?? 0) >= 2) {
         // An upgrade committed and was killed before it removed the old files.
@@ -256,7 +260,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   /**
    * Schema 2 (block index in LMDB, the other indexes replayed at every start), 3 (no token index),
    * 4 (no value pools), 5 (no address balances), 6 (no coin supply totals) or 7 (no history or token
-   * holder totals) to 8: the indexes are built once from the active chain, from genesis, then kept.
+   * holder totals, no order index) to 8: the indexes are built once from the active chain, from genesis, then kept.
    * Recorded first (tip back to genesis, the tip to reach as upgradeTip, the new schema) so that a
    * kill midway goes on from where it was.
    */
@@ -268,6 +272,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.indexes.clear();
       this.tokens.clear();
       this.supply.clear();
+      this.orders.clear();
       this.store.db.putMeta('upgradeTip', tip);
       this.store.db.putMeta('tip', genesis);
       this.store.putSchema();
@@ -424,6 +429,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.indexes.clear();
       this.tokens.clear();
       this.supply.clear();
+      this.orders.clear();
       this.store.db.putMeta('reindexing', true);
       this.store.db.putMeta('addressIndex', this.indexes.addressIndex);
       this.store.db.putMeta('failed', []);
@@ -562,6 +568,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.indexes.clear();
       this.tokens.clear();
       this.supply.clear();
+      this.orders.clear();
     });
     for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
     this.store.files.setAppendPoint(0, 0);
@@ -653,6 +660,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         for (const v of this.tokens.valuesAt(body.tokenid, body.addressHash, body.spent)) balance -= v;
         return balance;
       }
+      case 'assetOrders':
+        return this.orders.ordersAt(body.addressHash, body.filter);
       case 'txs':
         // Several lookups in one message (the token registry's rounds of missing transactions).
         return body.txids.map((txid) => this.txInfo(txid));
@@ -837,7 +846,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   }
 
   private chainState(): ChainStateParts {
-    return { db: this.store.db, indexes: this.indexes, tokens: this.tokens, supply: this.supply };
+    return { db: this.store.db, indexes: this.indexes, tokens: this.tokens, supply: this.supply, orders: this.orders };
   }
 
   /**
@@ -1473,6 +1482,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       this.tokens.disconnect(tip.hash, tip.height);
       this.indexes.disconnect(block.txs, h.txids, tip.hash, tip.height);
       this.supply.disconnect(tip.hash);
+      this.orders.disconnect(tip.hash);
       this.store.db.putMeta('tip', parent.hash);
     });
     this.index.setActiveTip(parent);

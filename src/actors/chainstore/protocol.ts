@@ -94,6 +94,30 @@ export interface TokenOutput {
   height: number;
 }
 
+/** An open Assets order as AssetOrders lists it: the output and what its transaction's opret says (orderindex.ts). */
+export interface AssetOrder {
+  /** display hex */
+  txid: string;
+  index: number;
+  funcid: 's' | 'S' | 'b' | 'B' | 'x' | 'o' | 'e' | 'E';
+  /** the order output's value */
+  value: bigint;
+  /** the order transaction's vout[0] value */
+  vout0: bigint;
+  price: bigint;
+  /** internal byte order (zero for a 'c' opret) */
+  tokenid: Uint8Array;
+  /** internal byte order */
+  assetid2: Uint8Array;
+  origpubkey: Uint8Array;
+}
+
+/** Which orders at an address: all, a token's (tokenid, display hex), or an owner's asks (owner, pubkey hex). */
+export interface AssetOrderFilter {
+  tokenid?: string;
+  owner?: string;
+}
+
 /** komodod's value pools of a block or a chain (satoshis). */
 export interface PoolValues {
   supply: bigint;
@@ -263,6 +287,8 @@ export type ChainStoreRequest =
   | { op: 'tokenOutputsPage'; tokenid: string; addressHash: string; after?: OutputRef | undefined; limit: number; minValue?: bigint }
   /** Σ of the token's unspent outputs at a CC address (a running total) less those of `spent` that are among them. */
   | { op: 'tokenBalance'; tokenid: string; addressHash: string; spent: Outpoint[] }
+  /** The open Assets orders at a CC address (hash160 hex), in address-index order, filtered (orderindex.ts). */
+  | { op: 'assetOrders'; addressHash: string; filter: AssetOrderFilter }
   /** Several lookups in one message (the token registry's rounds of missing transactions). */
   | { op: 'txs'; txids: string[] }
   /** Whether each transaction is in the active chain (the tx index only). */
@@ -334,6 +360,7 @@ export interface ChainStoreReplies {
   tokenOutputs: TokenOutput[];
   tokenOutputsPage: TipPage<TokenOutput>;
   tokenBalance: bigint;
+  assetOrders: AssetOrder[];
   txs: (ChainTx | null)[];
   inChain: boolean[];
   ccContext: [string, Transaction][];

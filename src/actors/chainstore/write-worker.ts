@@ -3,6 +3,7 @@ import { Block } from '../../chain/block/block.js';
 import { writeBlockEffects, type ChainStateParts } from './block-effects.js';
 import { ChainIndexes } from './chainstate.js';
 import { poolsFrom } from './pools.js';
+import { OrderIndex } from './orderindex.js';
 import { BlockStore } from './store.js';
 import { SupplyIndex } from './supplyindex.js';
 import { TokenIndex } from './tokenindex.js';
@@ -24,7 +25,7 @@ let parts: (ChainStateParts & { store: BlockStore }) | undefined;
 function open(): ChainStateParts & { store: BlockStore } {
   const store = BlockStore.open(init.dir, init.magic, false, init.cacheBytes);
   const indexes = new ChainIndexes(store.db, init.addressIndex);
-  return { store, db: store.db, indexes, tokens: new TokenIndex(store.db, (msg) => say({ log: msg })), supply: new SupplyIndex(store.db) };
+  return { store, db: store.db, indexes, tokens: new TokenIndex(store.db, (msg) => say({ log: msg })), supply: new SupplyIndex(store.db), orders: new OrderIndex(store.db) };
 }
 
 /** A confirmed transaction, for the token validator: every block before this one is committed here. */

@@ -22,8 +22,8 @@ import type { JsonOut, JsonValue } from '../json-value.js';
 import { getStr } from '../params.js';
 import type { RpcMethod } from '../table.js';
 import { COIN as SATOSHIS_PER_COIN } from '../../chain/consensus/amount.js';
-import { CCSupport, errResult, isZero, numberText, pubkey2pk, txidBytes, type CCBuildContext } from './cc-support.js';
-import type { AddressUnspent } from '../../actors/chainstore/protocol.js';
+import { CCSupport, errResult, isZero, numberText, pubkey2pk, type CCBuildContext } from './cc-support.js';
+import type { AssetOrder, AssetOrderFilter } from '../../actors/chainstore/protocol.js';
 
 const ASSETS = moduleGlobal(EVAL_ASSETS)!;
 /** COIN as a double: komodod prints order amounts with sprintf("%.8f", (double)nValue / COIN) (CCassetstx.cpp). */
@@ -64,60 +64,64 @@ async function finish(cc: CCSupport, r: AssetsAssembleResult): Promise<{ hex: st
 
 const success = (hex: string) => ({ result: 'success', hex });
 
-/** AssetOrders(refassetid, pk, additionalEvalCode) (CCassetstx.cpp). */
-async function assetOrders(cc: CCSupport, refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
-  const result: JsonOut[] = [];
-  const txCache = new Map<string, Transaction | null>();
-  const addOrders = async (u: AddressUnspent) => {
-    let ordertx = txCache.get(u.txid);
-    if (ordertx === undefined) txCache.set(u.txid, (ordertx = await findTx(cc, txidBytes(u.txid))));
-    if (!ordertx || ordertx.vout.length === 0) return;
-    const op = tryDecodeAssetTokenOpRet(ordertx.vout[ordertx.vout.length - 1]!.script);
-    if (!op) return;
-    const { funcid, tokenid: assetid, assetid2, price, origpubkey } = op;
-    const mine = pk !== null && pubkey2pk(origpubkey) !== null && toHex(pk) === toHex(origpubkey) && (funcid === 'S' || funcid === 's');
-    const listed = pk === null && (isZero(refassetid) || toHex(assetid) === toHex(refassetid));
-    if (!listed && !mine) return;
-    const value = ordertx.vout[u.index]!.value;
-    if (value === 0n) return; // a fully filled order
-    const vout0 = ordertx.vout[0]!.value;
-    const item: Record<string, JsonOut> = { funcid, txid: u.txid, vout: u.index };
-    if (funcid === 'b' || funcid === 'B') {
-      item.amount = (Number(value) / COIN).toFixed(8);
-      item.bidamount = (Number(vout0) / COIN).toFixed(8);
-    } else {
-      item.amount = value.toString();
-      item.askamount = vout0.toString();
-    }
-    if (origpubkey.length === 33) {
-      const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
-      item.origaddress = ccAddressOf(EVAL_ASSETS, pk33);
-      item.origtokenaddress = ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey));
-    }
-    if (!isZero(assetid)) item.tokenid = toHexReversed(assetid);
-    if (!isZero(assetid2)) item.otherid = toHexReversed(assetid2);
-    if (price > 0n) {
-      // komodod tests `funcid == 'e' || funcid == 'e'`: an 'E' order takes the bid branch
-      if (funcid === 's' || funcid === 'S' || funcid === 'e') {
-        item.totalrequired = (Number(price) / COIN).toFixed(8);
-        item.price = (Number(price) / Number(BigInt.asIntN(64, 100000000n * vout0))).toFixed(8);
-      } else {
-        item.totalrequired = price;
-        item.price = (Number(vout0) / Number(BigInt.asIntN(64, price * 100000000n))).toFixed(8);
-      }
-    }
-    result.push(item);
-  };
-  // bids: coins at the Assets global CC address; asks: tokens at its dual-eval (NFT-aware with a tokenid) address
-  const bids = await cc.ccUnspents(globalCCAddress(ASSETS));
-  const nft = isZero(refassetid) ? new Uint8Array(0) : await cc.nftDataOfToken(refassetid);
-  const asks = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, nft.length > 0 ? nft[0]! : 0, ASSETS_GLOBAL_PUBKEY)));
-  for (const u of bids) await addOrders(u);
-  for (const u of asks) await addOrders(u);
-  if (additionalEvalCode !== 0) {
-    const dual = await cc.ccUnspents(ccAddress(makeTokensCCcond1(EVAL_ASSETS, additionalEvalCode, ASSETS_GLOBAL_PUBKEY)));
-    for (const u of dual) await addOrders(u);
+/** origaddress and origtokenaddress of a 33-byte origpubkey (hex). */
+type OrigAddresses = Map<string, [string, string]>;
+
+/**
+ * addOrders' item for one open order (CCassetstx.cpp AssetOrders), keys in komodod's order.
+ * `addresses`: the orders' owner addresses found so far in this answer (an owner's orders share them).
+ */
+export function orderItem(o: AssetOrder, addresses: OrigAddresses = new Map()): Record<string, JsonOut> {
+  const { funcid, value, vout0, price, tokenid: assetid, assetid2, origpubkey } = o;
+  const item: Record<string, JsonOut> = { funcid, txid: o.txid, vout: o.index };
+  if (funcid === 'b' || funcid === 'B') {
+    item.amount = (Number(value) / COIN).toFixed(8);
+    item.bidamount = (Number(vout0) / COIN).toFixed(8);
+  } else {
+    item.amount = value.toString();
+    item.askamount = vout0.toString();
   }
+  if (origpubkey.length === 33) {
+    const id = toHex(origpubkey);
+    let pair = addresses.get(id);
+    if (!pair) {
+      const pk33 = pubkey2pk(origpubkey) ?? ASSETS_GLOBAL_PUBKEY; // GetCCaddress falls back to the global key
+      pair = [ccAddressOf(EVAL_ASSETS, pk33), ccAddress(makeTokensCCcond1(EVAL_TOKENS, 0, pubkey2pk(origpubkey) ?? moduleGlobal(EVAL_TOKENS)!.pubkey))];
+      addresses.set(id, pair);
+    }
+    item.origaddress = pair[0];
+    item.origtokenaddress = pair[1];
+  }
+  if (!isZero(assetid)) item.tokenid = toHexReversed(assetid);
+  if (!isZero(assetid2)) item.otherid = toHexReversed(assetid2);
+  if (price > 0n) {
+    // komodod tests `funcid == 'e' || funcid == 'e'`: an 'E' order takes the bid branch
+    if (funcid === 's' || funcid === 'S' || funcid === 'e') {
+      item.totalrequired = (Number(price) / COIN).toFixed(8);
+      item.price = (Number(price) / Number(BigInt.asIntN(64, 100000000n * vout0))).toFixed(8);
+    } else {
+      item.totalrequired = price;
+      item.price = (Number(vout0) / Number(BigInt.asIntN(64, price * 100000000n))).toFixed(8);
+    }
+  }
+  return item;
+}
+
+/**
+ * AssetOrders(refassetid, pk, additionalEvalCode) (CCassetstx.cpp): komodod walks every unspent
+ * output at each Assets address and keeps the open orders of the token (tokenorders) or the asks of
+ * `pk` (mytokenorders); acnode reads exactly those from the order index, address by address in the
+ * same order, so the answer costs its own size.
+ */
+async function assetOrders(cc: CCSupport, refassetid: Uint8Array, pk: Uint8Array | null, additionalEvalCode: number): Promise<JsonOut[]> {
+  const filter: AssetOrderFilter = pk !== null ? { owner: toHex(pk) } : isZero(refassetid) ? {} : { tokenid: toHexReversed(refassetid) };
+  // bids: coins at the Assets global CC address; asks: tokens at its dual-eval (NFT-aware with a tokenid) address
+  const nft = isZero(refassetid) ? new Uint8Array(0) : await cc.nftDataOfToken(refassetid);
+  const addresses = [globalCCAddress(ASSETS), ccAddress(makeTokensCCcond1(EVAL_ASSETS, nft.length > 0 ? nft[0]! : 0, ASSETS_GLOBAL_PUBKEY))];
+  if (additionalEvalCode !== 0) addresses.push(ccAddress(makeTokensCCcond1(EVAL_ASSETS, additionalEvalCode, ASSETS_GLOBAL_PUBKEY)));
+  const result: JsonOut[] = [];
+  const owners: OrigAddresses = new Map();
+  for (const address of addresses) for (const o of await cc.assetOrdersAt(address, filter)) result.push(orderItem(o, owners));
   return result;
 }
 

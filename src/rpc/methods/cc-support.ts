@@ -5,7 +5,7 @@
 import type { NodeServices } from '../../actors/protocol.js';
 import { addressKey } from '../../chain/address/index-key.js';
 import type { TokenOutput } from '../../actors/tokenregistry/protocol.js';
-import type { AddressUnspent, OutputRef, TipPage } from '../../actors/chainstore/protocol.js';
+import type { AssetOrder, AssetOrderFilter, OutputRef, TipPage } from '../../actors/chainstore/protocol.js';
 import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
@@ -220,9 +220,14 @@ export class CCSupport {
     return new Amount(await this.node.chainStore.ask({ op: 'addressBalance', address: addressKey(ccflag ? 3 : 1, hash) }));
   }
 
-  /** SetCCunspents: confirmed unspent outputs at a CC address, in address-index order. */
-  async ccUnspents(address: string): Promise<AddressUnspent[]> {
-    return this.node.chainStore.ask({ op: 'addressUnspent', address: addressKey(3, decodeAddress(address)!.hash) });
+  /**
+   * AssetOrders' walk of one CC address (SetCCunspents, then its filter): the open orders there, in
+   * address-index order, all or of a token or an owner's asks, read from the chain store's order
+   * index (orderindex.ts) at the cost of the answer. Confirmed only: SetCCunspents reads the address
+   * index alone, nothing from the mempool.
+   */
+  async assetOrdersAt(address: string, filter: AssetOrderFilter): Promise<AssetOrder[]> {
+    return this.node.chainStore.ask({ op: 'assetOrders', addressHash: toHex(decodeAddress(address)!.hash), filter });
   }
 
   /**
