@@ -23,6 +23,7 @@ import { TxOut } from '../src/chain/tx/output.js';
 import { assembleAsk, signAssetsTx } from '../src/chain/assets/index.js';
 import type { Row } from './lib.js';
 import { KEY, MY_P2PK, MY_TOKENS, PUB, cacheDir, chainBuilder, outputOf, params, runNodeOn, withFulfillments, type Running } from './tokens.bench.js';
+import { cacheIsCurrent } from './storage.bench.js';
 
 const say = (msg: string) => process.stderr.write(`  [assets bench] ${msg}\n`);
 
@@ -37,7 +38,8 @@ interface OrdersChainMeta {
 async function ordersChain(asks: number): Promise<{ dir: string; meta: OrdersChainMeta }> {
   const dir = join(cacheDir, `asks-${asks}`);
   const metaFile = join(dir, 'meta.json');
-  if (existsSync(metaFile)) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as OrdersChainMeta };
+  // A cache in an older layout is built again in the current one (else every run would upgrade a copy).
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as OrdersChainMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
@@ -98,7 +100,8 @@ interface OthersChainMeta {
 async function othersChain(others: number): Promise<{ dir: string; meta: OthersChainMeta }> {
   const dir = join(cacheDir, `orders-${others}`);
   const metaFile = join(dir, 'meta.json');
-  if (existsSync(metaFile)) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as OthersChainMeta };
+  // A cache in an older layout is built again in the current one (else every run would upgrade a copy).
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as OthersChainMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();

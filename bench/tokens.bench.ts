@@ -41,6 +41,7 @@ import { startNode, type NodeHandle } from '../src/node/node.js';
 import { startDaemon, removeDir } from '../test/helpers/daemon.js';
 import type { Row } from './lib.js';
 import { mineOnto, params } from './fixtures.js';
+import { cacheIsCurrent } from './storage.bench.js';
 
 export const cacheDir = join(import.meta.dirname, '.cache');
 export { params };
@@ -144,7 +145,8 @@ interface TokenChainMeta {
 export async function tokenChain(tokens: number, perToken: number): Promise<{ dir: string; meta: TokenChainMeta }> {
   const dir = join(cacheDir, `tokens-${tokens}x${perToken}`);
   const metaFile = join(dir, 'meta.json');
-  if (existsSync(metaFile)) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as TokenChainMeta };
+  // A cache in an older layout is built again in the current one (else every run would upgrade a copy).
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as TokenChainMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
@@ -462,7 +464,8 @@ interface HolderChainMeta {
 async function holderChain(outputs: number, warm: number): Promise<{ dir: string; meta: HolderChainMeta }> {
   const dir = join(cacheDir, `token-holder-${outputs}-${warm}`);
   const metaFile = join(dir, 'meta.json');
-  if (existsSync(metaFile)) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as HolderChainMeta };
+  // A cache in an older layout is built again in the current one (else every run would upgrade a copy).
+  if (existsSync(metaFile) && (await cacheIsCurrent(dir))) return { dir, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as HolderChainMeta };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   say(`building a chain where one holder has ${outputs} + ${warm} token outputs in ${dir} (cached for later runs)`);
