@@ -19,6 +19,7 @@ import { allocBenchmarks } from './alloc.bench.js';
 import { chainIndexBenchmarks } from './chainindex.bench.js';
 import { rpcScaleBenchmarks } from './rpcscale.bench.js';
 import { cachesBenchmarks } from './caches.bench.js';
+import { keypoolBenchmarks } from './keypool.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -40,6 +41,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['chain index queries (headers, stale transactions)', chainIndexBenchmarks],
   ['RPC at scale (the scale audit)', rpcScaleBenchmarks],
   ['bounded caches when full (signature, script execution)', cachesBenchmarks],
+  ['wallet key pool at scale (getnewaddress)', keypoolBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.
