@@ -320,6 +320,18 @@ export class Accounts {
     if (rec && rec.st !== null) this.count(rec, this.ledger.state(txid));
   }
 
+  /**
+   * EraseFromWallet: the transaction leaves every figure and index (its record is going): its sums,
+   * the key ids it pays (recsOfKey), its sending account (sentFrom). The groupings are figured again
+   * when next read (GetAddressGroupings walks mapWallet). O(its outputs).
+   */
+  forget(rec: TxRec): void {
+    this.count(rec, null);
+    this.index(rec, false);
+    this.fileSender(rec, false);
+    this.groupsDirty = true;
+  }
+
   /** MarkDirty: the wallet's keys changed what is its own; every transaction is figured again. */
   retrackAll(): void {
     for (const rec of [...this.ledger.all()]) {

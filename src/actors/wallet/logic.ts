@@ -751,10 +751,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private async erase(txids: string[]): Promise<void> {
     const gone = new Set<WalletTx>();
     const addresses = new Set<string>();
+    /** The wallet transactions spending an erased one's outputs: their debits no longer count it. */
+    const spenders = new Set<string>();
     for (const txid of txids) {
       const w = this.txs.get(txid);
       if (!w) continue;
       const tx = this.parsed(txid);
+      for (let n = 0; n < (tx?.vout.length ?? 0); n++) for (const s of this.spendersOf(txid, n)) spenders.add(s.txid);
       this.outsOf(w);
       for (const n of [...w.mineN, ...(w.watchN ?? [])]) this.book.deleteConfirmed(key(txid, n));
       this.txRemoved(txid);
@@ -774,6 +777,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         else if (isP2SH(o.script)) addresses.add(`s${toHex(o.script.subarray(2, 22))}`);
       }
       if (tx) this.unindexPayers(w, tx);
+      this.accounts.forget(w);
       this.txs.delete(txid);
       this.ordered[w.seq] = undefined;
       this.byHeight.remove(w);
@@ -788,6 +792,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     await this.txStore.remove({ _id: { $in: [...gone].map((w) => w.txid) } }, { multi: true });
     // Debits read the transactions that made the outputs spent: those erased no longer count.
     this.markDirty();
+    this.retrack([...spenders].filter((t) => this.txs.has(t)));
   }
 
   /** Files a wallet transaction at the height of its active-chain block (0: in none). */
