@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RankedSet } from '../../src/actors/wallet/rankedset.js';
+import { SeqIndex } from '../../src/actors/wallet/seqindex.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import { prng } from '../helpers/prng.js';
 
@@ -89,5 +90,43 @@ test("the key pool hands out the lowest index and GetAccountAddress's key is the
     await check('the end');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SeqIndex against a set model: live positions newest first, across out-of-order adds, members leaving and coming back, early stops and compactions', () => {
+  const rand = prng(41_04);
+  const r = (n: number) => Math.floor(rand() * n);
+  const index = new SeqIndex();
+  const live = new Set<number>();
+  const isLive = (seq: number) => live.has(seq);
+  let next = 0;
+  for (let step = 0; step < 6_000; step++) {
+    const op = r(10);
+    if (op < 4) {
+      // A new transaction: the next position.
+      live.add(next);
+      index.add(next++);
+    } else if (op < 6 && next > 0) {
+      // An older one comes (back) into the set.
+      const seq = r(next);
+      if (!live.has(seq)) (live.add(seq), index.add(seq));
+    } else if (op < 9 && live.size > 0) {
+      // A member leaves (the newest ones more often, as a relabel of recent receipts).
+      const members = [...live];
+      const seq = r(2) === 0 ? Math.max(...members) : members[r(members.length)]!;
+      live.delete(seq);
+      index.dropped(isLive);
+    } else {
+      const want = [...live].sort((a, b) => b - a);
+      const stop = r(want.length + 2);
+      const got: number[] = [];
+      for (const seq of index.newestFirst(isLive)) {
+        if (got.length >= stop) break;
+        got.push(seq);
+      }
+      assert.deepEqual(got, want.slice(0, stop), `step ${step}: the first ${stop}`);
+    }
+    if (step % 97 === 0) assert.deepEqual([...index.newestFirst(isLive)], [...live].sort((a, b) => b - a), `step ${step}: all`);
+    assert.ok(index.entries <= 2 * live.size + 200, `step ${step}: dead entries dropped (${index.entries} for ${live.size})`);
   }
 });
