@@ -8,6 +8,8 @@
  * - listunspent 0 0: the mempool's coins (none), among the same;
  * - listtransactions "exchange" 10: the 10 receipts of an account's ten keys, the wallet's oldest
  *   transactions, under 10^3 or 10^5 newer ones to other keys (through the account's own transactions);
+ * - listtransactions "" 10: the same for ten unlabelled keys' receipts, the others' keys all under
+ *   the account "deposits" (through the positions that may hold an entry for "");
  * and, on the same wallets, calls the audit found to cost their answer already and no bench measured:
  * validateaddress, getreceivedbyaddress, getreceivedbyaccount, listaccounts, getbalance "*" 6.
  * The wallets are built in process through the wallet logic (blockConnected), over stub chain store
@@ -40,6 +42,8 @@ const COIN = 100_000_000n;
 /** The keys the bulk of the transactions pay, in turn (the same at both sizes: the wallet's transactions are what grows). */
 const ROTATION = 1000;
 const ACCOUNT = 'exchange';
+/** The account the rotation's and the tip's keys are labelled with (so "" holds only its ten oldest receipts). */
+const DEPOSITS = 'deposits';
 
 interface Fixture {
   wallet: WalletLogic;
@@ -51,11 +55,12 @@ interface Fixture {
 /** A wallet of `n` + 20 transactions, each leaving its one output unspent: see the file comment. */
 async function build(n: number): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-bench-rpcscale-'));
-  const keys = await KeyStore.open(dir, { keypool: ROTATION + 20 });
+  const keys = await KeyStore.open(dir, { keypool: ROTATION + 30 });
   const all = keys.all();
   const accountKeys = all.slice(0, 10);
   const tipKeys = all.slice(10, 20);
-  const rotation = all.slice(20);
+  const defaultKeys = all.slice(20, 30);
+  const rotation = all.slice(30);
   let tip = 1;
   const chain = walletBenchChain(() => tip);
   const mempool = {
@@ -81,8 +86,8 @@ async function build(n: number): Promise<Fixture> {
     header.time = 1_700_000_000 + tip;
     await wallet.write({ op: 'blockConnected', block: new Block(header, txs), txids: txs.map((t) => t.txid()), height: tip });
   };
-  // The account's ten receipts first (the oldest), then n to the rotation, then the tip's block of ten.
-  await connect(accountKeys.map((k) => pay(k.pubkey)));
+  // The account's ten receipts and ""'s first (the oldest), then n to the rotation, then the tip's block of ten.
+  await connect([...accountKeys, ...defaultKeys].map((k) => pay(k.pubkey)));
   for (let i = 0; i < n; ) {
     const txs: Transaction[] = [];
     for (let j = 0; j < 1000 && i < n; j++, i++) txs.push(pay(rotation[i % rotation.length]!.pubkey));
@@ -90,6 +95,7 @@ async function build(n: number): Promise<Fixture> {
   }
   await connect(tipKeys.map((k) => pay(k.pubkey)));
   for (const k of accountKeys) await keys.setAccount(k.hex, ACCOUNT);
+  for (const k of [...rotation, ...tipKeys]) await keys.setAccount(k.hex, DEPOSITS);
   return { wallet, dir, keyId: hash160(accountKeys[3]!.pubkey) };
 }
 
@@ -120,16 +126,17 @@ function expect(got: unknown[], want: number, what: string): unknown[] {
 export async function rpcScaleBenchmarks(big = 100_000, small = 1_000): Promise<Row[]> {
   const s = await build(small);
   const l = await build(big);
-  const receipts = (out: unknown[]) => out.filter((x) => (x as { received?: { account: string }[] }).received?.some((e) => e.account === ACCOUNT));
+  const receipts = (out: unknown[], account = ACCOUNT) => out.filter((x) => (x as { received?: { account: string }[] }).received?.some((e) => e.account === account));
   const calls: [string, (fx: Fixture) => unknown][] = [
     ['listunspent 1 1 (the tip block\'s 10 coins)', (fx) => expect(fx.wallet.read({ op: 'unspent', minDepth: 1, maxDepth: 1 }) as unknown[], 10, 'listunspent 1 1')],
     ['listunspent 0 0 (no mempool coins)', (fx) => expect(fx.wallet.read({ op: 'unspent', minDepth: 0, maxDepth: 0 }) as unknown[], 0, 'listunspent 0 0')],
     [`listtransactions "${ACCOUNT}" 10 (its 10, the oldest)`, (fx) => expect(receipts(fx.wallet.read({ op: 'listTxs', count: 10, from: 0, account: ACCOUNT }) as unknown[]), 10, 'listtransactions')],
+    ['listtransactions "" 10 (its 10, the oldest)', (fx) => expect(receipts(fx.wallet.read({ op: 'listTxs', count: 10, from: 0, account: '' }) as unknown[], ''), 10, 'listtransactions ""')],
     // Checked by the audit to cost their answer already; measured here at the same sizes.
     ['validateaddress (describe + keyById)', (fx) => [fx.wallet.read({ op: 'describe', script: p2pkhScript(fx.keyId), address: encodeAddress(PUBKEY_ADDRESS, fx.keyId) }), fx.wallet.read({ op: 'keyById', keyId: fx.keyId })]],
     ['getreceivedbyaddress (one receipt)', (fx) => expectSum(fx.wallet.read({ op: 'receivedByKey', keyId: toHex(fx.keyId), minConf: 1 }) as bigint, 'getreceivedbyaddress')],
     [`getreceivedbyaccount "${ACCOUNT}"`, (fx) => fx.wallet.read({ op: 'receivedByAccount', account: ACCOUNT, minConf: 1 })],
-    ['listaccounts (two accounts)', (fx) => expect(fx.wallet.read({ op: 'listAccounts', minConf: 1, watchOnly: false }) as unknown[], 2, 'listaccounts')],
+    ['listaccounts (three accounts)', (fx) => expect(fx.wallet.read({ op: 'listAccounts', minConf: 1, watchOnly: false }) as unknown[], 3, 'listaccounts')],
     ['getbalance "*" 6', (fx) => fx.wallet.read({ op: 'balance', minConf: 6, untrusted: false })],
   ];
   const rows: Row[] = [];

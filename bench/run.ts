@@ -20,6 +20,7 @@ import { chainIndexBenchmarks } from './chainindex.bench.js';
 import { rpcScaleBenchmarks } from './rpcscale.bench.js';
 import { cachesBenchmarks } from './caches.bench.js';
 import { totalsBenchmarks } from './totals.bench.js';
+import { keypoolBenchmarks } from './keypool.bench.js';
 
 const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['consensus core (src/chain)', chainBenchmarks],
@@ -42,6 +43,7 @@ const groups: [string, () => Row[] | Promise<Row[]>][] = [
   ['RPC at scale (the scale audit)', rpcScaleBenchmarks],
   ['bounded caches when full (signature, script execution)', cachesBenchmarks],
   ['running totals (getaddressbalance, tokenbalance)', totalsBenchmarks],
+  ['wallet key pool at scale (getnewaddress)', keypoolBenchmarks],
 ];
 
 // `npm run bench -- node verify` runs only the groups whose title contains one of the words.

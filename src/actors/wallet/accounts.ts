@@ -5,6 +5,7 @@ import { decodeAddress, encodeAddress, PUBKEY_ADDRESS, SCRIPT_ADDRESS } from '..
 import { copyStore, type Store } from '../storage/datastore.js';
 import type { HeldKey, KeyStore } from './keystore.js';
 import type { AccountTotal, GroupedAddress, MoveEntry, ReceivedRow } from './protocol.js';
+import { SeqIndex } from './seqindex.js';
 
 /**
  * komodod's accounts family (rpcwallet.cpp, wallet.cpp): the address book by account, GetAccountBalance
@@ -35,6 +36,8 @@ export interface AccountsLedger {
   parse(txid: string): Transaction | null;
   /** The wallet's record of a transaction (where the accounts keep their fields), and every one. */
   rec(txid: string): TxRec | undefined;
+  /** The record at an order position, if a transaction is there. */
+  atSeq(seq: number): TxRec | undefined;
   all(): Iterable<TxRec>;
   tipHeight(): number;
   maturity(): number;
@@ -97,6 +100,8 @@ function destinationOrder(script: Uint8Array): string | null {
  */
 export interface TxRec {
   readonly txid: string;
+  /** Its order position (nOrderPos). */
+  readonly seq: number;
   readonly coinbase: boolean;
   /** strFromAccount: sendfrom/sendmany's account ("" for every other send). */
   fromAccount: string;
@@ -240,6 +245,18 @@ export class Accounts {
   private readonly movesOf = new Map<string, number[]>();
   /** strFromAccount → the transactions sent from it (a named account's listtransactions), "" left out. */
   private readonly sentFrom = new Map<string, Set<TxRec>>();
+  /**
+   * The order positions of the transactions that may have an entry for "" (listtransactions ""): those
+   * paying a holder under "" or under no address-book name, and those sent from "" that spend a wallet
+   * output (see isDefault); kept as each is figured, read newest first.
+   */
+  private readonly defaults = new SeqIndex();
+  /** The transactions spending wallet outputs whose `debited` figures are both 0 (zero-valued sends, no fee): rare, still listed as sends. */
+  private readonly zeroSends = new Set<TxRec>();
+  private readonly isDefaultAt = (seq: number): boolean => {
+    const rec = this.ledger.atSeq(seq);
+    return rec !== undefined && rec.st !== null && this.isDefault(rec);
+  };
   /** GetAddressGroupings, as a union-find over key ids; rebuilt when a grouped change key enters the book. */
   private readonly parent = new Map<string, string>();
   private groupsDirty = false;
@@ -303,6 +320,7 @@ export class Accounts {
   track(txid: string, tx: Transaction, fromAccount?: string): void {
     const rec = this.ledger.rec(txid);
     if (!rec) return;
+    const was = rec.st !== null && this.isDefault(rec);
     this.count(rec, null);
     this.index(rec, false);
     this.fileSender(rec, false);
@@ -312,12 +330,30 @@ export class Accounts {
     this.index(rec, true);
     this.group(rec, this.inputsOf(tx, rec));
     this.count(rec, this.ledger.state(txid));
+    this.fileDefault(rec, was);
   }
 
   /** The transaction's place changed (a block, the mempool, neither): its figures move with it. */
   sync(txid: string): void {
     const rec = this.ledger.rec(txid);
-    if (rec && rec.st !== null) this.count(rec, this.ledger.state(txid));
+    if (!rec || rec.st === null) return;
+    const was = this.isDefault(rec);
+    this.count(rec, this.ledger.state(txid));
+    this.fileDefault(rec, was);
+  }
+
+  /**
+   * EraseFromWallet: the transaction leaves every figure and index (its record is going): its sums,
+   * the key ids it pays (recsOfKey), its sending account (sentFrom). The groupings are figured again
+   * when next read (GetAddressGroupings walks mapWallet). O(its outputs).
+   */
+  forget(rec: TxRec): void {
+    if (rec.st !== null && this.isDefault(rec)) this.defaults.dropped(this.isDefaultAt);
+    this.zeroSends.delete(rec);
+    this.count(rec, null);
+    this.index(rec, false);
+    this.fileSender(rec, false);
+    this.groupsDirty = true;
   }
 
   /** MarkDirty: the wallet's keys changed what is its own; every transaction is figured again. */
@@ -334,11 +370,46 @@ export class Accounts {
     const rec = this.ledger.rec(txid);
     if (!rec || rec.fromAccount === account) return;
     const st = rec.st;
+    const was = st !== null && this.isDefault(rec);
     this.count(rec, null);
     this.fileSender(rec, false);
     rec.fromAccount = account;
     this.fileSender(rec, true);
     this.count(rec, st);
+    if (st !== null) this.fileDefault(rec, was);
+  }
+
+  /**
+   * Whether a figured transaction may have an entry for "": a holder it pays counted under "" or under
+   * no address-book name (ListTransactions' received account), or sent from "" spending a wallet
+   * output under either filter (its sent entries). A superset: the caller figures each one's entries.
+   */
+  private isDefault(rec: TxRec): boolean {
+    if (rec.fromAccount === '' && (rec.debited !== 0n || (rec.debitedAll ?? 0n) !== 0n || this.zeroSends.has(rec))) return true;
+    for (const p of paidOf(rec)) if (!p.book) return true;
+    return false;
+  }
+
+  /** Files a figured transaction's position under "" when it now may have an entry there (`was`: it may before). */
+  private fileDefault(rec: TxRec, was: boolean): void {
+    const now = this.isDefault(rec);
+    if (now && !was) this.defaults.add(rec.seq);
+    else if (was && !now) this.defaults.dropped(this.isDefaultAt);
+  }
+
+  /**
+   * listtransactions "": the order positions that may hold an entry for "" — its transactions (see
+   * isDefault) and its accounting entries — newest first, lazily: a walk stopped after count + from
+   * entries costs them (and the positions it meets that left "", dropped as met), not the wallet.
+   */
+  *defaultPositions(): Generator<number> {
+    const moves = this.movesOf.get('') ?? [];
+    let m = moves.length - 1;
+    for (const seq of this.defaults.newestFirst(this.isDefaultAt)) {
+      while (m >= 0 && moves[m]! > seq) yield moves[m--]!;
+      yield seq;
+    }
+    while (m >= 0) yield moves[m--]!;
   }
 
   private fileSender(rec: TxRec, add: boolean): void {
@@ -406,6 +477,8 @@ export class Accounts {
       const p: Paid = all.listed[i] === listed ? { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false } : { key: k, value: tx.vout[i]!.value, listed, book: undefined, watch: false, listedAll: all.listed[i]! };
       paid = paid === null ? p : Array.isArray(paid) ? (paid.push(p), paid) : [paid, p];
     });
+    if (debitAll > 0n && mine.debited === 0n && all.debited === 0n) this.zeroSends.add(rec);
+    else this.zeroSends.delete(rec);
     rec.debited = mine.debited;
     // Set only on the transactions whose two figures differ (then left in place, as undefined, when they agree again).
     if (all.debited !== mine.debited) rec.debitedAll = all.debited;

@@ -6,6 +6,7 @@ import { toHex } from '../../chain/encoding/hex.js';
 import { ServiceFailure } from '../../machines/messages.js';
 import { isMasterKeyRecord, type MasterKeyRecord } from './crypter.js';
 import { KeyVault } from './vault.js';
+import { RankedSet } from './rankedset.js';
 import { WALLET_KEYPOOL_RAN_OUT, type WalletKey } from './protocol.js';
 
 export type { WalletKey } from './protocol.js';
@@ -72,10 +73,10 @@ export class KeyStore {
   private readonly keys = new Map<string, HeldKey>();
   /** Hash160 of the serialised public key (the key id) → key. */
   private readonly byId = new Map<string, HeldKey>();
-  /** komodod's setKeyPool: the pool keys, lowest index first. */
-  private readonly pool = new Set<HeldKey>();
-  /** Per account, its keys no wallet transaction pays yet, in key order (GetAccountAddress's candidates). */
-  private readonly unusedByAccount = new Map<string, { keys: Set<HeldKey>; maxOrd: number }>();
+  /** komodod's setKeyPool (std::set<int64_t>): the pool keys ranked by pool index, the lowest taken first. */
+  private readonly pool = new RankedSet<HeldKey>();
+  /** Per account, its keys no wallet transaction pays yet, ranked in key order (GetAccountAddress's candidates). */
+  private readonly unusedByAccount = new Map<string, RankedSet<HeldKey>>();
   private node: HeldKey | undefined;
   private nextOrd = 0;
   private nextPoolIndex = 1;
@@ -122,7 +123,8 @@ export class KeyStore {
     if (crypted && unfinished.length > 0) await ks.finishEncryption(unfinished);
     // Keys pooled before pool indexes were stored come first, oldest first.
     pooled.sort((a, b) => (a.pool ?? 0) - (b.pool ?? 0) || a.time - b.time || a.ord - b.ord);
-    for (const k of pooled) ks.pool.add(k);
+    // Keys without an index rank 0, in the order sorted (equal ranks come out as added).
+    for (const k of pooled) ks.pool.add(k, k.pool ?? 0);
     ks.nextPoolIndex = pooled.reduce((m, k) => Math.max(m, (k.pool ?? 0) + 1), 1);
     if (docs.length === 0) await ks.topUp();
     return ks;
@@ -153,23 +155,17 @@ export class KeyStore {
   private addUnused(k: HeldKey): void {
     if (k.used || k.account === undefined) return;
     let acc = this.unusedByAccount.get(k.account);
-    if (!acc) this.unusedByAccount.set(k.account, (acc = { keys: new Set(), maxOrd: -1 }));
-    acc.keys.add(k);
-    // A key relabelled into the account keeps its place in key order (rare: rebuild the set sorted).
-    if (acc.maxOrd > k.ord) {
-      const sorted = [...acc.keys].sort((a, b) => a.ord - b.ord);
-      acc.keys.clear();
-      for (const x of sorted) acc.keys.add(x);
-    }
-    acc.maxOrd = Math.max(acc.maxOrd, k.ord);
+    if (!acc) this.unusedByAccount.set(k.account, (acc = new RankedSet()));
+    // A key relabelled into the account takes its place in key order.
+    acc.add(k, k.ord);
   }
 
   private dropUnused(k: HeldKey): void {
     if (k.account === undefined) return;
     const acc = this.unusedByAccount.get(k.account);
     if (!acc) return;
-    acc.keys.delete(k);
-    if (acc.keys.size === 0) this.unusedByAccount.delete(k.account);
+    acc.delete(k);
+    if (acc.size === 0) this.unusedByAccount.delete(k.account);
   }
 
   /** The key whose serialised public key hashes to `keyId` (CKeyStore::GetKey). */
@@ -191,7 +187,7 @@ export class KeyStore {
 
   /** The first key of the account no wallet transaction pays yet, in key order (GetAccountAddress). */
   unusedAccountKey(account: string): HeldKey | undefined {
-    return this.unusedByAccount.get(account)?.keys.values().next().value;
+    return this.unusedByAccount.get(account)?.first();
   }
 
   /** Sets a key's address-book account (SetAddressBook), persisted; a pool key becomes a used one. */
@@ -237,7 +233,7 @@ export class KeyStore {
     }
     await this.db.insert(made.map((m) => m.doc));
     for (const m of made) {
-      this.pool.add(this.remember(m.sealed ? undefined : m.secret, m.pubkey, true, time, 'pool', undefined, m.doc.pool, m.sealed));
+      this.pool.add(this.remember(m.sealed ? undefined : m.secret, m.pubkey, true, time, 'pool', undefined, m.doc.pool, m.sealed), m.doc.pool!);
       // A sealed key's plain bytes are not kept (the vault opens the box when the key is used).
       if (m.sealed) m.secret.fill(0);
     }
@@ -256,7 +252,7 @@ export class KeyStore {
    */
   async poolKey(): Promise<WalletKey> {
     await this.topUp();
-    const k = this.pool.values().next().value;
+    const k = this.pool.first();
     if (!k) throw new ServiceFailure(-12, WALLET_KEYPOOL_RAN_OUT);
     return k;
   }
@@ -280,7 +276,7 @@ export class KeyStore {
   /** The oldest pool key's time (keypoololdest) and the pool's size, after TopUpKeyPool as GetOldestKeyPoolTime does. */
   async poolInfo(): Promise<{ oldest: number; size: number }> {
     await this.topUp();
-    const first = this.pool.values().next().value;
+    const first = this.pool.first();
     // GetOldestKeyPoolTime: the current time when the pool is empty (a locked wallet cannot refill it).
     return { oldest: first ? first.time : Math.floor(Date.now() / 1000), size: this.pool.size };
   }

@@ -273,6 +273,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       },
       parse: (txid) => this.parsed(txid),
       rec: (txid) => this.txs.get(txid),
+      atSeq: (seq) => this.ordered[seq],
       all: () => this.txs.values(),
       tipHeight: () => this.tipHeight,
       maturity: () => this.opts.params().coinbaseMaturity,
@@ -751,10 +752,13 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   private async erase(txids: string[]): Promise<void> {
     const gone = new Set<WalletTx>();
     const addresses = new Set<string>();
+    /** The wallet transactions spending an erased one's outputs: their debits no longer count it. */
+    const spenders = new Set<string>();
     for (const txid of txids) {
       const w = this.txs.get(txid);
       if (!w) continue;
       const tx = this.parsed(txid);
+      for (let n = 0; n < (tx?.vout.length ?? 0); n++) for (const s of this.spendersOf(txid, n)) spenders.add(s.txid);
       this.outsOf(w);
       for (const n of [...w.mineN, ...(w.watchN ?? [])]) this.book.deleteConfirmed(key(txid, n));
       this.txRemoved(txid);
@@ -774,6 +778,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
         else if (isP2SH(o.script)) addresses.add(`s${toHex(o.script.subarray(2, 22))}`);
       }
       if (tx) this.unindexPayers(w, tx);
+      this.accounts.forget(w);
       this.txs.delete(txid);
       this.ordered[w.seq] = undefined;
       this.byHeight.remove(w);
@@ -788,6 +793,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     await this.txStore.remove({ _id: { $in: [...gone].map((w) => w.txid) } }, { multi: true });
     // Debits read the transactions that made the outputs spent: those erased no longer count.
     this.markDirty();
+    this.retrack([...spenders].filter((t) => this.txs.has(t)));
   }
 
   /** Files a wallet transaction at the height of its active-chain block (0: in none). */
@@ -1342,9 +1348,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
 
   /**
    * listtransactions: the newest transactions first (by the order the wallet learned them), walked
-   * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*"; for a
+   * until their entries for `account` ("*": all) reach count + from. O(count + from) for "*" and for ""
+   * (the positions that may hold an entry for it, newest first: Accounts.defaultPositions); for a
    * named account the walk visits only its own transactions (Accounts.ofAccount), so it costs the
-   * account's history, not the wallet's; "" (every unlabelled key's receipts) walks the wallet's.
+   * account's history, not the wallet's.
    */
   private listTxs(count: number, from: number, account: string, filter: IsMineFilter = ISMINE_SPENDABLE): (TxDetail | MoveEntry)[] {
     const out: (TxDetail | MoveEntry)[] = [];
@@ -1360,8 +1367,16 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       if (account === '*') entries += d.received.length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.length : 0);
       else entries += d.received.filter((e) => e.account === account).length + (d.sent.length > 0 || d.fee !== 0n ? d.sent.filter(() => account === (d.fromAccount ?? '')).length : 0);
     };
-    if (account === '*' || account === '') {
+    if (account === '*') {
       for (let i = Math.max(this.ordered.length, this.nextSeq) - 1; i >= 0 && entries < count + from; i--) visit(i);
+      return out;
+    }
+    if (account === '') {
+      // Only the positions that may hold an entry for "" (the others add none), newest first.
+      for (const i of this.accounts.defaultPositions()) {
+        if (entries >= count + from) break;
+        visit(i);
+      }
       return out;
     }
     // A named account: only the positions that may hold its entries (the others add none), newest first.

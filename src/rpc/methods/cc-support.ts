@@ -10,6 +10,7 @@ import { makeTokensCCcond1 } from '../../chain/cc/builders.js';
 import { ccAddress, ccAddressOf, globalCCAddress, normalAddress, type ModuleGlobal } from '../../chain/cc/index.js';
 import { hash160 } from '../../chain/crypto/hash.js';
 import { decodeAddress } from '../../chain/address/address.js';
+import { FifoMap } from '../../chain/fifo.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { fromHex, toHex, toHexReversed } from '../../chain/encoding/hex.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
@@ -148,7 +149,8 @@ export class CCSupport {
    * holds while the chain has the same tip (the same index) and the mempool has removed nothing
    * (the pool only adds spends meanwhile); otherwise the walk starts from the first output again.
    */
-  private readonly spentRuns = new Map<string, SpentRun>();
+  // Oldest out first in O(1) (fifo.ts: a Map evicting through keys().next() walks its deleted entries); null: a mark found stale.
+  private readonly spentRuns = new FifoMap<string, SpentRun | null>(MAX_SPENT_RUNS);
 
   /**
    * The outputs an index walk yields, in its key order, less those a mempool transaction spends. The
@@ -164,7 +166,7 @@ export class CCSupport {
     read: (after: OutputRef | undefined, limit: number) => Promise<TipPage<T>>,
     least: number,
   ): AsyncGenerator<T> {
-    let mark = this.spentRuns.get(walk);
+    let mark = this.spentRuns.get(walk) ?? undefined;
     let after = mark?.after;
     let limit = Math.max(FIRST_PAGE, least);
     // The tip and mempool removals the run was checked at (the first page's), and whether it is unbroken so far.
@@ -173,7 +175,6 @@ export class CCSupport {
     let open = true;
     const keep = () => {
       if (!at || run === undefined) return;
-      if (this.spentRuns.size >= MAX_SPENT_RUNS && !this.spentRuns.has(walk)) this.spentRuns.delete(this.spentRuns.keys().next().value!);
       this.spentRuns.set(walk, { ...at, after: run });
     };
     for (;;) {
@@ -182,7 +183,7 @@ export class CCSupport {
       if (!at) {
         if (mark && (page.tip !== mark.tip || removals !== mark.removals)) {
           // A block or a removal since the mark: an output before it may be unspent now.
-          this.spentRuns.delete(walk);
+          this.spentRuns.set(walk, null);
           mark = after = run = undefined;
           continue;
         }

@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
+import { toHex } from '../../src/chain/encoding/hex.js';
+import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
+import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
+import type { MoveEntry, ReceivedRow, TxDetail } from '../../src/actors/wallet/protocol.js';
+import { prng } from '../helpers/prng.js';
+import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
+import { WalletModel, outsideTxid, saplingTx } from '../helpers/wallet-model.js';
+
+/**
+ * Transactions erased from the wallet (cleanwallettransactions' EraseFromWallet) leave the accounts'
+ * figures and indexes: after each erase, getbalance "account", getreceivedbyaccount,
+ * listreceivedbyaddress (its txids) and listtransactions "account" agree with komodod's walk over the
+ * transactions the wallet still holds (mapWallet), through random blocks, reorgs, mempool changes and
+ * relabels; and a spend whose spent transaction was erased no longer debits (GetDebit reads mapWallet).
+ */
+
+const other = p2pkhScript(hash160(sha256(Uint8Array.of(8))));
+
+test('erased wallet transactions leave the accounts: balances, receipts and listtransactions by account agree with a walk of what the wallet holds', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-erase-'));
+  try {
+    const rand = prng(41_03);
+    const r = (n: number) => Math.floor(rand() * n);
+    const keys = await KeyStore.open(dir, { keypool: 5 });
+    await keys.nodeKey();
+    const held: HeldKey[] = [];
+    for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
+    const names = ['', 'alice', 'bob'];
+    let serial = 0;
+    const make = (spend?: Transaction): Transaction => {
+      const t = saplingTx();
+      const prev = spend ? spend.hash() : outsideTxid(serial, 11);
+      serial++;
+      t.vin.push(new TxIn(new Outpoint(prev, 0)));
+      t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));
+      return t;
+    };
+    const keyOfScript = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
+    const m = new WalletModel({
+      dir,
+      keys,
+      r,
+      make,
+      pays: (t) => keyOfScript(t.vout[0]!.script) !== undefined,
+      spendFor: (paying, known) => {
+        const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
+        return spendable.length > 0 && r(2) === 0 ? spendable[r(spendable.length)] : undefined;
+      },
+      mempoolOnLoad: 'model',
+    });
+    const { known, mempool } = m;
+    const wallet = await m.open();
+    const depthOf = (txid: string) => (m.heightOf(txid) > 0 ? m.height - m.heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);
+    /** The transactions the wallet holds (mapWallet), from its own listing of every one. */
+    const holding = (): Set<string> => {
+      const all = wallet.read({ op: 'listTxs', count: Number.MAX_SAFE_INTEGER, from: 0, account: '*' }) as (TxDetail | MoveEntry)[];
+      return new Set(all.filter((x): x is TxDetail => !('kind' in x)).map((x) => x.txid));
+    };
+    let erased = 0;
+    const check = (step: string) => {
+      for (const a of [...names, 'nobody']) for (const [count, from] of [[1, 0], [3, 2], [1000, 0]] as const) assertListTxsAgainstBrute(wallet, a, count, from, false, step);
+      const have = holding();
+      const txs = known.filter((t) => have.has(t.txid()));
+      for (const minConf of [-1, 0, 1, 3]) {
+        const balance = new Map<string, bigint>();
+        const add = (a: string, v: bigint) => balance.set(a, (balance.get(a) ?? 0n) + v);
+        const tally = new Map<string, { amount: bigint; txids: string[] }>();
+        for (const t of txs) {
+          const txid = t.txid();
+          const depth = depthOf(txid);
+          const k = keyOfScript(t.vout[0]!.script);
+          if (k) {
+            if (depth >= 0 && depth >= minConf) add(k.account ?? '', t.vout[0]!.value);
+            if (depth >= minConf) {
+              const e = tally.get(k.idHex) ?? { amount: 0n, txids: [] };
+              e.amount += t.vout[0]!.value;
+              e.txids.push(txid);
+              tally.set(k.idHex, e);
+            }
+          } else if (depth >= 0) {
+            // A spend debits "" only while the transaction it spends is held (GetDebit reads mapWallet).
+            const prev = txs.find((p) => p.txid() === t.vin[0]!.prevout.txid());
+            if (prev) add('', -prev.vout[0]!.value);
+          }
+        }
+        for (const a of names) assert.equal(wallet.read({ op: 'accountBalance', account: a, minConf }), balance.get(a) ?? 0n, `${step}: getbalance "${a}" ${minConf}`);
+        for (const a of names) {
+          const want = held.filter((k) => k.account === a).reduce((v, k) => v + (tally.get(k.idHex)?.amount ?? 0n), 0n);
+          assert.equal(wallet.read({ op: 'receivedByAccount', account: a, minConf }), want, `${step}: getreceivedbyaccount "${a}" ${minConf}`);
+        }
+        const rows = wallet.read({ op: 'listReceived', minConf, includeEmpty: false, watchOnly: false, byAccount: false }) as ReceivedRow[];
+        const got = new Map(rows.map((row) => [row.address!, row]));
+        for (const k of held) {
+          const row = got.get(encodeAddress(PUBKEY_ADDRESS, hash160(k.pubkey)));
+          const e = k.account === undefined ? undefined : tally.get(k.idHex);
+          assert.deepEqual(row && { amount: row.amount, txids: [...row.txids!].sort() }, e && { amount: e.amount, txids: [...e.txids].sort() }, `${step}: listreceivedbyaddress ${k.idHex} ${minConf}`);
+        }
+      }
+    };
+    for (let step = 0; step < 300; step++) {
+      const op = r(14);
+      if (op < 4) await m.connectBlock();
+      else if (op < 6 && m.height > 0) await m.disconnectTip();
+      else if (op < 9) await m.acceptNew();
+      else if (op < 10) await keys.setAccount(held[r(held.length)]!.hex, names[r(names.length)]!);
+      else if (op < 11) await m.removeFromMempool();
+      else if (op < 12 && step % 3 === 0) {
+        // cleanwallettransactions "txid": every held transaction but one paying the wallet is erased.
+        const have = holding();
+        const payers = m.paying.filter((t) => have.has(t.txid()));
+        if (payers.length === 0) continue;
+        const keep = payers[r(payers.length)]!;
+        const { total, remaining } = (await wallet.write({ op: 'cleanTxs', keep: { txid: keep.txid(), tx: keep } })).result as { total: number; remaining: number };
+        assert.equal(remaining, 1, `step ${step}: cleanwallettransactions keeps one`);
+        erased += total - remaining;
+        check(`step ${step}, after an erase`);
+      } else if (op < 12) {
+        // cleanwallettransactions: the transactions deeper than the deepest unspent output and one more block.
+        const { total, remaining } = (await wallet.write({ op: 'cleanTxs' })).result as { total: number; remaining: number };
+        erased += total - remaining;
+        check(`step ${step}, after a clean by depth`);
+      }
+      if (step % 10 === 0) check(`step ${step}`);
+    }
+    check('the end');
+    assert.ok(erased > 30 && m.disconnects > 10, `the walk erased transactions (${erased}) and reorganised (${m.disconnects})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
