@@ -3,18 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transaction } from '../../src/chain/tx/transaction.js';
-import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
-import { TxOut } from '../../src/chain/tx/output.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
-import { toHex } from '../../src/chain/encoding/hex.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
 import { prng } from '../helpers/prng.js';
 import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
-import { WalletModel, outsideTxid, saplingTx } from '../helpers/wallet-model.js';
+import { WalletModel, payingModel } from '../helpers/wallet-model.js';
 
 /**
  * The accounts' running figures (GetAccountBalance by account and minconf, ListReceived by address)
@@ -35,30 +31,8 @@ test('wallet accounts: balances by account and receipts by address against a bru
     const held: HeldKey[] = [];
     for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
     const names = ['', 'alice', 'bob', 'carol'];
-    let serial = 0;
-    /** A transaction paying a wallet key, or spending a wallet transaction's paying output to someone else. */
-    const make = (spend?: Transaction): Transaction => {
-      const t = saplingTx();
-      const prev = spend ? spend.hash() : outsideTxid(serial, 9);
-      serial++;
-      t.vin.push(new TxIn(new Outpoint(prev, 0)));
-      t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));
-      return t;
-    };
-    const keyOfScript = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
-    const m = new WalletModel({
-      dir,
-      keys,
-      r,
-      make,
-      pays: (t) => keyOfScript(t.vout[0]!.script) !== undefined,
-      // A paying transaction no wallet transaction spends yet, one new block transaction in three.
-      spendFor: (paying, known) => {
-        const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
-        return spendable.length > 0 && r(3) === 0 ? spendable[r(spendable.length)] : undefined;
-      },
-      mempoolOnLoad: 'model',
-    });
+    const { options, keyOfScript } = payingModel({ dir, keys, held, other, r, salt: 9, spendOneIn: 3 });
+    const m = new WalletModel(options);
     const { known, mempool } = m;
     let wallet = await m.open();
 

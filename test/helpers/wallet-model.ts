@@ -4,7 +4,12 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { sha256 } from '../../src/chain/crypto/hash.js';
 import { SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID } from '../../src/chain/consensus/tx.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
-import type { KeyStore } from '../../src/actors/wallet/keystore.js';
+import type { HeldKey, KeyStore } from '../../src/actors/wallet/keystore.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { hash160 } from '../../src/chain/crypto/hash.js';
+import { toHex } from '../../src/chain/encoding/hex.js';
+import { p2pkhScript } from '../../src/chain/script/script.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
 
 /**
@@ -43,6 +48,42 @@ export interface WalletModelOptions {
   spendFor: (paying: readonly Transaction[], known: readonly Transaction[]) => Transaction | undefined;
   /** What the mempool answers the wallet's load: the model's transactions, or none. */
   mempoolOnLoad: 'model' | 'none';
+}
+
+/**
+ * The accounts tests' model: each new transaction pays one of `held` (P2PKH, drawn at random) from a
+ * coin outside the wallet, or spends a paying transaction no wallet transaction spends yet (one new
+ * block transaction in `spendOneIn`) to `other`. `salt` keeps the test's outside txids its own.
+ */
+export function payingModel(o: { dir: string; keys: KeyStore; held: readonly HeldKey[]; other: Uint8Array; r: (n: number) => number; salt: number; spendOneIn: number }): {
+  options: WalletModelOptions;
+  /** The held key a script pays, if any. */
+  keyOfScript: (s: Uint8Array) => HeldKey | undefined;
+} {
+  const { held, other, r } = o;
+  let serial = 0;
+  const make = (spend?: Transaction): Transaction => {
+    const t = saplingTx();
+    const prev = spend ? spend.hash() : outsideTxid(serial, o.salt);
+    serial++;
+    t.vin.push(new TxIn(new Outpoint(prev, 0)));
+    t.vout.push(new TxOut(spend ? spend.vout[0]!.value - 100n : 1000n + BigInt(serial), spend ? other : p2pkhScript(hash160(held[r(held.length)]!.pubkey))));
+    return t;
+  };
+  const keyOfScript = (s: Uint8Array) => held.find((k) => toHex(p2pkhScript(hash160(k.pubkey))) === toHex(s));
+  const options: WalletModelOptions = {
+    dir: o.dir,
+    keys: o.keys,
+    r,
+    make,
+    pays: (t) => keyOfScript(t.vout[0]!.script) !== undefined,
+    spendFor: (paying, known) => {
+      const spendable = paying.filter((p) => !known.some((k) => k.vin[0]!.prevout.txid() === p.txid()));
+      return spendable.length > 0 && r(o.spendOneIn) === 0 ? spendable[r(spendable.length)] : undefined;
+    },
+    mempoolOnLoad: 'model',
+  };
+  return { options, keyOfScript };
 }
 
 export class WalletModel {

@@ -43,15 +43,8 @@ const ALL = 0x61; // 'a'
 const BY_TOKEN = 0x74; // 't'
 const BY_OWNER = 0x6f; // 'o'
 
-interface Order {
-  funcid: AssetFuncid;
-  value: bigint;
-  vout0: bigint;
-  price: bigint;
-  tokenid: Uint8Array;
-  assetid2: Uint8Array;
-  origpubkey: Uint8Array;
-}
+/** What is stored of an order: the listed order less its outpoint (the row's key holds it). */
+type Order = Omit<AssetOrder, 'txid' | 'index'>;
 
 type Change = { add: Buffer } | { remove: Buffer; tracked: Buffer };
 

@@ -2,6 +2,7 @@
  * The chain store's protocol: what it answers (its request bodies and the reply to each), what it
  * announces (blockConnected, blockDisconnected), and the records other actors and the RPC layer see.
  */
+import type { AssetFuncid } from '../../chain/assets/opret.js';
 import type { Block } from '../../chain/block/block.js';
 import type { BlockHeader } from '../../chain/block/header.js';
 import type { ChainParams } from '../../chain/params/chain-params.js';
@@ -99,7 +100,7 @@ export interface AssetOrder {
   /** display hex */
   txid: string;
   index: number;
-  funcid: 's' | 'S' | 'b' | 'B' | 'x' | 'o' | 'e' | 'E';
+  funcid: AssetFuncid;
   /** the order output's value */
   value: bigint;
   /** the order transaction's vout[0] value */
