@@ -422,3 +422,15 @@ test('a pool whose workers are not up verifies on the calling thread, with the s
     await slow.stop();
   }
 });
+
+test('workers that loaded while the main thread was blocked past the start timeout are used (a long chain load at start)', async () => {
+  const pool = VerifyPool.create({ threads: 2, startTimeoutMs: 300 });
+  try {
+    // Blocks this thread (without spinning) well past the timeout while the workers load.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000);
+    await pool.ready;
+    assert.equal(pool.parallel, true);
+  } finally {
+    await pool.stop();
+  }
+});

@@ -199,7 +199,9 @@ export class VerifyPool {
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out')), this.opts.startTimeoutMs ?? 60_000);
+      // Decided after the loop's next poll: a main thread blocked past the limit (a long chain load or
+      // schema upgrade at start) has the workers' hellos queued, and they are read there first.
+      timer = setTimeout(() => setImmediate(() => reject(new Error('timed out'))), this.opts.startTimeoutMs ?? 60_000);
     });
     try {
       await Promise.race([Promise.all(ready), timeout]);
