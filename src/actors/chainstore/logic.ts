@@ -269,10 +269,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const genesis = this.opts.rules.genesis.hashHex();
     this.log(`upgrading the chain state to schema ${CHAIN_SCHEMA_VERSION}: the UTXO set and the indexes are built once from the block files, up to ${tip}`);
     this.store.db.write(() => {
-      this.indexes.clear();
-      this.tokens.clear();
-      this.supply.clear();
-      this.orders.clear();
+      this.clearIndexes();
       this.store.db.putMeta('upgradeTip', tip);
       this.store.db.putMeta('tip', genesis);
       this.store.putSchema();
@@ -426,10 +423,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     // -addressindex setting is recorded again at once: the indexes are rebuilt with it.
     this.store.db.write(() => {
       this.store.db.clear();
-      this.indexes.clear();
-      this.tokens.clear();
-      this.supply.clear();
-      this.orders.clear();
+      this.clearIndexes();
       this.store.db.putMeta('reindexing', true);
       this.store.db.putMeta('addressIndex', this.indexes.addressIndex);
       this.store.db.putMeta('failed', []);
@@ -565,10 +559,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     // What an interrupted upgrade wrote is started over.
     this.store.db.write(() => {
       this.store.db.clear();
-      this.indexes.clear();
-      this.tokens.clear();
-      this.supply.clear();
-      this.orders.clear();
+      this.clearIndexes();
     });
     for (const n of this.store.files.list()) this.store.files.truncate(n, 0);
     this.store.files.setAppendPoint(0, 0);
@@ -843,6 +834,14 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     const e = this.index.get(loc.blockHash)!;
     const tx = loc.offset !== undefined ? this.store.readTx(e.hash, e.pos, loc.offset, loc.length!, loc.index) : this.store.txAt(e.hash, e.pos, loc.index);
     return { tx, blockHash: loc.blockHash, height: loc.height, index: loc.index, time: e.header.time, confirmations: this.index.height - loc.height + 1 };
+  }
+
+  /** Empties every index kept with the chain state (an upgrade, -reindex, a migration). Inside a write transaction. */
+  private clearIndexes(): void {
+    this.indexes.clear();
+    this.tokens.clear();
+    this.supply.clear();
+    this.orders.clear();
   }
 
   private chainState(): ChainStateParts {
