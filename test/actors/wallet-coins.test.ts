@@ -142,3 +142,20 @@ test('coin book: per-account balances equal the sums over the accounts\' coins, 
   }
   assert.ok(relabels > 100);
 });
+
+test('coin book: listunspent by address lists a confirmed height-0 coin where the whole list does (among the confirmed, before the mempool)', () => {
+  const book = new CoinBook(() => MATURITY);
+  const key = { idHex: '1'.repeat(40) } as unknown as HeldKey;
+  const other = { idHex: '2'.repeat(40) } as unknown as HeldKey;
+  book.setTip(4);
+  const coin = (i: number) => ({ txid: String(i).padStart(64, '0'), n: 0, value: 1000n, script: new Uint8Array(0), lockTime: 0, coinbase: false });
+  // Entered in this order: a confirmed coin, a mempool coin, then a confirmed coin at height 0 (depth 0).
+  book.setConfirmed(coinKey(coin(1).txid, 0), { ...coin(1), height: 3 }, key);
+  book.setMempool(coinKey(coin(2).txid, 0), { ...coin(2), height: 0 }, key, true);
+  book.setConfirmed(coinKey(coin(3).txid, 0), { ...coin(3), height: 0 }, key);
+  book.setConfirmed(coinKey(coin(4).txid, 0), { ...coin(4), height: 2 }, other);
+  const whole = [...book.visible()];
+  assert.deepEqual(whole.map((c) => c.txid.slice(-1)), ['1', '3', '4', '2']);
+  assert.deepEqual(book.visibleOfKey(key.idHex).sort(CoinBook.order), whole.filter((c) => c.key === key));
+  assert.deepEqual(book.visibleInDepths(0, 9999999), whole);
+});

@@ -10,6 +10,8 @@ type Counted = 'mature' | 'immature' | 'memTrusted' | 'memUntrusted' | null;
 export interface BookCoin extends WalletCoin {
   /** The order it entered its map (Map iteration order, kept for answers that use a subset). */
   ord: number;
+  /** In the mempool map (listed after every confirmed coin), whatever its height says. */
+  mem: boolean;
   /** The wallet key its script pays (P2PKH or P2PK), for its address and account. */
   key: HeldKey | undefined;
   /** Mempool coins: IsTrusted while unconfirmed (every input of the creating transaction spends a spendable wallet output). */
@@ -141,7 +143,7 @@ export class CoinBook {
   private put(map: Map<string, BookCoin>, k: string, c: WalletCoin, key: HeldKey | undefined, trusted: boolean, owner?: CoinOwner): void {
     const old = map.get(k);
     if (old) this.count(k, old, null);
-    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, key, trusted, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
+    const bc: BookCoin = { ...c, ord: old ? old.ord : this.nextOrd++, mem: map === this.memCoins, key, trusted, counted: null, account: key || !owner ? accountOf(key) : owner.account, ...(owner && !key ? { owner } : {}) };
     map.set(k, bc);
     if (map === this.coins && old?.height !== bc.height) {
       if (old) toggleMember(this.byHeight, old.height, k, false);
@@ -387,9 +389,13 @@ export class CoinBook {
     return out;
   }
 
-  /** Orders coins as `visible` does. */
+  /**
+   * Orders coins as `visible` does: confirmed ones, then the mempool's, each by `ord`. By map, not by
+   * height: a confirmed coin at height 0 (depth 0, which visibleInDepths takes with the window's
+   * mempool end) stays among the confirmed ones, where the whole list has it.
+   */
   static order(a: BookCoin, b: BookCoin): number {
-    return (a.height === 0 ? 1 : 0) - (b.height === 0 ? 1 : 0) || a.ord - b.ord;
+    return (a.mem ? 1 : 0) - (b.mem ? 1 : 0) || a.ord - b.ord;
   }
 
   /** A visible coin's depth at the tip. */

@@ -1261,7 +1261,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   }
 
   private view(c: BookCoin): UnspentView {
-    const { ord: _o, key: k, trusted: _t, counted: _c, owner, account: _a, ...coin } = c;
+    const { ord: _o, mem: _m, key: k, trusted: _t, counted: _c, owner, account: _a, ...coin } = c;
     if (k) return { ...coin, confirmations: this.book.confirmations(c), address: encodeAddress(PUBKEY_ADDRESS, fromHex(k.idHex)), account: k.account, spendable: true };
     // A keyless coin (watch-only, or a P2SH the wallet can spend): its destination, its address-book entry, its redeem script.
     const address = owner?.address ?? null;

@@ -234,6 +234,8 @@ async function listunspent(node: NodeServices, params: JsonValue[]): Promise<Jso
     }
     if (wanted.size > 0) ids ??= [];
   }
+  // Order: komodod's is mapWallet's (rpcwallet.cpp:2838 AvailableCoins, wallet.cpp:3257 std::map<uint256>,
+  // uint256.h:61 memcmp), the addresses only filtering it; acnode's is the book's (README: departures).
   const coins = await ask(node.wallet, { op: 'unspent', minDepth, maxDepth, ...(ids ? { addresses: ids } : {}) });
   const out: JsonOut[] = [];
   for (const c of coins) {
