@@ -14,6 +14,7 @@ export const REDACTED = '[redacted]';
  */
 const SECRET_PARAMS: ReadonlyMap<string, readonly number[]> = new Map<string, readonly number[]>([
   ['importprivkey', [0]],
+  ['convertpassphrase', [0]],
   ['importwallet', [0]],
   ['dumpwallet', [0]],
   ['signrawtransaction', [2]],

@@ -5,7 +5,7 @@ import * as H from '../../src/rpc/methods/wallet-help.js';
 test("every wallet help text is its own method's (komodod's text starts with the method name)", () => {
   const env = { chainName: 'TEST', rpcPort: 1234 };
   const names = Object.keys(H).filter((k) => k.endsWith('Help'));
-  assert.equal(names.length, 19);
+  assert.equal(names.length, 20);
   for (const k of names) {
     const method = k.slice(0, -'Help'.length);
     const text = (H as Record<string, (e: typeof env) => string>)[k]!(env);

@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'no
 import { resolve, join } from 'node:path';
 import type { NodeServices } from '../../actors/protocol.js';
 import { Secret } from '../../chain/crypto/secret.js';
-import { hash160 } from '../../chain/crypto/hash.js';
+import { hash160, sha256 } from '../../chain/crypto/hash.js';
+import { publicKeyFromPrivate } from '../../chain/crypto/secp256k1.js';
+import { toHex } from '../../chain/encoding/hex.js';
 import { decodeWIF, encodeWIF, encodeAddress, PUBKEY_ADDRESS } from '../../chain/address/index.js';
 import { RpcError, RPC_INVALID_PARAMETER, RPC_WALLET_ERROR, RPC_INTERNAL_ERROR } from '../errors.js';
 import type { JsonOut, JsonValue } from '../json-value.js';
@@ -76,9 +78,17 @@ function exportPath(node: NodeServices, param: JsonValue, unset: string): string
   return join(dir, clean);
 }
 
-/** Backups and dumps inside -exportdir, and dump import (rpcwallet.cpp, rpcdump.cpp). */
+/** Backups and dumps inside -exportdir, dump import, and convertpassphrase (rpcwallet.cpp, rpcdump.cpp). */
 export function backupMethods(node: NodeServices): RpcMethod[] {
   return [
+    {
+      name: 'convertpassphrase',
+      category: 'wallet',
+      minArgs: 1,
+      maxArgs: 1,
+      help: H.convertpassphraseHelp,
+      handler: (params) => convertpassphrase(getStr(params[0]!)),
+    },
     {
       name: 'backupwallet',
       category: 'wallet',
@@ -172,4 +182,33 @@ async function importwallet(node: NodeServices, params: JsonValue[]): Promise<Js
   }
   await ask(node.wallet, { op: 'importKeys', entries, rescan: true });
   return null;
+}
+
+/**
+ * convertpassphrase (rpcdump.cpp:92): the key an Agama passphrase stands for, SHA-256 of its bytes
+ * clamped as komodod clamps it (rpcdump.cpp:124-126: first byte &= 0xf8, last &= 0x7f then |= 0x40),
+ * compressed; or, when the text is already a WIF of this chain (DecodeSecret, rpcdump.cpp:117), that key, the text
+ * echoed as "wif" as given. komodod asks for no wallet, locked or not (it only computes), and nor
+ * does acnode; the params never reach -inspect (inspect-redact.ts) and the result is never recorded.
+ */
+export function convertpassphrase(text: string): JsonOut {
+  const wif = decodeWIF(text);
+  let key: Uint8Array;
+  let compressed = true;
+  if (wif) {
+    key = wif.key;
+    compressed = wif.compressed;
+  } else {
+    key = sha256(Buffer.from(text, 'utf8'));
+    key[0] = key[0]! & 0xf8;
+    key[31] = (key[31]! & 0x7f) | 0x40;
+  }
+  const pubkey = publicKeyFromPrivate(key, compressed);
+  return {
+    agamapassphrase: text,
+    address: encodeAddress(PUBKEY_ADDRESS, hash160(pubkey)),
+    pubkey: toHex(pubkey),
+    privkey: toHex(key),
+    wif: wif ? text : encodeWIF(key, true),
+  };
 }

@@ -91,6 +91,11 @@ export const dumpprivkeyHelp = (env: HelpEnv): string =>
     helpExampleCli(env, "importprivkey", "\"mykey\"") +
     helpExampleRpc(env, "dumpprivkey", "\"myaddress\"");
 
+export const convertpassphraseHelp = (env: HelpEnv): string =>
+    "convertpassphrase \"agamapassphrase\"\n\nConverts Agama passphrase to a private key and WIF (for import with importprivkey).\n\nArguments:\n1. \"agamapassphrase\"   (string, required) Agama passphrase\n\nResult:\n\"agamapassphrase\": \"agamapassphrase\",   (string) Agama passphrase you entered\n\"address\": \"komodoaddress\",             (string) Address corresponding to your passphrase\n\"pubkey\": \"publickeyhex\",               (string) The hex value of the raw public key\n\"privkey\": \"privatekeyhex\",             (string) The hex value of the raw private key\n\"wif\": \"wif\"                            (string) The private key in WIF format to use with 'importprivkey'\n\nExamples:\n" +
+    helpExampleCli(env, "convertpassphrase", "\"agamapassphrase\"") +
+    helpExampleRpc(env, "convertpassphrase", "\"agamapassphrase\"");
+
 export const getbalanceHelp = (env: HelpEnv): string =>
     "getbalance ( \"account\" minconf includeWatchonly )\n\nReturns the server's total available balance.\n\nArguments:\n1. \"account\"      (string, optional) DEPRECATED. If provided, it MUST be set to the empty string \"\" or to the string \"*\", either of which will give the total available balance. Passing any other string will result in an error.\n2. minconf          (numeric, optional, default=1) Only include transactions confirmed at least this many times.\n3. includeWatchonly (bool, optional, default=false) Also include balance in watchonly addresses (see 'importaddress')\n\nResult:\namount              (numeric) The total amount in " +
     env.chainName +
