@@ -15,6 +15,10 @@ export function askRpc<P extends AnyProtocol, K extends P['request']['op']>(aske
 }
 
 function rpcFailure(e: unknown): never {
-  if (e instanceof ServiceFailure) throw new RpcError(e.code, e.message);
-  throw e;
+  throw asRpcFailure(e);
+}
+
+/** An actor's failure as an RPC method reports it: a ServiceFailure as an RpcError with its code. */
+export function asRpcFailure(e: unknown): unknown {
+  return e instanceof ServiceFailure ? new RpcError(e.code, e.message) : e;
 }

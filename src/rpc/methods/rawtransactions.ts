@@ -20,7 +20,7 @@ import { RpcError, RPC_DESERIALIZATION_ERROR, RPC_INVALID_ADDRESS_OR_KEY } from 
 import type { JsonOut, JsonTypeName } from '../json-value.js';
 import { getBool, getInt, getStr, parseHashV, parseHexV, rpcTypeCheck } from '../params.js';
 import type { RpcMethod } from '../table.js';
-import { askRpc } from '../ask.js';
+import { askRpc, asRpcFailure } from '../ask.js';
 import {
   blockSpentAddress,
   extractAddress,
@@ -221,7 +221,8 @@ class MempoolSubmitter {
     this.group = [];
     if (group.length === 1) {
       const [{ body, resolve, reject }] = group as [(typeof group)[0]];
-      askRpc(this.mempool, body).then(resolve, reject);
+      // The ask's own promise settles the call's (askRpc's would be one more promise and job a call).
+      this.mempool.ask(body).then(resolve, (e: unknown) => reject(asRpcFailure(e)));
       return;
     }
     askRpc(this.mempool, { op: 'acceptMany', items: group.map(({ body: b }): AcceptItem => ({ raw: b.raw, tx: b.tx, allowHighFees: b.allowHighFees })) }).then(
