@@ -601,6 +601,13 @@ function u32be(n: number): Buffer {
  * gives a value good until that helper's next call: each is passed straight to one write.
  */
 const ROW_I64 = Buffer.alloc(8);
+/**
+ * The amounts of rows are written through DataViews: Buffer's writeBig(U)Int64LE splits the bigint
+ * with BigInt arithmetic (~110 B of temporaries and ~100 ns a call, four calls per transaction of a
+ * block), DataView's setBig(U)int64 neither allocates nor takes a fifth of the time. Amounts are
+ * validated before they are written, so its wrapping where Buffer's would throw is never reached.
+ */
+const ROW_I64_VIEW = new DataView(ROW_I64.buffer, ROW_I64.byteOffset, 8);
 const ROW_HISTORY_KEY = Buffer.alloc(66);
 const ROW_UNSPENT_KEY = Buffer.alloc(57);
 const ROW_SPENT = Buffer.alloc(40);
@@ -613,7 +620,9 @@ const ROW_P2PKH_PREFIXES: readonly Buffer[] = [ROW_P2PKH_PREFIX];
 
 /** A scratch buffer that grows to the largest value written through it (scripts vary in length). */
 class RowBuffer {
-  private buf = Buffer.alloc(256);
+  private buf: Buffer = Buffer.alloc(256);
+  /** A view of `buf` (the amounts' writes, see ROW_I64_VIEW). */
+  view: DataView = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   private at = 0;
 
   /** Empty, with `skip` bytes reserved at its start. */
@@ -625,7 +634,7 @@ class RowBuffer {
     if (this.at + n > this.buf.length) {
       const grown = Buffer.alloc(Math.max(this.buf.length * 2, this.at + n));
       this.buf.copy(grown, 0, 0, this.at);
-      this.buf = grown;
+      this.setBuf(grown);
     }
     return this.buf;
   }
@@ -649,8 +658,13 @@ class RowBuffer {
     if (count !== undefined) this.buf.writeUInt32LE(count, 0);
     const out = this.buf.subarray(0, this.at);
     // A huge block's record is not kept alive by the scratch.
-    if (this.buf.length > 1 << 22) this.buf = Buffer.alloc(256);
+    if (this.buf.length > 1 << 22) this.setBuf(Buffer.alloc(256));
     return out;
+  }
+
+  private setBuf(b: Buffer): void {
+    this.buf = b;
+    this.view = new DataView(b.buffer, b.byteOffset, b.length);
   }
 
   /** `n` bytes at the start, to be filled by the caller: a row's value of known size. */
@@ -670,7 +684,7 @@ function writeHash(target: Buffer, display: string): void {
 }
 
 function i64(v: bigint): Buffer {
-  ROW_I64.writeBigInt64LE(v, 0);
+  ROW_I64_VIEW.setBigInt64(0, v, true);
   return ROW_I64;
 }
 
@@ -735,7 +749,7 @@ function decodeUnspent(key: Buffer, value: Buffer): AddressUnspent {
 
 function unspentValue(value: bigint, height: number, coinbase: boolean, script: Uint8Array): Buffer {
   const v = ROW_VALUE.fixed(13 + script.length);
-  v.writeBigUInt64LE(value, 0);
+  ROW_VALUE.view.setBigUint64(0, value, true);
   v.writeUInt32LE(height, 8);
   v[12] = coinbase ? 1 : 0;
   v.set(script, 13);
@@ -791,7 +805,7 @@ function encodeCoinRow(value: bigint, script: Uint8Array, height: number, coinba
   v[0] = coinbase ? 1 : 0;
   v.writeUInt32LE(height, 1);
   v.writeInt32LE(txVersion, 5);
-  v.writeBigUInt64LE(value, 9);
+  ROW_VALUE.view.setBigUint64(9, value, true);
   v.set(script, 17);
   return v;
 }
