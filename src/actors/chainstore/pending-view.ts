@@ -6,10 +6,22 @@ import type { ConnectView } from './rules.js';
 /** A block verified and handed to the write thread, not committed yet: what it changed, as a view needs it. */
 export interface PendingBlock {
   hash: string;
-  /** Coins it created (outpointKey), the spent ones included: a later spend in it is in `spent`. */
-  created: Map<string, Coin>;
+  /** Its height (the height of the coins it created). */
+  height: number;
   spent: Set<string>;
+  /**
+   * Its transactions by txid: the coins it created (the spent ones included: a later spend in it is
+   * in `spent`) are their outputs, made into coins when asked for (createdCoin), not as each
+   * transaction applies (a Coin, its outpoint key and a map entry per output, nearly all never asked for).
+   */
   txs: Map<string, Transaction>;
+}
+
+/** Output `n` of the block's transaction `txid`, as a coin, if the block created it (spent or not). */
+export function createdCoin(b: PendingBlock, txid: string, n: number): Coin | undefined {
+  const tx = b.txs.get(txid);
+  const out = tx?.vout[n];
+  return out && { value: out.value, script: out.script, height: b.height, coinbase: tx!.isCoinbase(), txVersion: tx!.version };
 }
 
 /** What is committed: the chain state's own coins and transactions. */
@@ -48,7 +60,7 @@ export class PendingBlocks {
     for (let i = this.blocks.length - 1; i >= 0; i--) {
       const b = this.blocks[i]!;
       if (b.spent.has(key)) return undefined;
-      const c = b.created.get(key);
+      const c = createdCoin(b, txid, n);
       if (c) return c;
     }
     return committed.coin(txid, n);
@@ -66,8 +78,8 @@ export class PendingBlocks {
    * The view block `hash` is verified against, and what it changes (pushed once the block passed):
    * blockView over the pending blocks between it and the committed state.
    */
-  view(hash: string, committed: CommittedState): { view: ConnectView; changes: PendingBlock } {
-    return blockView(hash, { coin: (txid, n, key) => this.coinBelow(committed, key, txid, n), tx: (txid) => this.txBelow(committed, txid) });
+  view(hash: string, height: number, committed: CommittedState): { view: ConnectView; changes: PendingBlock } {
+    return blockView(hash, height, { coin: (txid, n, key) => this.coinBelow(committed, key, txid, n), tx: (txid) => this.txBelow(committed, txid) });
   }
 }
 
@@ -83,10 +95,12 @@ export interface BelowBlock {
  * sigop count and the scripts each ask for an input's coin, and nothing below changes meanwhile).
  * The chain store's live connect and the reindex's write-ahead both verify against it.
  */
-export function blockView(hash: string, below: BelowBlock): { view: ConnectView; changes: PendingBlock; keyOf: (txid: string, n: number) => string } {
-  const changes: PendingBlock = { hash, created: new Map(), spent: new Set(), txs: new Map() };
-  const { created, spent, txs } = changes;
+export function blockView(hash: string, height: number, below: BelowBlock): { view: ConnectView; changes: PendingBlock; keyOf: (txid: string, n: number) => string } {
+  const changes: PendingBlock = { hash, height, spent: new Set(), txs: new Map() };
+  const { spent, txs } = changes;
   const read = new Map<string, Coin | null>();
+  // The block's own coins that were asked for, each made once (createdCoin).
+  const made = new Map<string, Coin>();
   // Each outpoint's key made once for the block: an input's coin is asked by the input checks, the
   // sigop count, apply and the index writes (readBefore), and each key made anew was a string to
   // build and hash (V8 keeps a string's hash in it). Found by the txid string, whose hash is kept
@@ -101,19 +115,21 @@ export function blockView(hash: string, below: BelowBlock): { view: ConnectView;
     coin: (txid, n) => {
       const key = keyOf(txid, n);
       if (spent.has(key)) return undefined;
-      const c = created.get(key);
+      let c = made.get(key);
+      if (c === undefined && (c = createdCoin(changes, txid, n))) made.set(key, c);
       if (c) return c;
       let stored = read.get(key);
       if (stored === undefined) read.set(key, (stored = below.coin(txid, n, key) ?? null));
       return stored ?? undefined;
     },
     tx: (txid) => txs.get(txid) ?? below.tx(txid),
-    apply: (tx, txid, height) => {
-      if (!tx.isCoinbase()) for (const i of tx.vin) spent.add(keyOf(i.prevout.txid(), i.prevout.index));
-      const coinbase = tx.isCoinbase();
-      for (let n = 0; n < tx.vout.length; n++) {
-        const out = tx.vout[n]!;
-        created.set(keyOf(txid, n), { value: out.value, script: out.script, height, coinbase, txVersion: tx.version });
+    apply: (tx, txid, at) => {
+      if (at !== height) throw new Error(`block ${hash} at height ${height} applied at ${at}`);
+      if (!tx.isCoinbase()) {
+        for (let k = 0; k < tx.vin.length; k++) {
+          const prevout = tx.vin[k]!.prevout;
+          spent.add(keyOf(prevout.txid(), prevout.index));
+        }
       }
       txs.set(txid, tx);
     },
