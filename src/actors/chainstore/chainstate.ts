@@ -453,7 +453,13 @@ export class ChainIndexes {
   }
 
   private removeUnspentRow(prefix: Buffer, op: Buffer, value: bigint, sent = 0n): void {
-    if (this.addrUnspent.removeSync(unspentKey(prefix, op))) this.addBalance(prefix, -value, value > 0n ? -1 : 0, 0n, sent);
+    if (!this.addrUnspent.removeSync(unspentKey(prefix, op))) return;
+    const d = this.pendingOf(prefix);
+    if (!d) return this.writeBalance({ prefix, delta: -value, dCount: value > 0n ? -1 : 0, dReceived: 0n, dSent: sent });
+    // Subtracted, not added negated: each bigint operation makes a new bigint (see addBalance).
+    d.delta -= value;
+    if (value > 0n) d.dCount--;
+    if (sent !== 0n) d.dSent += sent;
   }
 
   /**
@@ -466,10 +472,12 @@ export class ChainIndexes {
   private addBalance(prefix: Buffer, delta: bigint, dCount: number, dReceived = 0n, dSent = 0n): void {
     const d = this.pendingOf(prefix);
     if (!d) return this.writeBalance({ prefix, delta, dCount, dReceived, dSent });
+    // Each bigint sum is a new bigint on the heap: zeros (the history's totals when it is off, a
+    // credit's debit and a debit's credit) are not added.
     d.delta += delta;
     d.dCount += dCount;
-    d.dReceived += dReceived;
-    d.dSent += dSent;
+    if (dReceived !== 0n) d.dReceived += dReceived;
+    if (dSent !== 0n) d.dSent += dSent;
   }
 
   /**
@@ -484,8 +492,8 @@ export class ChainIndexes {
         this.writeBalance({ prefix, delta: 0n, dCount: 0, dReceived: received, dSent: sent });
         continue;
       }
-      d.dReceived += received;
-      d.dSent += sent;
+      if (received !== 0n) d.dReceived += received;
+      if (sent !== 0n) d.dSent += sent;
     }
   }
 
@@ -727,10 +735,16 @@ function uniquePrefixes(prefixes: readonly Buffer[]): Buffer[] {
   });
 }
 
+/*
+ * The row builders below fill their scratch with TypedArray set, not Buffer's copy, which checks its
+ * arguments at length and makes a view of the source for a part of it (an outpoint's txid).
+ */
+
 function unspentKey(prefix: Buffer, op: Buffer): Buffer {
   const k = ROW_UNSPENT_KEY;
-  prefix.copy(k, 0);
-  op.copy(k, 21, 0, 32);
+  k.set(prefix, 0);
+  // The whole outpoint (txid | n BE), its n then overwritten:
+  k.set(op, 21);
   // CAddressUnspentKey's index is serialised little-endian: leveldb orders it so.
   k.writeUInt32LE(op.readUInt32BE(32), 53);
   return k;
@@ -758,10 +772,10 @@ function unspentValue(value: bigint, height: number, coinbase: boolean, script: 
 
 function historyKey(prefix: Buffer, height: number, blockindex: number, txid: Buffer, index: number, spending: boolean): Buffer {
   const k = ROW_HISTORY_KEY;
-  prefix.copy(k, 0);
+  k.set(prefix, 0);
   k.writeUInt32BE(height, 21);
   k.writeUInt32BE(blockindex, 25);
-  txid.copy(k, 29);
+  k.set(txid, 29);
   k.writeUInt32BE(index, 61);
   k[65] = spending ? 1 : 0;
   return k;
@@ -769,7 +783,7 @@ function historyKey(prefix: Buffer, height: number, blockindex: number, txid: Bu
 
 function spentValue(txid: Buffer, vin: number, height: number): Buffer {
   const v = ROW_SPENT;
-  txid.copy(v, 0);
+  v.set(txid, 0);
   v.writeUInt32LE(vin, 32);
   v.writeUInt32LE(height, 36);
   return v;
@@ -781,7 +795,7 @@ function decodeTxLocation(v: Buffer): TxLocation {
 
 function txValue(blockHash: Buffer, height: number, index: number, offset: number, length: number): Buffer {
   const v = ROW_TX;
-  blockHash.copy(v, 0);
+  v.set(blockHash, 0);
   v.writeUInt32LE(height, 32);
   v.writeUInt32LE(index, 36);
   v.writeUInt32LE(offset, 40);
@@ -810,13 +824,23 @@ function encodeCoinRow(value: bigint, script: Uint8Array, height: number, coinba
   return v;
 }
 
+/**
+ * The u64 LE at `at`: Buffer's readBigUInt64LE builds it from two halves with BigInt arithmetic (four
+ * bigints for one); an amount below 2^53 (every one a chain holds unless its supply is over 90
+ * million coins) is one, from a Number.
+ */
+function u64At(v: Buffer, at: number): bigint {
+  const hi = v.readUInt32LE(at + 4);
+  return hi < 0x200000 ? BigInt(hi * 0x100000000 + v.readUInt32LE(at)) : v.readBigUInt64LE(at);
+}
+
 function decodeCoin(v: Buffer): Coin {
-  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.subarray(17)) };
+  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: u64At(v, 9), script: new Uint8Array(v.subarray(17)) };
 }
 
 /** decodeCoin over a buffer the caller owns: the script is a view of it, not a copy. */
 function decodeCoinView(v: Buffer): Coin {
-  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: v.readBigUInt64LE(9), script: new Uint8Array(v.buffer, v.byteOffset + 17, v.length - 17) };
+  return { coinbase: v[0] === 1, height: v.readUInt32LE(1), txVersion: v.readInt32LE(5), value: u64At(v, 9), script: new Uint8Array(v.buffer, v.byteOffset + 17, v.length - 17) };
 }
 
 /** The undo record (connect writes it): count u32, then per spent coin: outpoint (36) | coin length u32 | coin. */
