@@ -1452,11 +1452,16 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * block's index writes file as undo data without reading or decoding them again.
    */
   private connectView(hash: string, height: number): ConnectView & { readBefore: (prevout: TxOutpoint) => StoredCoin | undefined } {
-    const raws = new Map<string, StoredCoin>();
-    const { view, changes, keyOf } = blockView(hash, height, {
-      coin: (txid, n, key) => {
+    // By txid, then n (blockView says why).
+    const raws = new Map<string, StoredCoin[]>();
+    const { view, changes } = blockView(hash, height, {
+      coin: (txid, n) => {
         const e = this.indexes.coinEntry(txid, n);
-        if (e) raws.set(key, e);
+        if (e) {
+          let outs = raws.get(txid);
+          if (outs === undefined) raws.set(txid, (outs = []));
+          outs[n] = e;
+        }
         return e?.coin;
       },
       tx: (txid) => this.txInfo(txid)?.tx,
@@ -1468,7 +1473,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
         const txid = prevout.txid();
         // An output of the block's own transactions (createdCoin's): not the chain's.
         if (changes.txs.get(txid)?.vout[prevout.index]) return undefined;
-        return raws.get(keyOf(txid, prevout.index));
+        return raws.get(txid)?.[prevout.index];
       },
     };
   }

@@ -1,4 +1,3 @@
-import { outpointKey } from '../../chain/tx/input.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { Coin } from './protocol.js';
 import type { ConnectView } from './rules.js';
@@ -8,13 +7,19 @@ export interface PendingBlock {
   hash: string;
   /** Its height (the height of the coins it created). */
   height: number;
-  spent: Set<string>;
+  /** The outpoints it spent: by txid, whether each output n was (isSpent). */
+  spent: Map<string, boolean[]>;
   /**
    * Its transactions by txid: the coins it created (the spent ones included: a later spend in it is
    * in `spent`) are their outputs, made into coins when asked for (createdCoin), not as each
    * transaction applies (a Coin, its outpoint key and a map entry per output, nearly all never asked for).
    */
   txs: Map<string, Transaction>;
+}
+
+/** Whether the block spent output `n` of `txid`. */
+export function isSpent(b: PendingBlock, txid: string, n: number): boolean {
+  return b.spent.get(txid)?.[n] === true;
 }
 
 /** Output `n` of the block's transaction `txid`, as a coin, if the block created it (spent or not). */
@@ -56,10 +61,10 @@ export class PendingBlocks {
   }
 
   /** A coin as it will be once every pending block commits: spent, created by one, or the committed state's. */
-  private coinBelow(committed: CommittedState, key: string, txid: string, n: number): Coin | undefined {
+  private coinBelow(committed: CommittedState, txid: string, n: number): Coin | undefined {
     for (let i = this.blocks.length - 1; i >= 0; i--) {
       const b = this.blocks[i]!;
-      if (b.spent.has(key)) return undefined;
+      if (isSpent(b, txid, n)) return undefined;
       const c = createdCoin(b, txid, n);
       if (c) return c;
     }
@@ -79,13 +84,13 @@ export class PendingBlocks {
    * blockView over the pending blocks between it and the committed state.
    */
   view(hash: string, height: number, committed: CommittedState): { view: ConnectView; changes: PendingBlock } {
-    return blockView(hash, height, { coin: (txid, n, key) => this.coinBelow(committed, key, txid, n), tx: (txid) => this.txBelow(committed, txid) });
+    return blockView(hash, height, { coin: (txid, n) => this.coinBelow(committed, txid, n), tx: (txid) => this.txBelow(committed, txid) });
   }
 }
 
-/** What lies below a block's own transactions: the coins (by outpoint and its outpointKey) and transactions. */
+/** What lies below a block's own transactions: the coins and transactions. */
 export interface BelowBlock {
-  coin(txid: string, n: number, key: string): Coin | undefined;
+  coin(txid: string, n: number): Coin | undefined;
   tx(txid: string): Transaction | undefined;
 }
 
@@ -95,32 +100,30 @@ export interface BelowBlock {
  * sigop count and the scripts each ask for an input's coin, and nothing below changes meanwhile).
  * The chain store's live connect and the reindex's write-ahead both verify against it.
  */
-export function blockView(hash: string, height: number, below: BelowBlock): { view: ConnectView; changes: PendingBlock; keyOf: (txid: string, n: number) => string } {
-  const changes: PendingBlock = { hash, height, spent: new Set(), txs: new Map() };
+export function blockView(hash: string, height: number, below: BelowBlock): { view: ConnectView; changes: PendingBlock } {
+  const changes: PendingBlock = { hash, height, spent: new Map(), txs: new Map() };
   const { spent, txs } = changes;
-  const read = new Map<string, Coin | null>();
-  // The block's own coins that were asked for, each made once (createdCoin).
-  const made = new Map<string, Coin>();
-  // Each outpoint's key made once for the block: an input's coin is asked by the input checks, the
-  // sigop count, apply and the index writes (readBefore), and each key made anew was a string to
-  // build and hash (V8 keeps a string's hash in it). Found by the txid string, whose hash is kept
-  // (an input's txid string is kept by its Outpoint, an output's is the block's txids entry).
-  const keys = new Map<string, string[]>();
-  const keyOf = (txid: string, n: number): string => {
-    let ks = keys.get(txid);
-    if (ks === undefined) keys.set(txid, (ks = []));
-    return (ks[n] ??= outpointKey(txid, n));
-  };
+  // Every outpoint is found by its txid string, then n: an input's coin is asked for by the input
+  // checks, the sigop count, apply and the index writes, and an outpoint key string ("txid:n") was a
+  // string to build and hash for each (V8 keeps a string's hash in it: the txid strings are kept by
+  // their Outpoints, and an output's is the block's txids entry). The coins read from below, each
+  // once, and the block's own coins that were asked for, each made once (createdCoin).
+  const read = new Map<string, (Coin | null)[]>();
+  const made = new Map<string, Coin[]>();
   const view: ConnectView = {
     coin: (txid, n) => {
-      const key = keyOf(txid, n);
-      if (spent.has(key)) return undefined;
-      let c = made.get(key);
-      if (c === undefined && (c = createdCoin(changes, txid, n))) made.set(key, c);
-      if (c) return c;
-      let stored = read.get(key);
-      if (stored === undefined) read.set(key, (stored = below.coin(txid, n, key) ?? null));
-      return stored ?? undefined;
+      if (spent.get(txid)?.[n] === true) return undefined;
+      const tx = txs.get(txid);
+      if (tx !== undefined && n < tx.vout.length) {
+        let mine = made.get(txid);
+        if (mine === undefined) made.set(txid, (mine = []));
+        return (mine[n] ??= createdCoin(changes, txid, n)!);
+      }
+      let stored = read.get(txid);
+      if (stored === undefined) read.set(txid, (stored = []));
+      let c = stored[n];
+      if (c === undefined) stored[n] = c = below.coin(txid, n) ?? null;
+      return c ?? undefined;
     },
     tx: (txid) => txs.get(txid) ?? below.tx(txid),
     apply: (tx, txid, at) => {
@@ -128,11 +131,14 @@ export function blockView(hash: string, height: number, below: BelowBlock): { vi
       if (!tx.isCoinbase()) {
         for (let k = 0; k < tx.vin.length; k++) {
           const prevout = tx.vin[k]!.prevout;
-          spent.add(keyOf(prevout.txid(), prevout.index));
+          const id = prevout.txid();
+          let outs = spent.get(id);
+          if (outs === undefined) spent.set(id, (outs = []));
+          outs[prevout.index] = true;
         }
       }
       txs.set(txid, tx);
     },
   };
-  return { view, changes, keyOf };
+  return { view, changes };
 }
