@@ -114,6 +114,10 @@ test('chain state amounts: coins below, at and past 2^53 read back exactly, thei
     const fundId = fund.txid();
     t.connect([fund], [fundId], fakeHash(1), 1);
     values.forEach((v, n) => {
+      // The stored row: the amount u64 LE at 9, as Buffer's writeBigUInt64LE lays it out.
+      const amount = Buffer.alloc(8);
+      amount.writeBigUInt64LE(v);
+      assert.deepEqual(t.ix.coinEntry(fundId, n)?.raw.subarray(9, 17), amount, `stored amount ${n}`);
       assert.equal(t.ix.coin(fundId, n)?.value, v, `coin ${n}`);
       assert.equal(t.ix.coinEntry(fundId, n)?.coin.value, v, `coinEntry ${n}`);
       assert.equal(t.ix.balanceAt(addressKey(1, hash160(Uint8Array.of(7, n)))), v, `balance ${n}`);
@@ -124,7 +128,12 @@ test('chain state amounts: coins below, at and past 2^53 read back exactly, thei
     const undo = t.connect([spend], [spend.txid()], fakeHash(2), 2);
     assert.deepEqual(undo.spent.map((s) => s.coin.value), values);
     assert.deepEqual(t.ix.undoOf(fakeHash(2))?.spent.map((s) => s.coin.value), values);
-    values.forEach((_, n) => assert.equal(t.ix.balanceAt(addressKey(1, hash160(Uint8Array.of(7, n)))), n === 0 ? 1n : 0n, `balance ${n} after the spend`));
+    values.forEach((v, n) => {
+      const address = addressKey(1, hash160(Uint8Array.of(7, n)));
+      assert.equal(t.ix.balanceAt(address), n === 0 ? 1n : 0n, `balance ${n} after the spend`);
+      // The history's rows in key order: the credit, then the spend's (for address 0 its output first), the debit an i64 LE.
+      assert.deepEqual(t.ix.historyAt(address).map((d) => d.satoshis), n === 0 ? [v, 1n, -v] : [v, -v], `history ${n}`);
+    });
   } finally {
     await t.close();
   }
