@@ -101,3 +101,40 @@ test('LMDB address unspent pages: komodod key order, OrderedOutputs pages from a
   assert.deepEqual([...ix.allAddressRows()], [], 'no balance row is left behind');
   await t0.close();
 });
+
+test('chain state amounts: coins below, at and past 2^53 read back exactly, their spend files them as undo data and takes them off the balances', async () => {
+  const t = tempIndexes();
+  try {
+    const values = [0n, 1n, 0xffffffffn, 1n << 32n, (1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, (1n << 60n) + 12345n, (1n << 61n) + 3n];
+    // One address per amount; their sum (getsnapshot's total) stays an i64.
+    const scripts = values.map((_, i) => p2pkhScript(hash160(Uint8Array.of(7, i))));
+    const fund = new Transaction();
+    fund.vin.push(new TxIn(Outpoint.null(), Uint8Array.of(0x01, 0x01), 0xffffffff));
+    values.forEach((v, i) => fund.vout.push(new TxOut(v, scripts[i]!)));
+    const fundId = fund.txid();
+    t.connect([fund], [fundId], fakeHash(1), 1);
+    values.forEach((v, n) => {
+      // The stored row: the amount u64 LE at 9, as Buffer's writeBigUInt64LE lays it out.
+      const amount = Buffer.alloc(8);
+      amount.writeBigUInt64LE(v);
+      assert.deepEqual(t.ix.coinEntry(fundId, n)?.raw.subarray(9, 17), amount, `stored amount ${n}`);
+      assert.equal(t.ix.coin(fundId, n)?.value, v, `coin ${n}`);
+      assert.equal(t.ix.coinEntry(fundId, n)?.coin.value, v, `coinEntry ${n}`);
+      assert.equal(t.ix.balanceAt(addressKey(1, hash160(Uint8Array.of(7, n)))), v, `balance ${n}`);
+    });
+    const spend = new Transaction();
+    values.forEach((_, n) => spend.vin.push(new TxIn(new Outpoint(fromHex(fundId).reverse(), n), new Uint8Array(0), 0xffffffff)));
+    spend.vout.push(new TxOut(1n, scripts[0]!));
+    const undo = t.connect([spend], [spend.txid()], fakeHash(2), 2);
+    assert.deepEqual(undo.spent.map((s) => s.coin.value), values);
+    assert.deepEqual(t.ix.undoOf(fakeHash(2))?.spent.map((s) => s.coin.value), values);
+    values.forEach((v, n) => {
+      const address = addressKey(1, hash160(Uint8Array.of(7, n)));
+      assert.equal(t.ix.balanceAt(address), n === 0 ? 1n : 0n, `balance ${n} after the spend`);
+      // The history's rows in key order: the credit, then the spend's (for address 0 its output first), the debit an i64 LE.
+      assert.deepEqual(t.ix.historyAt(address).map((d) => d.satoshis), n === 0 ? [v, 1n, -v] : [v, -v], `history ${n}`);
+    });
+  } finally {
+    await t.close();
+  }
+});

@@ -1352,7 +1352,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
   private checkConnect(entry: BlockEntry): { rejectCode: number; reason: string } | { block: Block; txids: string[]; write: () => void } {
     const h = this.held(entry);
     const block = this.blockOf(entry);
-    const view = this.connectView(entry.hash);
+    const view = this.connectView(entry.hash, entry.height);
     try {
       this.opts.rules.connect(block, entry.height, view, h.txids);
     } catch (e) {
@@ -1392,7 +1392,7 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     // The block the scan just read, else read once and not kept: a reindex reads each block once, and the recent blocks' cache would only churn.
     const h = this.justRead?.hash === entry.hash ? this.justRead : this.store.peek(entry.hash, entry.pos);
     const block = h.block;
-    const { view, changes } = this.pending.view(entry.hash, { coin: (txid, n) => this.indexes.coin(txid, n), tx: (txid) => this.txInfo(txid)?.tx });
+    const { view, changes } = this.pending.view(entry.hash, entry.height, { coin: (txid, n) => this.indexes.coin(txid, n), tx: (txid) => this.txInfo(txid)?.tx });
     try {
       this.opts.rules.connect(block, entry.height, view, h.txids);
     } catch (e) {
@@ -1451,12 +1451,17 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
    * the checks have run, the stored bytes of the chain coins they read (readBefore), which the
    * block's index writes file as undo data without reading or decoding them again.
    */
-  private connectView(hash: string): ConnectView & { readBefore: (prevout: TxOutpoint) => StoredCoin | undefined } {
-    const raws = new Map<string, StoredCoin>();
-    const { view, changes, keyOf } = blockView(hash, {
-      coin: (txid, n, key) => {
+  private connectView(hash: string, height: number): ConnectView & { readBefore: (prevout: TxOutpoint) => StoredCoin | undefined } {
+    // By txid, then n (blockView says why).
+    const raws = new Map<string, StoredCoin[]>();
+    const { view, changes } = blockView(hash, height, {
+      coin: (txid, n) => {
         const e = this.indexes.coinEntry(txid, n);
-        if (e) raws.set(key, e);
+        if (e) {
+          let outs = raws.get(txid);
+          if (outs === undefined) raws.set(txid, (outs = []));
+          outs[n] = e;
+        }
         return e?.coin;
       },
       tx: (txid) => this.txInfo(txid)?.tx,
@@ -1465,8 +1470,10 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
     return {
       ...view,
       readBefore: (prevout) => {
-        const key = keyOf(prevout.txid(), prevout.index);
-        return changes.created.has(key) ? undefined : raws.get(key);
+        const txid = prevout.txid();
+        // An output of the block's own transactions (createdCoin's): not the chain's.
+        if (changes.txs.get(txid)?.vout[prevout.index]) return undefined;
+        return raws.get(txid)?.[prevout.index];
       },
     };
   }

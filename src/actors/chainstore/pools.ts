@@ -20,10 +20,13 @@ export function poolDeltaOf(
   const d: PoolValues = { supply: 0n, transparent: 0n, sprout: 0n, sapling: 0n, burned: 0n };
   const earlier = new Map<string, Transaction>();
   let known = true;
-  block.txs.forEach((tx, i) => {
+  // Indexed loops: this runs once per block, unoptimised, where forEach and for…of allocate.
+  for (let i = 0; i < block.txs.length; i++) {
+    const tx = block.txs[i]!;
     let shieldedOut = 0n;
     let shieldedIn = 0n;
-    for (const js of tx.joinSplits) {
+    for (let k = 0; k < tx.joinSplits.length; k++) {
+      const js = tx.joinSplits[k]!;
       d.sprout += js.vpubOld - js.vpubNew;
       shieldedOut += js.vpubOld;
       shieldedIn += js.vpubNew;
@@ -32,7 +35,8 @@ export function poolDeltaOf(
     if (tx.valueBalance < 0n) shieldedOut -= tx.valueBalance;
     else shieldedIn += tx.valueBalance;
     let out = shieldedOut;
-    for (const o of tx.vout) {
+    for (let k = 0; k < tx.vout.length; k++) {
+      const o = tx.vout[k]!;
       out += o.value;
       if (isUnspendable(o.script)) d.burned += o.value;
       else d.transparent += o.value;
@@ -43,8 +47,8 @@ export function poolDeltaOf(
       d.supply += out;
     } else {
       let value = shieldedIn;
-      for (const input of tx.vin) {
-        const v = valueIn(input, earlier);
+      for (let k = 0; k < tx.vin.length; k++) {
+        const v = valueIn(tx.vin[k]!, earlier);
         if (v === undefined) {
           known = false;
           continue;
@@ -55,7 +59,7 @@ export function poolDeltaOf(
       d.supply -= value - out;
     }
     earlier.set(txids[i]!, tx);
-  });
+  }
   return known ? d : null;
 }
 

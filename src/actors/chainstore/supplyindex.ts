@@ -47,16 +47,22 @@ export function newCoins(block: Block, spent: BlockUndo['spent']): { newcoins: b
   let vouts = 0n;
   let zfunds = 0n;
   let sprout = 0n;
-  for (const tx of block.txs) {
-    for (const o of tx.vout) if (counted(o.script)) vouts += o.value;
-    for (const js of tx.joinSplits) {
+  // Indexed loops: this runs once per block, unoptimised, where for…of allocates.
+  for (let i = 0; i < block.txs.length; i++) {
+    const tx = block.txs[i]!;
+    for (let k = 0; k < tx.vout.length; k++) {
+      const o = tx.vout[k]!;
+      if (counted(o.script)) vouts += o.value;
+    }
+    for (let k = 0; k < tx.joinSplits.length; k++) {
+      const js = tx.joinSplits[k]!;
       zfunds += js.vpubOld - js.vpubNew;
       sprout += js.vpubOld - js.vpubNew;
     }
     zfunds -= tx.valueBalance;
   }
   let vins = 0n;
-  for (const s of spent) vins += s.coin.value;
+  for (let k = 0; k < spent.length; k++) vins += spent[k]!.coin.value;
   return { newcoins: vouts - vins, zfunds, sprout };
 }
 

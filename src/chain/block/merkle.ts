@@ -1,9 +1,12 @@
 import { sha256d } from '../crypto/hash.js';
 import { equalBytes } from '../encoding/hex.js';
 
+/** hashPair's input, filled anew by each call (sha256d keeps nothing of it): a block's tree hashes about as many pairs as it has transactions. */
+const PAIR = new Uint8Array(64);
+
 /** SHA256d(left || right): one inner node of komodod's merkle tree. */
 function hashPair(left: Uint8Array, right: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(64);
+  const buf = PAIR;
   buf.set(left, 0);
   buf.set(right, 32);
   return sha256d(buf);

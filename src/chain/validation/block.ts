@@ -123,10 +123,12 @@ export function checkBlock(block: Block, ctx: ValidationContext & BlockCheckOpti
   }
 
   const tipTime = ctx.tipTime ?? header.time;
-  block.txs.forEach((tx, i) => checkTransaction(tx, ctx, { tipTime, size: ctx.txSizes?.[i] }));
+  // Indexed loops: this runs once per block, unoptimised, where forEach and for…of allocate.
+  const txs = block.txs;
+  for (let i = 0; i < txs.length; i++) checkTransaction(txs[i]!, ctx, { tipTime, size: ctx.txSizes?.[i] });
 
   let sigops = 0;
-  for (const tx of block.txs) sigops += legacySigOpCount(tx);
+  for (let i = 0; i < txs.length; i++) sigops += legacySigOpCount(txs[i]!);
   if (sigops > ctx.maxBlockSigops) reject(REJECT_INVALID, 'bad-blk-sigops', 100, { corruptionPossible: true });
 
   if (ctx.checkPow) checkCoinbaseDeposit(block, height, ctx);
@@ -176,11 +178,11 @@ export interface ContextualBlockOptions {
  * `CScript() << height` (heights 1-16 as OP_1..OP_16, others as a minimal CScriptNum push).
  */
 export function contextualCheckBlock(block: Block, height: number, ctx: ValidationContext, opts: ContextualBlockOptions = {}): void {
-  for (const tx of block.txs) {
-    contextualCheckTransaction(tx, height, ctx, {
-      dosLevel: 100,
-      ...(opts.initialBlockDownload !== undefined ? { initialBlockDownload: opts.initialBlockDownload } : {}),
-    });
+  // One options object for the block, and an indexed loop (checkBlock says why).
+  const txOpts = { dosLevel: 100, ...(opts.initialBlockDownload !== undefined ? { initialBlockDownload: opts.initialBlockDownload } : {}) };
+  for (let i = 0; i < block.txs.length; i++) {
+    const tx = block.txs[i]!;
+    contextualCheckTransaction(tx, height, ctx, txOpts);
     if (!isFinalTx(tx, height, block.header.time)) reject(REJECT_INVALID, 'bad-txns-nonfinal', 10);
   }
   checkCoinbaseHeight(block, height);

@@ -55,8 +55,11 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
   if (tx.vout.length === 0 && tx.joinSplits.length === 0 && tx.shieldedOutputs.length === 0) reject(I, 'bad-txns-vout-empty', 10);
   if ((opts.size ?? txSize(tx)) > MAX_TX_SIZE_AFTER_SAPLING) reject(I, 'bad-txns-oversize', 100);
 
+  // Indexed loops: a connecting block checks each of its transactions once, mostly before V8
+  // optimises this, and an unoptimised for…of makes an iterator per loop, empty ones included.
   let nValueOut = 0n;
-  for (const out of tx.vout) {
+  for (let k = 0; k < tx.vout.length; k++) {
+    const out = tx.vout[k]!;
     if (out.value < 0n) reject(I, 'bad-txns-vout-negative', 100);
     if (out.value > ctx.maxMoney) reject(I, 'bad-txns-vout-toolarge', 100);
     if (out.script.length > IGUANA_MAXSCRIPTSIZE) reject(I, 'bad-txns-opret-too-big', 100);
@@ -73,7 +76,8 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
     if (!moneyRange(nValueOut, ctx)) reject(I, 'bad-txns-txouttotal-toolarge', 100);
   }
 
-  for (const js of tx.joinSplits) {
+  for (let k = 0; k < tx.joinSplits.length; k++) {
+    const js = tx.joinSplits[k]!;
     if (ctx.acPublic) reject(I, 'bad-txns-acpublic-chain', 100);
     if (tipTime >>> 0 >= KOMODO_SAPLING_DEADLINE) reject(I, 'bad-txns-sprout-expired', 100);
     if (js.vpubOld < 0n) reject(I, 'bad-txns-vpub_old-negative', 100);
@@ -95,7 +99,8 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
   }
 
   let nValueIn = 0n;
-  for (const js of tx.joinSplits) {
+  for (let k = 0; k < tx.joinSplits.length; k++) {
+    const js = tx.joinSplits[k]!;
     nValueIn += js.vpubNew;
     if (!moneyRange(js.vpubNew, ctx) || !moneyRange(nValueIn, ctx)) reject(I, 'bad-txns-txintotal-toolarge', 100);
   }
@@ -139,7 +144,7 @@ export function checkTransaction(tx: Transaction, ctx: ValidationContext, opts: 
     const len = tx.vin[0]!.scriptSig.length;
     if (len < 2 || len > 100) reject(I, 'bad-cb-length', 100);
   } else {
-    for (const input of tx.vin) if (input.prevout.isNull()) reject(I, 'bad-txns-prevout-null', 10);
+    for (let k = 0; k < tx.vin.length; k++) if (tx.vin[k]!.prevout.isNull()) reject(I, 'bad-txns-prevout-null', 10);
   }
 
   // JoinSplit zk-SNARK proofs: acnode has no Sprout verifier. JoinSplits only get here with a tip time

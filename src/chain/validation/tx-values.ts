@@ -19,9 +19,10 @@ export function isMint(tx: Transaction): boolean {
  */
 export function valueOut(tx: Transaction): bigint {
   let sum = 0n;
-  for (const out of tx.vout) sum += out.value;
+  // Indexed loops (checkTransaction says why).
+  for (let k = 0; k < tx.vout.length; k++) sum += tx.vout[k]!.value;
   if (tx.valueBalance <= 0n) sum += -tx.valueBalance;
-  for (const js of tx.joinSplits) sum += js.vpubOld;
+  for (let k = 0; k < tx.joinSplits.length; k++) sum += tx.joinSplits[k]!.vpubOld;
   return sum;
 }
 
@@ -29,7 +30,7 @@ export function valueOut(tx: Transaction): bigint {
 export function shieldedValueIn(tx: Transaction): bigint {
   let sum = 0n;
   if (tx.valueBalance >= 0n) sum += tx.valueBalance;
-  for (const js of tx.joinSplits) sum += js.vpubNew;
+  for (let k = 0; k < tx.joinSplits.length; k++) sum += tx.joinSplits[k]!.vpubNew;
   return sum;
 }
 
