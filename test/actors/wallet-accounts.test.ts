@@ -6,11 +6,9 @@ import { join } from 'node:path';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
-import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import type { ReceivedRow } from '../../src/actors/wallet/protocol.js';
-import { prng } from '../helpers/prng.js';
 import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
-import { WalletModel, payingModel } from '../helpers/wallet-model.js';
+import { accountsModel } from '../helpers/wallet-model.js';
 
 /**
  * The accounts' running figures (GetAccountBalance by account and minconf, ListReceived by address)
@@ -24,15 +22,8 @@ const other = p2pkhScript(hash160(sha256(Uint8Array.of(7))));
 test('wallet accounts: balances by account and receipts by address against a brute force, across reorgs, the mempool, relabels and a reload', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-accounts-'));
   try {
-    const rand = prng(30_35);
-    const r = (n: number) => Math.floor(rand() * n);
-    const keys = await KeyStore.open(dir, { keypool: 5 });
-    await keys.nodeKey();
-    const held: HeldKey[] = [];
-    for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
+    const { keys, held, r, m, keyOfScript } = await accountsModel({ dir, seed: 30_35, other, salt: 9, spendOneIn: 3 });
     const names = ['', 'alice', 'bob', 'carol'];
-    const { options, keyOfScript } = payingModel({ dir, keys, held, other, r, salt: 9, spendOneIn: 3 });
-    const m = new WalletModel(options);
     const { known, mempool } = m;
     let wallet = await m.open();
 

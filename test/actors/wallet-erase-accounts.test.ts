@@ -6,11 +6,9 @@ import { join } from 'node:path';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
-import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import type { MoveEntry, ReceivedRow, TxDetail } from '../../src/actors/wallet/protocol.js';
-import { prng } from '../helpers/prng.js';
 import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
-import { WalletModel, payingModel } from '../helpers/wallet-model.js';
+import { accountsModel } from '../helpers/wallet-model.js';
 
 /**
  * Transactions erased from the wallet (cleanwallettransactions' EraseFromWallet) leave the accounts'
@@ -25,15 +23,8 @@ const other = p2pkhScript(hash160(sha256(Uint8Array.of(8))));
 test('erased wallet transactions leave the accounts: balances, receipts and listtransactions by account agree with a walk of what the wallet holds', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-erase-'));
   try {
-    const rand = prng(41_03);
-    const r = (n: number) => Math.floor(rand() * n);
-    const keys = await KeyStore.open(dir, { keypool: 5 });
-    await keys.nodeKey();
-    const held: HeldKey[] = [];
-    for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
+    const { keys, held, r, m, keyOfScript } = await accountsModel({ dir, seed: 41_03, other, salt: 11, spendOneIn: 2 });
     const names = ['', 'alice', 'bob'];
-    const { options, keyOfScript } = payingModel({ dir, keys, held, other, r, salt: 11, spendOneIn: 2 });
-    const m = new WalletModel(options);
     const { known, mempool } = m;
     const wallet = await m.open();
     const depthOf = (txid: string) => (m.heightOf(txid) > 0 ? m.height - m.heightOf(txid) + 1 : mempool.has(txid) ? 0 : -1);

@@ -4,11 +4,12 @@ import { Transaction } from '../../src/chain/tx/transaction.js';
 import { sha256 } from '../../src/chain/crypto/hash.js';
 import { SAPLING_TX_VERSION, SAPLING_VERSION_GROUP_ID } from '../../src/chain/consensus/tx.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
-import type { HeldKey, KeyStore } from '../../src/actors/wallet/keystore.js';
+import { KeyStore, type HeldKey } from '../../src/actors/wallet/keystore.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
 import { toHex } from '../../src/chain/encoding/hex.js';
+import { prng } from './prng.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
 
@@ -173,4 +174,25 @@ export class WalletModel {
     this.mempool.delete(txid);
     await this.wallet.write({ op: 'txsRemoved', txids: [txid] });
   }
+}
+
+/**
+ * The accounts tests' start: a key store in `dir` (its node key made) holding one pool key for each
+ * of "alice", "bob", "" and no account, a draw `r` from `seed`, and a WalletModel over payingModel.
+ */
+export async function accountsModel(o: { dir: string; seed: number; other: Uint8Array; salt: number; spendOneIn: number }): Promise<{
+  keys: KeyStore;
+  held: HeldKey[];
+  r: (n: number) => number;
+  m: WalletModel;
+  keyOfScript: (s: Uint8Array) => HeldKey | undefined;
+}> {
+  const rand = prng(o.seed);
+  const r = (n: number) => Math.floor(rand() * n);
+  const keys = await KeyStore.open(o.dir, { keypool: 5 });
+  await keys.nodeKey();
+  const held: HeldKey[] = [];
+  for (const account of ['alice', 'bob', '', undefined]) held.push((await keys.takePoolKey(account)) as HeldKey);
+  const { options, keyOfScript } = payingModel({ dir: o.dir, keys, held, other: o.other, r, salt: o.salt, spendOneIn: o.spendOneIn });
+  return { keys, held, r, m: new WalletModel(options), keyOfScript };
 }
