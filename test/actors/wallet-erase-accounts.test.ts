@@ -8,7 +8,16 @@ import { encodeAddress, PUBKEY_ADDRESS } from '../../src/chain/address/address.j
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import type { MoveEntry, ReceivedRow, TxDetail } from '../../src/actors/wallet/protocol.js';
 import { assertListTxsAgainstBrute } from '../helpers/accounts.js';
-import { accountsModel } from '../helpers/wallet-model.js';
+import { accountsModel, saplingTx } from '../helpers/wallet-model.js';
+import { KeyStore } from '../../src/actors/wallet/keystore.js';
+import { WalletLogic } from '../../src/actors/wallet/logic.js';
+import { Block } from '../../src/chain/block/block.js';
+import type { Transaction } from '../../src/chain/tx/transaction.js';
+import { BlockHeader } from '../../src/chain/block/header.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
+import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
 
 /**
  * Transactions erased from the wallet (cleanwallettransactions' EraseFromWallet) leave the accounts'
@@ -105,3 +114,81 @@ test('erased wallet transactions leave the accounts: balances, receipts and list
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an erased transaction recorded again after its spender: the spender is figured again (IsFromMe, GetDebit, fee, IsTrusted) as a wallet loaded afresh figures it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-rerecord-'));
+  try {
+    const keys = await KeyStore.open(dir);
+    const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
+    const outside = toHex(sha256(Uint8Array.of(9)));
+    const make = (vin: [string, number], vout: [Uint8Array, bigint][]) => {
+      const t = saplingTx();
+      t.vin.push(new TxIn(new Outpoint(fromHexReversed(vin[0]), vin[1])));
+      for (const [script, value] of vout) t.vout.push(new TxOut(value, script));
+      return t;
+    };
+    const a = make([outside, 0], [[mine, 1000n], [mine, 500n]]);
+    // b spends a's first output: 600 to someone else, 300 change, 100 fee.
+    const b = make([a.txid(), 0], [[other, 600n], [mine, 300n]]);
+    /** What the chain store and the mempool answer: a is in block 11, then back in the mempool. */
+    const state = { height: 11, aHeight: 11, mempool: [] as Transaction[] };
+    const chain = {
+      ask: async (q: { op: string; txids?: string[] }) => {
+        if (q.op === 'coinsByScript') return { height: state.height, hash: '00'.repeat(32), mtp: 0, coins: [] };
+        if (q.op === 'tip') return { height: state.height, time: 1 };
+        if (q.op === 'txHeights') return q.txids!.map((t) => (t === a.txid() && state.aHeight > 0 ? state.aHeight : null));
+        if (q.op === 'inChain') return q.txids!.map((t) => t === a.txid() && state.aHeight > 0);
+        return null;
+      },
+    } as never;
+    const mempool = { ask: async (q: { op: string }) => (q.op === 'entries' ? state.mempool.map((tx) => ({ txid: tx.txid(), tx })) : null) } as never;
+    const open = async (k: KeyStore) => {
+      const w = new WalletLogic({ chain, mempool, keys: k, dir, params: () => devChainParams() });
+      await w.load();
+      return w;
+    };
+    const wallet = await open(keys);
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [a]), txids: [a.txid()], height: 11 });
+    state.mempool = [b];
+    await wallet.write({ op: 'txsAccepted', items: [{ txid: b.txid(), tx: b }] });
+    const detailB = () => wallet.read({ op: 'txDetail', txid: b.txid() }) as TxDetail;
+    assert.equal(detailB().debit, 1000n, 'b spends a wallet output');
+    // cleanwallettransactions "b": a leaves mapWallet, and b's debit with it (GetDebit reads mapWallet).
+    await wallet.write({ op: 'cleanTxs', keep: { txid: b.txid(), tx: b } });
+    assert.equal(detailB().debit, 0n, 'a erased: b debits nothing');
+    // A reorg takes block 11 away: a goes back to the mempool, ahead of b, and the wallet records it again.
+    state.height = 10;
+    state.aHeight = 0;
+    state.mempool = [a, b];
+    await wallet.write({ op: 'blockDisconnected', txids: [a.txid()] } as never);
+    const d = detailB();
+    assert.equal(d.debit, 1000n, 'b spends a wallet output again (IsFromMe, GetDebit)');
+    assert.equal(d.fee, 100n, "b's fee");
+    assert.deepEqual(d.sent.map((e) => [e.amount, e.vout]), [[600n, 0], [300n, 1]], "b's sends (the change to the node's listed key included)");
+    // IsTrusted: every input of b spends a spendable wallet output, so its change counts at depth 0.
+    assert.equal(wallet.read({ op: 'balance', minConf: 0 }), 300n, "getbalance '*' 0 counts b's change");
+    assert.equal(wallet.read({ op: 'unconfirmedBalance' }), 500n, "a's other output is unconfirmed (a spends a coin from outside)");
+    assert.equal(wallet.coinViews().find((c) => c.txid === a.txid() && c.n === 0), undefined, "a's first output stays spent by b");
+    // The oracle: the same wallet loaded afresh (komodod's figures after a restart, every cache empty).
+    const fresh = await open(await KeyStore.open(dir));
+    for (const q of [
+      { op: 'txDetail', txid: b.txid() },
+      { op: 'txDetail', txid: a.txid() },
+      { op: 'balance', minConf: 0 },
+      { op: 'unconfirmedBalance' },
+      { op: 'accountBalance', account: '', minConf: 0 },
+      { op: 'balanceAll', minConf: 0 },
+      { op: 'listTxs', count: 10, from: 0, account: '*' },
+    ] as const) {
+      const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (typeof v === 'bigint' ? v.toString() : k === 'timeReceived' ? 0 : v)));
+      assert.deepEqual(strip(wallet.read(q as never)), strip(fresh.read(q as never)), `${q.op}: as a wallet loaded afresh answers`);
+    }
+    assert.deepEqual(strip2(wallet.coinViews()), strip2(fresh.coinViews()), 'the coins, as a wallet loaded afresh lists them');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function strip2(x: unknown): unknown {
+  return JSON.parse(JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? toHex(v) : v)));
+}

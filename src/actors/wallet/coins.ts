@@ -233,6 +233,15 @@ export class CoinBook {
     }
   }
 
+  /** Re-reads whether one mempool coin of `txid` is trusted (its transaction's debit was figured again). */
+  setTrusted(k: string, txid: string, trusted: boolean): void {
+    const c = this.memCoins.get(k);
+    if (!c || c.txid !== txid || c.trusted === trusted) return;
+    this.count(k, c, null);
+    c.trusted = trusted;
+    this.recount(k);
+  }
+
   /**
    * A key's address-book account changed (SetAddressBook): its coins leave the old account's totals
    * for the new one's. O(the key's coins).

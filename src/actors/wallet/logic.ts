@@ -678,17 +678,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       this.place(txid, info.height);
       for (const c of [...this.coins.values(), ...this.ccCoins.values()]) if (c.txid === txid) c.lockTime = info.tx.lockTime;
     }
-    // Transactions recorded out of order: any earlier one's debit may include them now.
-    if (missing.size > 0) {
-      this.markDirty();
-      // Their spenders recorded before them are figured again (the accounts' debits).
-      const spenders = new Set<string>();
-      for (const txid of missing) {
-        const n = this.parsed(txid)?.vout.length ?? 0;
-        for (let i = 0; i < n; i++) for (const w of this.spendersOf(txid, i)) spenders.add(w.txid);
-      }
-      this.retrack(spenders);
-    }
+    // Those recorded after their spenders: remember figured the spenders again.
     const entries = await this.opts.mempool.ask({ op: 'entries' });
     for (const e of entries) await this.txAccepted(e.txid, e.tx);
     for (const txid of wasInMempool) this.accounts.sync(txid);
@@ -733,7 +723,28 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       }
     }
     this.accounts.track(txid, tx);
+    // Spenders recorded before it (a reorg's mempool re-entry of an erased transaction, a load or a
+    // rescan in another order) read mapWallet afresh, as komodod's GetDebit does: they debit it now.
+    for (let n = 0; n < tx.vout.length; n++) this.refigureSpenders(this.spendersOf(txid, n));
     return w;
+  }
+
+  /**
+   * The transaction these spend entered or left the wallet: their IsFromMe, GetDebit and IsTrusted
+   * are figured again, their mempool coins' trust with them, and the accounts' figures. Costs the
+   * spenders, never the wallet.
+   */
+  private refigureSpenders(spenders: readonly WalletTx[]): void {
+    for (const s of spenders) {
+      if (!this.txs.has(s.txid)) continue;
+      s.debitVer = -1;
+      const mem = this.memKeys.get(s.txid);
+      if (mem) {
+        const trusted = this.debitOf(s).trusted;
+        for (const k of mem.coins) this.book.setTrusted(k, s.txid, trusted);
+      }
+      this.retrack([s.txid]);
+    }
   }
 
   private async record(txid: string, tx: Transaction, time = this.now()): Promise<void> {
@@ -753,12 +764,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     const gone = new Set<WalletTx>();
     const addresses = new Set<string>();
     /** The wallet transactions spending an erased one's outputs: their debits no longer count it. */
-    const spenders = new Set<string>();
+    const spenders = new Set<WalletTx>();
     for (const txid of txids) {
       const w = this.txs.get(txid);
       if (!w) continue;
       const tx = this.parsed(txid);
-      for (let n = 0; n < (tx?.vout.length ?? 0); n++) for (const s of this.spendersOf(txid, n)) spenders.add(s.txid);
+      for (let n = 0; n < (tx?.vout.length ?? 0); n++) for (const s of this.spendersOf(txid, n)) spenders.add(s);
       this.outsOf(w);
       for (const n of [...w.mineN, ...(w.watchN ?? [])]) this.book.deleteConfirmed(key(txid, n));
       this.txRemoved(txid);
@@ -792,8 +803,7 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (gone.size === 0) return;
     await this.txStore.remove({ _id: { $in: [...gone].map((w) => w.txid) } }, { multi: true });
     // Debits read the transactions that made the outputs spent: those erased no longer count.
-    this.markDirty();
-    this.retrack([...spenders].filter((t) => this.txs.has(t)));
+    this.refigureSpenders([...spenders]);
   }
 
   /** Files a wallet transaction at the height of its active-chain block (0: in none). */
