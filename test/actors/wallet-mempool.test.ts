@@ -8,7 +8,8 @@ import { Block } from '../../src/chain/block/block.js';
 import { BlockHeader } from '../../src/chain/block/header.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
-import { fromHexReversed } from '../../src/chain/encoding/hex.js';
+import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
+import { ServiceFailure } from '../../src/actors/protocol.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
 import { p2pkhScript } from '../../src/chain/script/script.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
@@ -72,6 +73,48 @@ test('wallet mempool coins: a removed transaction takes exactly its own coins an
     await wallet.write({ op: 'txsRemoved', txids: [d.txid()] });
     assert.deepEqual(state(), { coins: [], spent: [] });
     assert.ok(wallet.coins.has(`${d.txid()}:0`), 'confirmed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the wallet's send reaches the mempool as sendrawtransaction's lone call does: gathered, with the built transaction; a refusal is komodod's CommitTransaction error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-send-'));
+  try {
+    const keys = await KeyStore.open(dir);
+    const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
+    const other = p2pkhScript(hash160(sha256(Uint8Array.of(1))));
+    const asked: { op: string; raw?: Uint8Array; tx?: unknown; gathered?: boolean; allowHighFees?: boolean }[] = [];
+    let refuse = false;
+    const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
+    const mempool = {
+      ask: async (b: (typeof asked)[0]) => {
+        if (b.op === 'entries') return [];
+        asked.push(b);
+        if (refuse) throw new ServiceFailure(-26, '18: bad-txns-in-belowout');
+        return Transaction.fromRaw(b.raw!).txid();
+      },
+    } as never;
+    const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
+    await wallet.load();
+    const funding = tx([[toHex(sha256(Uint8Array.of(3))), 0]], [mine]);
+    funding.vout[0]!.value = 100_000_000n;
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [funding]), txids: [funding.txid()], height: 11 });
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), []), txids: [], height: 12 });
+    const send = () => wallet.write({ op: 'send', recipients: [{ script: other, value: 10_000_000n, subtractFee: false }], mapValue: {} });
+    const txid = (await send()).result as string;
+    assert.equal(asked.length, 1);
+    const body = asked[0]!;
+    assert.equal(body.op, 'accept');
+    assert.equal(body.gathered, true, 'no turn of waiting for company: the mempool takes it at once');
+    assert.equal(body.allowHighFees, false, 'fRejectAbsurdFee, as CommitTransaction');
+    assert.ok(body.tx instanceof Transaction, 'the built transaction travels with its bytes (not parsed again)');
+    assert.equal(toHex((body.tx as Transaction).toRaw()), toHex(body.raw!), 'the transaction is the bytes');
+    assert.equal((body.tx as Transaction).txid(), txid);
+    // A refusal: komodod's CommitTransaction message, whatever the mempool's reason.
+    refuse = true;
+    await assert.rejects(send(), (e: ServiceFailure) => e.code === -4 && e.message.startsWith('Error: The transaction was rejected! This might happen if some of the coins in your wallet were already spent'));
+    assert.equal(asked.length, 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

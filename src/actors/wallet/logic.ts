@@ -1688,7 +1688,9 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
     if (signed.errors.length > 0) throw new ServiceFailure(-4, 'Signing transaction failed');
     let txid: string;
     try {
-      txid = await this.opts.mempool.ask({ op: 'accept', raw: signed.tx.toRaw(), allowHighFees: false });
+      // One send is one transaction, alone: no turn to wait for company (sendrawtransaction's lone
+      // call), and the built transaction, not its bytes parsed again.
+      txid = await this.opts.mempool.ask({ op: 'accept', raw: signed.tx.toRaw(), tx: signed.tx, allowHighFees: false, gathered: true });
     } catch {
       throw new ServiceFailure(
         -4,
