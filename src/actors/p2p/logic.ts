@@ -181,7 +181,7 @@ export class P2PLogic implements ServiceLogic<P2PRequest, never> {
     return this.core.connected();
   }
 
-  /** Once a second: dead and late peers dropped, pings, due transaction requests, the relay cache swept, downloads scheduled. */
+  /** Once a second: dead and late peers dropped, pings, due transaction requests, downloads scheduled (the relay cache expires as komodod's, at a relay). */
   private housekeeping(): void {
     const now = Date.now();
     const nowS = Math.floor(now / 1000);
@@ -190,7 +190,6 @@ export class P2PLogic implements ServiceLogic<P2PRequest, never> {
     // Requests delayed because another peer was asked first (AskFor's two minutes) go out when due.
     const nowUs = now * 1000;
     for (const p of this.connected()) if (!p.askSending && p.askQueue.nextTime <= nowUs) this.core.background(this.relay.sendAskedFor(p), 'getdata');
-    this.relay.sweepRelayCache(now);
     this.core.background(this.sync.scheduleAll(), 'download scheduling');
   }
 }

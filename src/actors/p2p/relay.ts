@@ -55,7 +55,7 @@ export class TxRelay extends P2PPart {
   readonly alreadyAsked = new AlreadyAsked(MAX_INV_SZ);
   /** AskFor's static nLastTime: request times are never reused, so requests keep their order. */
   private askLastTime = 0;
-  /** mapRelay (net.cpp:1905-1933): each relayed tx for 15 minutes, for getdata. */
+  /** mapRelay (net.cpp RelayTransaction): each relayed tx for 15 minutes from its first relay, for getdata (relay-cache.ts). */
   readonly relayCache = new RelayCache(MAX_RELAY_CACHE);
 
   constructor(
@@ -178,11 +178,6 @@ export class TxRelay extends P2PPart {
   private flushTxInv(p: Peer): void {
     const items = p.pendingTxInv.splice(0);
     for (let i = 0; i < items.length; i += MAX_INV_SZ) p.send('inv', new InvMessage(items.slice(i, i + MAX_INV_SZ)).toRaw());
-  }
-
-  /** Drops the relayed transactions older than 15 minutes. */
-  sweepRelayCache(now: number): void {
-    this.relayCache.sweep(now);
   }
 
   async onMempool(p: Peer): Promise<void> {
