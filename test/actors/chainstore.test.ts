@@ -15,6 +15,7 @@ import { ChainStoreLogic } from '../../src/actors/chainstore/logic.js';
 import { ChainDb } from '../../src/actors/chainstore/chaindb.js';
 import { BlockFiles, MAX_BLOCKFILE_SIZE } from '../../src/actors/chainstore/blockfiles.js';
 import type { ChainRules } from '../../src/actors/chainstore/rules.js';
+import { fanOut, mine, newRules, P2PKH, params as signedParams, sign } from '../helpers/signed-chain.js';
 
 /**
  * Stand-in rules: the chain store's bookkeeping (storage, best chain, reorgs, replay) is tested here
@@ -579,4 +580,34 @@ test('chain store: staleTx names the block a transaction left last, never a bloc
   assert.deepEqual(answers(), [null, a[0]!.hashHex(), null, null, c[0]!.hashHex()]);
   await s.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('haveCoins (p2p AlreadyHave\'s pcoinsTip->HaveCoins): a transaction with an unspent output, not one fully spent nor one unknown, as the outpoints say', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-havecoins-'));
+  const s = new ChainStoreLogic({ dir, rules: newRules(), baseParams: signedParams });
+  try {
+    await s.load();
+    const fan = await fanOut(s, 1);
+    const premine = (s.read({ op: 'block', hash: s.read({ op: 'blockHash', height: 1 }) as string }) as { block: Block } | null)?.block.txs[0];
+    // Both of the fan's outputs spent in block 3: none left.
+    const spend = Transaction.ofFormat(signedParams.txFormat(3), 0);
+    spend.vin.push(new TxIn(new Outpoint(fan.hash(), 0)), new TxIn(new Outpoint(fan.hash(), 1)));
+    const value = fan.vout[0]!.value + fan.vout[1]!.value;
+    spend.vout.push(new TxOut(value - 10_000n, P2PKH));
+    sign(spend, 0, fan.vout[0]!.script, fan.vout[0]!.value, 3);
+    sign(spend, 1, fan.vout[1]!.script, fan.vout[1]!.value, 3);
+    await mine(s, [spend]);
+    const unknown = '11'.repeat(32);
+    const txids = [fan.txid(), spend.txid(), unknown, ...(premine ? [premine.txid()] : [])];
+    const have = s.read({ op: 'haveCoins', txids }) as boolean[];
+    assert.deepEqual(have.slice(0, 3), [false, true, false], 'the fan fully spent, its spend unspent, an unknown txid');
+    // The oracle for any transaction: one of its outpoints in the UTXO set.
+    for (const tx of [fan, spend, ...(premine ? [premine] : [])]) {
+      const coins = s.read({ op: 'coins', outpoints: tx.vout.map((_, n) => [tx.txid(), n] as [string, number]) }) as unknown[];
+      assert.equal(have[txids.indexOf(tx.txid())], coins.some((c) => c !== null), tx.txid());
+    }
+  } finally {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

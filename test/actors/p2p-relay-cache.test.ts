@@ -5,6 +5,9 @@ import type { TxRelay } from '../../src/actors/p2p/relay.js';
 import { RELAY_CACHE_SECONDS, RelayCache } from '../../src/actors/p2p/relay-cache.js';
 import { prng } from '../helpers/prng.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { ServiceFailure } from '../../src/actors/protocol.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 
 const MIN = 60_000;
 
@@ -134,4 +137,48 @@ test("p2p relay cache against komodod's RelayTransaction over long seeded runs (
     }
     assert.deepEqual(c.keys(), [...map.keys()], `seed ${seed}: at the end`);
   }
+});
+
+test("AlreadyHave for a transaction as komodod's: the mempool, an unspent output in the chain (HaveCoins), a reject at this tip; never mapRelay", async () => {
+  const inPool = new Set<string>();
+  const withCoins = new Set<string>();
+  const logic = new P2PLogic({
+    params: devChainParams(),
+    chain: { ask: async (b: { op: string; txids: string[] }) => (b.op === 'haveCoins' ? b.txids.map((t) => withCoins.has(t)) : null) } as never,
+    mempool: {
+      ask: async (b: { op: string; txids: string[] }) => {
+        if (b.op === 'hasMany') return b.txids.map((t) => inPool.has(t));
+        throw new ServiceFailure(-26, '16: bad-txns-vout-empty');
+      },
+    } as never,
+    port: 0,
+    listen: false,
+    bind: [],
+    addnode: [],
+    connect: [],
+    whitelist: [],
+    maxConnections: 8,
+    banScore: 100,
+    banTime: 86400,
+    log: () => {},
+  });
+  const relay = (logic as unknown as { relay: TxRelay }).relay;
+  const sync = (logic as unknown as { sync: { tip: { hash: string; height: number; time: number; chainWork: bigint } } }).sync;
+  sync.tip = { hash: '01'.repeat(32), height: 5, time: Math.floor(Date.now() / 1000), chainWork: 1n };
+  const [a, b, c] = ['aa', 'bb', 'cc'].map((h) => h.repeat(32)) as [string, string, string];
+  logic.writeNow({ op: 'txsAccepted', items: [{ txid: a, raw: Uint8Array.of(1) }] });
+  // a was relayed and has left the mempool unmined: asked for again, though a getdata is still served from mapRelay.
+  assert.deepEqual(await relay.haveTxs([a]), [false]);
+  assert.deepEqual(relay.relayed(a), Uint8Array.of(1));
+  inPool.add(b);
+  withCoins.add(c);
+  assert.deepEqual(await relay.haveTxs([a, b, c]), [false, true, true]);
+  // A rejected transaction is had until the tip changes (recentRejects is reset for a new tip).
+  const bad = new Transaction();
+  bad.vin.push(new TxIn(new Outpoint(new Uint8Array(32).fill(7), 0)));
+  const d = bad.txid();
+  await (relay as unknown as { acceptTx(p: undefined, tx: Transaction, raw: Uint8Array, txid: string): Promise<boolean> }).acceptTx(undefined, bad, bad.toRaw(), d);
+  assert.deepEqual(await relay.haveTxs([d]), [true]);
+  sync.tip = { ...sync.tip, hash: '02'.repeat(32), height: 6 };
+  assert.deepEqual(await relay.haveTxs([d, b]), [false, true], 'a second chance at a new tip');
 });

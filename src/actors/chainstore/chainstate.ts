@@ -115,6 +115,13 @@ export class ChainIndexes {
     return read ? this.coins.get(readOutpoint(txid, n), read) !== undefined : this.coins.doesExist(readOutpoint(txid, n));
   }
 
+  /** HaveCoins(txid): some output of the transaction is unspent (one range step over its outpoints, no transaction read). */
+  hasCoinsOf(txid: string): boolean {
+    // Output 0xffffffff (the range's end, excluded) cannot exist: no transaction fits that many.
+    for (const _ of this.coins.getKeys({ start: outpoint(txid, 0), end: outpoint(txid, 0xffffffff), limit: 1 })) return true;
+    return false;
+  }
+
   /** The number of unspent outputs (LMDB's entry count: no walk). */
   get coinCount(): number {
     return (this.coins.getStats() as { entryCount: number }).entryCount;

@@ -659,6 +659,8 @@ export class ChainStoreLogic implements ServiceLogic<ChainStoreRequest, ChainSto
       case 'ccContext':
         // The mempool's crypto-condition validation context, fetched in one message before it validates.
         return this.ccContext(body.txids, body.shallow);
+      case 'haveCoins':
+        return body.txids.map((txid) => this.indexes.hasCoinsOf(txid));
       case 'inChain':
         // Whether each transaction is in the active chain (the tx index only, no transaction read).
         return body.txids.map((txid) => this.indexes.hasTx(txid));

@@ -294,6 +294,8 @@ export type ChainStoreRequest =
   | { op: 'txs'; txids: string[] }
   /** Whether each transaction is in the active chain (the tx index only). */
   | { op: 'inChain'; txids: string[] }
+  /** pcoinsTip->HaveCoins(txid) for each: the transaction has an unspent output (p2p's AlreadyHave). */
+  | { op: 'haveCoins'; txids: string[] }
   /** The mempool's crypto-condition validation context: these transactions and what they read (shallow: no level down). */
   | { op: 'ccContext'; txids: string[]; shallow: string[] }
   /** The active-chain height of each transaction, null when in none (the wallet's load). */
@@ -364,6 +366,7 @@ export interface ChainStoreReplies {
   assetOrders: AssetOrder[];
   txs: (ChainTx | null)[];
   inChain: boolean[];
+  haveCoins: boolean[];
   ccContext: [string, Transaction][];
   txHeights: (number | null)[];
   coins: (Coin | null)[];

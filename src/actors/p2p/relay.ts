@@ -51,6 +51,8 @@ interface OrphanTx {
 export class TxRelay extends P2PPart {
   readonly orphanTxs = new Map<string, OrphanTx>();
   private readonly recentRejects = new Set<string>();
+  /** hashRecentRejectsChainTip: the tip recentRejects was last reset at. */
+  private rejectsTip = '';
   /** mapAlreadyAskedFor: when each transaction was last asked of some peer (µs). */
   readonly alreadyAsked = new AlreadyAsked(MAX_INV_SZ);
   /** AskFor's static nLastTime: request times are never reused, so requests keep their order. */
@@ -67,18 +69,34 @@ export class TxRelay extends P2PPart {
   }
 
   /**
-   * AlreadyHave for MSG_TX entries (main.cpp:7038-7066): recently rejected, an orphan, just relayed,
-   * or in the mempool (one ask for all of them).
+   * AlreadyHave for MSG_TX entries (main.cpp:7038-7066): recently rejected (at this tip), an orphan,
+   * in the mempool, or with an unspent output in the chain (HaveCoins): one ask of the mempool, then
+   * one of the chain store for those still unknown. Not mapRelay: komodod's AlreadyHave never reads
+   * it, so a relayed transaction that left the mempool unmined is asked for again.
    */
   async haveTxs(hexes: readonly string[]): Promise<boolean[]> {
-    const out = hexes.map((h) => this.recentRejects.has(h) || this.orphanTxs.has(h) || this.relayCache.has(h));
-    const ask = hexes.filter((_, i) => !out[i]);
-    if (ask.length) {
-      const inPool = await this.opts.mempool.ask({ op: 'hasMany', txids: ask });
-      let k = 0;
-      for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = inPool[k++] === true;
-    }
+    const out = hexes.map((h) => this.rejected(h) || this.orphanTxs.has(h));
+    await this.fillUnknown(out, hexes, (txids) => this.opts.mempool.ask({ op: 'hasMany', txids }));
+    await this.fillUnknown(out, hexes, (txids) => this.opts.chain.ask({ op: 'haveCoins', txids }));
     return out;
+  }
+
+  /** Asks `have` about the entries of `out` still false, and fills them in. */
+  private async fillUnknown(out: boolean[], hexes: readonly string[], have: (txids: string[]) => Promise<boolean[]>): Promise<void> {
+    const ask = hexes.filter((_, i) => !out[i]);
+    if (ask.length === 0) return;
+    const answers = await have(ask);
+    let k = 0;
+    for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = answers[k++] === true;
+  }
+
+  /** recentRejects->contains, after AlreadyHave's reset: a new tip gives every rejected transaction a second chance. */
+  private rejected(txid: string): boolean {
+    if (this.rejectsTip !== this.sync.tip.hash) {
+      this.rejectsTip = this.sync.tip.hash;
+      this.recentRejects.clear();
+    }
+    return this.recentRejects.has(txid);
   }
 
   /** A transaction relayed in the last 15 minutes (mapRelay), for getdata. */
@@ -200,7 +218,7 @@ export class TxRelay extends P2PPart {
     // Answered: no longer expected of this peer, nor asked of others later (main.cpp:7840-7841).
     p.askFor.delete(hash);
     this.alreadyAsked.delete(hash);
-    if (this.recentRejects.has(txid) || this.orphanTxs.has(txid)) return;
+    if (this.rejected(txid) || this.orphanTxs.has(txid)) return;
     // Consecutive tx messages reach the mempool together (it verifies a burst in parallel); any other
     // message of the peer waits for them (processMessage), so a peer still sees them handled in order.
     const job: Promise<void> = this.acceptTx(p, tx, payload, txid)
