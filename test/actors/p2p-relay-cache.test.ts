@@ -11,13 +11,13 @@ import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
 
 const MIN = 60_000;
 
-/** The p2p logic alone: no sockets (load() is never called), no peers, the clock under the test's hand. */
-function p2p(): P2PLogic {
+/** The p2p logic alone: no sockets (load() is never called), no peers, the clock under the test's hand; the chain store and mempool a test answers for (none by default). */
+function p2p(asked: { chain?: unknown; mempool?: unknown } = {}): P2PLogic {
   const nobody = {} as never;
   return new P2PLogic({
     params: devChainParams(),
-    chain: nobody,
-    mempool: nobody,
+    chain: (asked.chain ?? nobody) as never,
+    mempool: (asked.mempool ?? nobody) as never,
     port: 0,
     listen: false,
     bind: [],
@@ -142,25 +142,14 @@ test("p2p relay cache against komodod's RelayTransaction over long seeded runs (
 test("AlreadyHave for a transaction as komodod's: the mempool, an unspent output in the chain (HaveCoins), a reject at this tip; never mapRelay", async () => {
   const inPool = new Set<string>();
   const withCoins = new Set<string>();
-  const logic = new P2PLogic({
-    params: devChainParams(),
-    chain: { ask: async (b: { op: string; txids: string[] }) => (b.op === 'haveCoins' ? b.txids.map((t) => withCoins.has(t)) : null) } as never,
+  const logic = p2p({
+    chain: { ask: async (b: { op: string; txids: string[] }) => (b.op === 'haveCoins' ? b.txids.map((t) => withCoins.has(t)) : null) },
     mempool: {
       ask: async (b: { op: string; txids: string[] }) => {
         if (b.op === 'hasMany') return b.txids.map((t) => inPool.has(t));
         throw new ServiceFailure(-26, '16: bad-txns-vout-empty');
       },
-    } as never,
-    port: 0,
-    listen: false,
-    bind: [],
-    addnode: [],
-    connect: [],
-    whitelist: [],
-    maxConnections: 8,
-    banScore: 100,
-    banTime: 86400,
-    log: () => {},
+    },
   });
   const relay = (logic as unknown as { relay: TxRelay }).relay;
   const sync = (logic as unknown as { sync: { tip: { hash: string; height: number; time: number; chainWork: bigint } } }).sync;
