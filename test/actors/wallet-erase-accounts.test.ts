@@ -131,10 +131,11 @@ test('an erased transaction recorded again after its spender: the spender is fig
     // b spends a's first output: 600 to someone else, 300 change, 100 fee.
     const b = make([a.txid(), 0], [[other, 600n], [mine, 300n]]);
     /** What the chain store and the mempool answer: a is in block 11, then back in the mempool. */
-    const state = { height: 11, aHeight: 11, mempool: [] as Transaction[] };
+    const state = { height: 11, aHeight: 11, mempool: [] as Transaction[], utxos: [] as { txid: string; n: number; coin: unknown }[] };
     const chain = {
       ask: async (q: { op: string; txids?: string[] }) => {
-        if (q.op === 'coinsByScript') return { height: state.height, hash: '00'.repeat(32), mtp: 0, coins: [] };
+        if (q.op === 'coinsByScript') return { height: state.height, hash: '00'.repeat(32), mtp: 0, coins: state.utxos };
+        if (q.op === 'tx') return (q as { txid?: string }).txid === a.txid() ? { tx: a, height: state.aHeight, time: 1 } : null;
         if (q.op === 'tip') return { height: state.height, time: 1 };
         if (q.op === 'txHeights') return q.txids!.map((t) => (t === a.txid() && state.aHeight > 0 ? state.aHeight : null));
         if (q.op === 'inChain') return q.txids!.map((t) => t === a.txid() && state.aHeight > 0);
@@ -184,6 +185,17 @@ test('an erased transaction recorded again after its spender: the spender is fig
       assert.deepEqual(strip(wallet.read(q as never)), strip(fresh.read(q as never)), `${q.op}: as a wallet loaded afresh answers`);
     }
     assert.deepEqual(strip2(wallet.coinViews()), strip2(fresh.coinViews()), 'the coins, as a wallet loaded afresh lists them');
+    // The rescan's order: a mined again and erased again, then found by a rescan through its unspent output.
+    state.height = 11;
+    state.aHeight = 11;
+    state.mempool = [b];
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [a]), txids: [a.txid()], height: 11 });
+    await wallet.write({ op: 'cleanTxs', keep: { txid: b.txid(), tx: b } });
+    assert.equal(detailB().debit, 0n, 'a erased again');
+    state.utxos = [{ txid: a.txid(), n: 1, coin: { value: 500n, script: mine, height: 11, coinbase: false } }];
+    await wallet.write({ op: 'rescan' });
+    assert.equal(detailB().debit, 1000n, 'a recorded by the rescan: b debits it');
+    assert.equal(wallet.read({ op: 'balance', minConf: 0 }), 800n, "a's unspent output and b's change (trusted)");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
