@@ -11,9 +11,14 @@ export class AskTimeout extends ServiceFailure {
 
 let nextReqId = 1;
 
+/** Where an answer goes: its result, or the service's failure (a timeout included). */
+export interface AskReceiver<T = unknown> {
+  ok(result: T): void;
+  fail(e: ServiceFailure): void;
+}
+
 interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
+  to: AskReceiver;
   /** Armed once the request was not answered in the step that received it. */
   timer: NodeJS.Timeout | undefined;
 }
@@ -47,31 +52,37 @@ export class Asker<P extends AnyProtocol = OpenProtocol> {
     if (!p) return;
     this.pending.delete(r.reqId);
     clearTimeout(p.timer);
-    if (r.ok) p.resolve(r.result);
-    else p.reject(new ServiceFailure(r.error.code, r.error.message));
+    if (r.ok) p.to.ok(r.result);
+    else p.to.fail(new ServiceFailure(r.error.code, r.error.message));
   }
 
   ask<K extends P['request']['op']>(body: RequestOf<P, K>, timeoutMs = this.timeoutMs): Promise<ReplyOf<P, K>> {
+    // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
+    return new Promise<ReplyOf<P, K>>((resolve, reject) => this.askTo(body, { ok: resolve, fail: reject }, timeoutMs));
+  }
+
+  /**
+   * ask() for a caller that has somewhere to put the answer already (sendrawtransaction's pending
+   * call): no promise, and no promise job between the reply and `to`. A failure to send is thrown here.
+   */
+  askTo<K extends P['request']['op']>(body: RequestOf<P, K>, to: AskReceiver<ReplyOf<P, K>>, timeoutMs = this.timeoutMs): void {
     const reqId = nextReqId++;
     this.beforeSendHook?.();
-    return new Promise<ReplyOf<P, K>>((resolve, reject) => {
-      // The actor answers op K with its reply type (its protocol says so; the reply event carries it as unknown).
-      const entry: Pending = { resolve: resolve as (v: unknown) => void, reject, timer: undefined };
-      this.pending.set(reqId, entry);
-      try {
-        this.actor.send({ type: 'request', reqId, body });
-      } catch (e) {
-        this.pending.delete(reqId);
-        throw e;
-      }
-      // Answered in the step that received it (a read, or a write applied at once such as a lone
-      // sendrawtransaction's accept): no timer armed only to be cleared, on every such call.
-      if (!this.pending.has(reqId)) return;
-      entry.timer = setTimeout(() => {
-        this.pending.delete(reqId);
-        reject(new AskTimeout(this.name, body.op, timeoutMs));
-      }, timeoutMs);
-    });
+    const entry: Pending = { to: to as AskReceiver, timer: undefined };
+    this.pending.set(reqId, entry);
+    try {
+      this.actor.send({ type: 'request', reqId, body });
+    } catch (e) {
+      this.pending.delete(reqId);
+      throw e;
+    }
+    // Answered in the step that received it (a read, or a write applied at once such as a lone
+    // sendrawtransaction's accept): no timer armed only to be cleared, on every such call.
+    if (!this.pending.has(reqId)) return;
+    entry.timer = setTimeout(() => {
+      this.pending.delete(reqId);
+      to.fail(new AskTimeout(this.name, body.op, timeoutMs));
+    }, timeoutMs);
   }
 
   /**

@@ -19,5 +19,5 @@ export {
   type RequestOf,
   type ServiceError,
 } from '../machines/messages.js';
-export type { Asker } from './ask.js';
+export type { Asker, AskReceiver } from './ask.js';
 export type { NodeServices } from './services.js';

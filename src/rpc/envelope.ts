@@ -52,8 +52,11 @@ type Executed = [string, RpcError | null];
 const asIs = (e: Executed): Executed => e;
 
 /** One call to its envelope text (no newline) and the error it carried, if any, handed to `out`;
- *  synchronous when the method's handler is. */
-function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T): T | Promise<T> {
+ *  synchronous when the method's handler is. Given `later`, an asynchronous call's is handed on to
+ *  it in the promise job its result settles in, and nothing is returned. */
+function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T): T | Promise<T>;
+function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T, later: (t: T) => void): T | undefined;
+function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T, later?: (t: T) => void): T | Promise<T> | undefined {
   const holder: { id: JsonValue } = { id: null };
   let result: JsonOut | Promise<JsonOut>;
   try {
@@ -63,8 +66,14 @@ function execOne<T>(table: RpcTable, req: JsonValue, out: (e: Executed) => T): T
   } catch (e) {
     return out(failed(e, holder.id));
   }
-  if (result instanceof Promise) return settle(result, holder.id, out);
-  return out(succeeded(result, holder.id));
+  if (!(result instanceof Promise)) return out(succeeded(result, holder.id));
+  if (!later) return settle(result, holder.id, out);
+  const id = holder.id;
+  result.then(
+    (r) => later(out(succeeded(r, id))),
+    (e: unknown) => later(out(failed(e, id))),
+  );
+  return undefined;
 }
 
 /** An asynchronous call's envelope once it answers, handed to `out` (an async function, not two
@@ -112,6 +121,28 @@ export async function handleRpcBody(table: RpcTable, body: Uint8Array): Promise<
 
 /** handleRpcBody, answered synchronously when every method called answers synchronously. */
 export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | Promise<RpcReply> {
+  const req = parseBody(body);
+  if (!(req instanceof JsonObject || Array.isArray(req))) return req;
+  if (req instanceof JsonObject) return execOne(table, req, singleReply);
+  return batch(table, req);
+}
+
+/**
+ * handleRpcBodyNow for a caller that takes a later reply where it goes (the HTTP server): the reply
+ * when it is ready at once, else undefined, and `later` gets it (`fail`, what a batch threw). A
+ * single call's reply is made in the promise job its result settles in, and handed on there: no
+ * promise of its own and no job more between the method's answer and its reply.
+ */
+export function handleRpcBodyTo(table: RpcTable, body: Uint8Array, later: (r: RpcReply) => void, fail: (e: unknown) => void): RpcReply | undefined {
+  const req = parseBody(body);
+  if (!(req instanceof JsonObject || Array.isArray(req))) return req;
+  if (req instanceof JsonObject) return execOne(table, req, singleReply, later);
+  batch(table, req).then(later, fail);
+  return undefined;
+}
+
+/** The body as a call (an object) or a batch (an array); any other body, its error reply. */
+function parseBody(body: Uint8Array): JsonObject | JsonValue[] | RpcReply {
   let req: JsonValue;
   try {
     req = parseJson(body);
@@ -119,8 +150,7 @@ export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | 
     if (!(e instanceof JsonParseError)) throw e;
     return errorReply(new RpcError(RPC_PARSE_ERROR, 'Parse error'));
   }
-  if (req instanceof JsonObject) return execOne(table, req, singleReply);
-  if (Array.isArray(req)) return batch(table, req);
+  if (req instanceof JsonObject || Array.isArray(req)) return req;
   return errorReply(new RpcError(RPC_PARSE_ERROR, 'Top-level object parse error'));
 }
 

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import polka, { type NextHandler, type Request, type Response } from 'polka';
+import polka, { type Request, type Response } from 'polka';
 import bodyParser from 'body-parser';
 import { BasicAuth } from './auth.js';
-import { handleRpcBodyNow, type RpcReply } from './envelope.js';
+import { handleRpcBodyTo, type RpcReply } from './envelope.js';
 import { RPC_INTERNAL_ERROR } from './errors.js';
 import { AllowList } from '../chain/p2p/subnet.js';
 import { MAX_SIZE } from '../chain/encoding/reader.js';
@@ -184,10 +184,14 @@ interface RpcRequest extends Request {
   bodyRead?: BodyRead;
 }
 
+/** What happens once a request's body is read (or could not be): the server's, one for all requests. */
+type BodyDone = (req: RpcRequest, res: Response, err?: unknown) => void;
+
 interface BodyRead {
   chunks: Buffer[];
   size: number;
-  done: (err?: unknown) => void;
+  res: Response;
+  done: BodyDone;
 }
 
 /**
@@ -197,8 +201,8 @@ interface BodyRead {
  * sends none once the connection is gone). The listeners are module functions (`this` is the
  * request), so a request costs no closures.
  */
-function readDeclared(req: RpcRequest, done: BodyRead['done']): void {
-  req.bodyRead = { chunks: [], size: 0, done };
+function readDeclared(req: RpcRequest, res: Response, done: BodyDone): void {
+  req.bodyRead = { chunks: [], size: 0, res, done };
   req.on('data', onBodyData);
   req.on('end', onBodyEnd);
   req.on('aborted', stopReading);
@@ -216,14 +220,14 @@ function onBodyEnd(this: RpcRequest): void {
   const r = this.bodyRead!;
   stopReading.call(this);
   this.body = r.chunks.length === 1 ? r.chunks[0] : Buffer.concat(r.chunks, r.size);
-  r.done();
+  r.done(this, r.res);
 }
 
 function onBodyError(this: RpcRequest, e: Error & { code?: string }): void {
   const r = this.bodyRead!;
   stopReading.call(this);
   if (e.code === 'ECONNRESET' || this.aborted) return;
-  r.done({ status: 400 });
+  r.done(this, r.res, { status: 400 });
 }
 
 function stopReading(this: RpcRequest): void {
@@ -339,20 +343,30 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
     }
     const body: unknown = req.body;
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-    const reply = handleRpcBodyNow(table, bytes);
-    if (reply instanceof Promise) {
-      reply.then(
-        (r) => answer(req, res, r),
-        (e: unknown) => ended(req, res, e),
-      );
-      return true;
-    }
+    const reply = handleRpcBodyTo(
+      table,
+      bytes,
+      (r) => answer(req, res, r),
+      (e: unknown) => ended(req, res, e),
+    );
+    if (reply === undefined) return true;
     if (!res.destroyed) sendJson(res, reply.status, reply.body);
     return false;
   };
 
-  /** Polka's first step: libevent's checks on the declared body, then the body read (or not). */
-  const bodyStep = (req: RpcRequest, res: Response, next: NextHandler): void => {
+  /** The body read: komodod's checks and the call; or body-parser's refusal, or what the call threw. */
+  const bodyDone: BodyDone = (req, res, err) => {
+    if (err) return onError(err, req, res);
+    try {
+      respond(req, res);
+    } catch (e) {
+      onError(e, req, res);
+    }
+  };
+
+  /** Polka's one step: libevent's checks on the declared body, the body read (or not), then bodyDone.
+   *  Not a second Polka step after the read: that was one more async step and catch on every call. */
+  const bodyStep = (req: RpcRequest, res: Response): void => {
     // libevent ignores Content-Encoding: the bytes are the body (body-parser would refuse or inflate)
     if (req.headers['content-encoding'] !== undefined) delete req.headers['content-encoding'];
     // libevent refuses a declared body over the limit before reading it
@@ -361,19 +375,16 @@ export async function createRpcServer(opts: RpcServerOptions): Promise<RpcServer
       return sendErrorPage(res, 413);
     }
     // libevent reads no body for HEAD or TRACE
-    if (req.method === 'HEAD' || req.method === 'TRACE') return void next();
+    if (req.method === 'HEAD' || req.method === 'TRACE') return bodyDone(req, res);
     // A declared length within the limit and no chunked framing (every ordinary call): the bytes read
     // here, as body-parser would hand them over. Anything else goes through body-parser and its rules.
-    if (len !== undefined && req.headers['transfer-encoding'] === undefined) {
-      return readDeclared(req, (err) => void next(err as Error | undefined));
-    }
-    readBody(req, res, (err?: unknown) => void next(err as Error | undefined));
+    if (len !== undefined && req.headers['transfer-encoding'] === undefined) return readDeclared(req, res, bodyDone);
+    readBody(req, res, (err?: unknown) => bodyDone(req, res, err));
   };
 
   // The JSON-RPC layer is a Polka app: the body step, then komodod's checks and the call.
   const app = polka<RpcRequest>({ onError: (err, req, res) => onError(err, req, res) });
   app.use(bodyStep);
-  app.use((req, res) => respond(req, res));
 
   let closing = false;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {

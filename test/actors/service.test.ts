@@ -232,6 +232,50 @@ test('service machine: a write that needs no waiting is applied in the step that
   actor.stop();
 });
 
+test('Asker.askTo: the answer goes to the receiver, inside send() when the step answers it; failures and timeouts as ask() rejects', async () => {
+  let release = () => {};
+  const logic = stubLogic('to', {
+    isWrite: (b: Op) => b.op !== 'get',
+    read: () => 'read',
+    writesNow: (b: Op) => b.op === 'quick' || b.op === 'bad',
+    writeNow(b: Op): WriteOutcome {
+      if (b.op === 'bad') throw new ServiceFailure(-26, '16: bad quick write');
+      return { result: `now ${String(b.n)}` };
+    },
+    async write(b: Op): Promise<WriteOutcome> {
+      await new Promise<void>((r) => (release = r));
+      return { result: `write ${String(b.n)}` };
+    },
+  });
+  const actor = createActor(serviceMachine, { input: { logic } }).start();
+  const svc = new Asker('to', actor, 2000);
+  await svc.ask({ op: 'get' });
+  const got: string[] = [];
+  const to = { ok: (r: unknown) => void got.push(`ok ${String(r)}`), fail: (e: ServiceFailure) => void got.push(`fail ${e.constructor.name} ${e.code} ${e.message}`) };
+  // Answered in the step: delivered before askTo returns, no timer left waiting.
+  svc.askTo({ op: 'quick', n: 1 }, to);
+  svc.askTo({ op: 'bad' }, to);
+  assert.deepEqual(got, ['ok now 1', 'fail ServiceFailure -26 16: bad quick write']);
+  assert.equal(svc.waiting, 0);
+  // Answered later: delivered when the reply comes.
+  svc.askTo({ op: 'slow', n: 2 }, to);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(got.length, 2);
+  assert.equal(svc.waiting, 1);
+  release();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(got.slice(2), ['ok write 2']);
+  // Not answered in time: the receiver's failure is the timeout, and a late reply is dropped.
+  svc.askTo({ op: 'slow', n: 3 }, to, 20);
+  await new Promise((r) => setTimeout(r, 40));
+  assert.deepEqual(got.slice(3), ['fail AskTimeout -32603 to did not answer slow within 20 ms']);
+  release();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(got.length, 4);
+  assert.equal(svc.waiting, 0);
+  actor.stop();
+});
+
 test('service machine: a batch its sender gathered starts at once; a lone batchable write waits a turn for company', async () => {
   const batches: string[][] = [];
   const logic = stubLogic('gather', {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { createRpcServer, type RpcServer } from '../../src/rpc/server.js';
-import { handleRpcBody } from '../../src/rpc/envelope.js';
+import { handleRpcBody, handleRpcBodyTo, type RpcReply } from '../../src/rpc/envelope.js';
+import { RpcError } from '../../src/rpc/errors.js';
 import { RpcTable, type RpcMethod } from '../../src/rpc/table.js';
 import { BasicAuth } from '../../src/rpc/auth.js';
 import { formatDouble, writeJson } from '../../src/rpc/json-write.js';
@@ -95,6 +96,40 @@ test('table.run: a synchronous handler answers without a promise, with the same 
   await assert.rejects(t.execute('boom', []), { code: -1, message: 'boom' });
   t.warmup = 'Loading';
   assert.throws(() => t.run('sync', []), { code: -28, message: 'Loading' });
+});
+
+test('handleRpcBodyTo: the same replies as handleRpcBody, at once for synchronous calls, later (exactly once) for the others', async () => {
+  const methods: RpcMethod[] = [
+    { name: 'sync', category: 't', help: 'sync', handler: (p) => p },
+    { name: 'later', category: 't', help: 'later', handler: async (p) => p },
+    { name: 'refuse', category: 't', help: 'refuse', handler: () => Promise.reject(new RpcError(-26, '16: refused')) },
+    { name: 'throwlater', category: 't', help: 'throwlater', handler: async () => { throw new Error('plain'); } },
+  ];
+  const t = new RpcTable({ chainName: 'T', rpcPort: 1 }, methods);
+  const bodies: [string, boolean][] = [
+    ['{"id":"a","method":"sync","params":[1,"x"]}', true],
+    ['{"id":7,"method":"later","params":[{"k":1.50}]}', false],
+    ['{"id":[1],"method":"refuse","params":[]}', false],
+    ['{"id":null,"method":"throwlater"}', false],
+    ['{"id":2,"method":"nosuch"}', true],
+    ['{"id":3,"method":1}', true],
+    ['{"method"', true],
+    ['7', true],
+    ['[{"id":1,"method":"later","params":[1]},{"id":2,"method":"sync"},{"id":3,"method":"refuse"}]', false],
+  ];
+  for (const [text, now] of bodies) {
+    const body = Buffer.from(text);
+    const want = await handleRpcBody(t, body);
+    const later: RpcReply[] = [];
+    const got = handleRpcBodyTo(t, body, (r) => void later.push(r), (e) => assert.fail(String(e)));
+    if (now) {
+      assert.deepEqual(got, want, text);
+    } else {
+      assert.equal(got, undefined, text);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(later, [want], text);
+    }
+  }
 });
 
 // ---- over HTTP ------------------------------------------------------------------------------------

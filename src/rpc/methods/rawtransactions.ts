@@ -1,6 +1,6 @@
 import type { NodeServices } from '../../actors/protocol.js';
 import type { AcceptItem, MempoolEntry, MempoolProtocol } from '../../actors/mempool/protocol.js';
-import type { Asker } from '../../actors/protocol.js';
+import type { AskReceiver, Asker, ServiceFailure } from '../../actors/protocol.js';
 import type { ChainTx } from '../../actors/chainstore/protocol.js';
 import { Amount } from '../../chain/encoding/coin-amount.js';
 import { BufferReader } from '../../chain/encoding/reader.js';
@@ -203,7 +203,7 @@ export async function txToJSONExpanded(node: NodeServices, tx: Transaction, hex:
  * answer, the one accepting them one by one in that order would give.
  */
 class MempoolSubmitter {
-  private group: { body: AcceptBody; resolve: (txid: string) => void; reject: (e: unknown) => void }[] = [];
+  private group: SubmittedCall[] = [];
   private readonly sendGroup = (): void => this.send();
 
   constructor(private readonly mempool: Asker<MempoolProtocol>) {}
@@ -212,7 +212,7 @@ class MempoolSubmitter {
     // The accept a call alone sends, made here once (no item spread into it later).
     const body: AcceptBody = { op: 'accept', raw, tx, allowHighFees, gathered: true };
     return new Promise((resolve, reject) => {
-      if (this.group.push({ body, resolve, reject }) === 1) setImmediate(this.sendGroup);
+      if (this.group.push(new SubmittedCall(body, resolve, reject)) === 1) setImmediate(this.sendGroup);
     });
   }
 
@@ -220,9 +220,14 @@ class MempoolSubmitter {
     const group = this.group;
     this.group = [];
     if (group.length === 1) {
-      const [{ body, resolve, reject }] = group as [(typeof group)[0]];
-      // The ask's own promise settles the call's (askRpc's would be one more promise and job a call).
-      this.mempool.ask(body).then(resolve, (e: unknown) => reject(asRpcFailure(e)));
+      const call = group[0]!;
+      // The call itself receives the answer: no promise of the ask's and no promise job between the
+      // mempool's reply and the call's (askRpc's would be two more promises and jobs a call).
+      try {
+        this.mempool.askTo(call.body, call);
+      } catch (e) {
+        call.reject(e);
+      }
       return;
     }
     askRpc(this.mempool, { op: 'acceptMany', items: group.map(({ body: b }): AcceptItem => ({ raw: b.raw, tx: b.tx, allowHighFees: b.allowHighFees })) }).then(
@@ -233,6 +238,24 @@ class MempoolSubmitter {
       }),
       (e: unknown) => group.forEach((g) => g.reject(e)),
     );
+  }
+}
+
+/** A sendrawtransaction call waiting for the mempool: its accept, and its caller's promise to settle. */
+class SubmittedCall implements AskReceiver<string> {
+  constructor(
+    readonly body: AcceptBody,
+    readonly resolve: (txid: string) => void,
+    readonly reject: (e: unknown) => void,
+  ) {}
+
+  ok(txid: string): void {
+    this.resolve(txid);
+  }
+
+  /** A ServiceFailure keeps its komodod code as an RPC error (askRpc's mapping). */
+  fail(e: ServiceFailure): void {
+    this.reject(asRpcFailure(e));
   }
 }
 
