@@ -135,6 +135,28 @@ function compress(h: Int32Array, data: Uint8Array, offset: number, count: number
   for (let i = 0; i < 16; i++) h[i] = H[i]!;
 }
 
+/**
+ * RFC 7693 §2.5: h = IV ^ parameter block, after checking the parameters. The block's first word
+ * holds the digest length, key length 0, fanout 1 and depth 1; the salt (bytes 32..47) is zero; the
+ * personalisation (48..63) meets h[6..7].
+ */
+function initState(h: Int32Array, outLen: number, personalization: Uint8Array | undefined): void {
+  if (!Number.isInteger(outLen) || outLen < 1 || outLen > 64) {
+    throw new Error(`BLAKE2b output length must be an integer from 1 to 64, got ${outLen}`);
+  }
+  if (personalization !== undefined && (!(personalization instanceof Uint8Array) || personalization.length !== 16)) {
+    const got = personalization instanceof Uint8Array ? `${personalization.length} bytes` : typeof personalization;
+    throw new Error(`BLAKE2b personalization must be 16 bytes, got ${got}`);
+  }
+  h.set(IV);
+  h[0] ^= 0x01010000 | outLen;
+  if (personalization) {
+    for (let i = 0, p = 0; i < 4; i++, p += 4) {
+      h[12 + i] ^= personalization[p]! | (personalization[p + 1]! << 8) | (personalization[p + 2]! << 16) | (personalization[p + 3]! << 24);
+    }
+  }
+}
+
 // Scratch shared by every instance: nothing in this module yields, so one copy is enough.
 /** The chaining value digestInto() finalises, so that finalising leaves the instance untouched. */
 const FINAL = new Int32Array(16);
@@ -159,23 +181,7 @@ export class Blake2b {
 
   /** Starts over as a fresh hash with these parameters (the one-shot reuses one instance this way). */
   reset(outLen: number, personalization?: Uint8Array): this {
-    if (!Number.isInteger(outLen) || outLen < 1 || outLen > 64) {
-      throw new Error(`BLAKE2b output length must be an integer from 1 to 64, got ${outLen}`);
-    }
-    if (personalization !== undefined && (!(personalization instanceof Uint8Array) || personalization.length !== 16)) {
-      const got = personalization instanceof Uint8Array ? `${personalization.length} bytes` : typeof personalization;
-      throw new Error(`BLAKE2b personalization must be 16 bytes, got ${got}`);
-    }
-    const h = this.h;
-    h.set(IV);
-    // RFC 7693 §2.5: h = IV ^ parameter block. Its first word holds the digest length, key length 0,
-    // fanout 1 and depth 1; the salt (bytes 32..47) is zero; the personalisation (48..63) meets h[6..7].
-    h[0] ^= 0x01010000 | outLen;
-    if (personalization) {
-      for (let i = 0, p = 0; i < 4; i++, p += 4) {
-        h[12 + i] ^= personalization[p]! | (personalization[p + 1]! << 8) | (personalization[p + 2]! << 16) | (personalization[p + 3]! << 24);
-      }
-    }
+    initState(this.h, outLen, personalization);
     this.bufLen = 0;
     this.count = 0;
     this.outLen = outLen;
@@ -244,9 +250,26 @@ export class Blake2b {
   }
 }
 
-const oneShot = new Blake2b(64);
-
-/** BLAKE2b of `data` in one call (outLen 1..64, personalization 16 bytes); allocates only the output. */
+/**
+ * BLAKE2b of `data` in one call (outLen 1..64, personalization 16 bytes); allocates only the output.
+ * The state lives in the module's memory from start to end (no copy of it in and out per block, which
+ * cost as much as the compression itself for the signature hashes' one- to three-block inputs).
+ */
 export function blake2b(data: Uint8Array, outLen: number, personalization?: Uint8Array): Uint8Array {
-  return oneShot.reset(outLen, personalization).update(data).digest();
+  initState(H, outLen, personalization);
+  const len = data.length;
+  let pos = 0;
+  // Every block but the last (which may be full: at least one byte is kept for it, RFC 7693 §3.3).
+  for (; len - pos > BLOCK; pos += BLOCK) {
+    for (let i = 0; i < BLOCK; i++) MEM[64 + i] = data[pos + i]!;
+    wasmCompress((pos + BLOCK) | 0, Math.floor((pos + BLOCK) / 0x100000000), 0);
+  }
+  const rest = len - pos;
+  for (let i = 0; i < rest; i++) MEM[64 + i] = data[pos + i]!;
+  MEM.fill(0, 64 + rest, 64 + BLOCK);
+  wasmCompress(len | 0, Math.floor(len / 0x100000000), 1);
+  // The output is the first outLen little-endian bytes of h: the memory's first bytes.
+  const out = new Uint8Array(outLen);
+  for (let i = 0; i < outLen; i++) out[i] = MEM[i]!;
+  return out;
 }
