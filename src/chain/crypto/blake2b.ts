@@ -251,13 +251,13 @@ export class Blake2b {
 }
 
 /**
- * BLAKE2b of `data` in one call (outLen 1..64, personalization 16 bytes); allocates only the output.
+ * BLAKE2b of data[0..end) in one call (outLen 1..64, personalization 16 bytes); allocates only the output.
  * The state lives in the module's memory from start to end (no copy of it in and out per block, which
  * cost as much as the compression itself for the signature hashes' one- to three-block inputs).
  */
-export function blake2b(data: Uint8Array, outLen: number, personalization?: Uint8Array): Uint8Array {
+export function blake2b(data: Uint8Array, outLen: number, personalization?: Uint8Array, end = data.length): Uint8Array {
   initState(H, outLen, personalization);
-  const len = data.length;
+  const len = end;
   let pos = 0;
   // Every block but the last (which may be full: at least one byte is kept for it, RFC 7693 §3.3).
   for (; len - pos > BLOCK; pos += BLOCK) {
