@@ -32,6 +32,13 @@ test('the reader keeps its snapshot across turns and reads each block the chain 
     assert.equal(src.db.heldRead(), held, 'the same snapshot on the next turn: no block was committed');
     const lane = (n: number) => ({ txid: fan.txid(), outpoints: [[fan.txid(), n] as ReadOutpoint], outputs: fan.vout.length });
     assert.notEqual(reader.coins(before, [lane(0)])![0]!.coins[0], null, 'lane 0 unspent');
+    // The coins read are the outputs, each over bytes of its own (a coin's script is a view of what
+    // LMDB's get copied out for it: a later read must not overwrite an earlier one's).
+    const both = reader.coins(before, [{ txid: fan.txid(), outpoints: [[fan.txid(), 0], [fan.txid(), 1]], outputs: fan.vout.length }])![0]!.coins;
+    for (const n of [0, 1]) {
+      assert.deepEqual([both[n]!.value, [...both[n]!.script], both[n]!.coinbase], [fan.vout[n]!.value, [...fan.vout[n]!.script], false], `lane ${n}'s coin`);
+    }
+    assert.notEqual(both[0]!.script.buffer, both[1]!.script.buffer, 'each coin over its own bytes');
 
     // A block spending lane 0: the store's commit lets the snapshot go, and the reader reads the block.
     const height = s.index.height + 1;

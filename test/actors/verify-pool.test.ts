@@ -15,7 +15,8 @@ import { SignatureCache, ValidationError, checkInputScripts } from '../../src/ch
 import { Outpoint } from '../../src/chain/tx/input.js';
 import { TxOut } from '../../src/chain/tx/output.js';
 import { hash160 } from '../../src/chain/crypto/hash.js';
-import { concatScript, p2shScript, pushData } from '../../src/chain/script/script.js';
+import { concatScript, getOp, p2shScript, pushData } from '../../src/chain/script/script.js';
+import { signatureHash } from '../../src/chain/script/sighash.js';
 import { OP_CHECKCRYPTOCONDITION, OP_CHECKCRYPTOCONDITIONVERIFY, OP_DROP, OP_TRUE } from '../../src/chain/script/opcodes.js';
 import { SCRIPT_VERIFY_P2SH, STANDARD_SCRIPT_VERIFY_FLAGS } from '../../src/chain/script/flags.js';
 import { BLOCK_SCRIPT_FLAGS } from '../../src/chain/consensus/block.js';
@@ -244,6 +245,15 @@ test('one transaction in the pool (mempool-style): same errors as checkInputScri
   const cache = new SignatureCache();
   checkInputScriptsInPool(pool, tx, sb.view(), STANDARD_SCRIPT_VERIFY_FLAGS, BRANCH, { cache });
   assert.equal(cache.size, 4);
+  // The workers' keys (sent as bytes) are the keys the serial checker would look up: each input's.
+  tx.vin.forEach((input, n) => {
+    const coin = sb.view().coin(input.prevout.txid(), input.prevout.index)!;
+    const sig = getOp(input.scriptSig, 0)!;
+    // P2PKH (the key follows the signature) or P2PK (the key is the spent script's push).
+    const pub = (getOp(input.scriptSig, sig.next) ?? getOp(coin.script, 0)!).data!;
+    const digest = signatureHash(coin.script, tx, n, sig.data![sig.data!.length - 1]!, coin.value, BRANCH);
+    assert.ok(cache.has(SignatureCache.key(digest, sig.data!.subarray(0, -1), pub)), `input ${n}'s key`);
+  });
   const errorOf = (f: () => void) => {
     try {
       f();

@@ -162,7 +162,7 @@ test('wire: a batch header round-trips (flags and branch ids with the top bit se
         [],
         [{ ok: false, error: 'SCRIPT_ERR_SIG_HIGH_S', policyOnly: true }],
       ],
-      keys: [[String.fromCharCode(...Array.from({ length: 137 }, (_, i) => (i * 7) & 0xff)), 'cd'.repeat(70)], [], []],
+      keys: [[Buffer.from(Uint8Array.from({ length: 137 }, (_, i) => (i * 7) & 0xff)), Buffer.alloc(140, 0xcd)], [], []],
     },
     { id: 3, outcomes: [[{ ok: true }]], keys: null },
   ];

@@ -62,6 +62,16 @@ test('blake2b: inputs that are unaligned views into a larger buffer', () => {
   }
 });
 
+test('blake2b and blake2b256 with an end hash data[0..end) only (a scratch writer\'s bytes), whatever follows', () => {
+  const rnd = prng(2430);
+  const whole = randomBytes(rnd, 700);
+  for (const end of [0, 1, 36, 127, 128, 129, 256, 257, 699]) {
+    const m = whole.subarray(0, end);
+    assert.equal(toHex(blake2b(whole, 32, PERS, end)), noble(m, 32, PERS), `end ${end}`);
+    assert.equal(toHex(blake2b256(whole, PERS, end)), noble(m, 32, PERS), `end ${end}, blake2b256`);
+  }
+});
+
 test('blake2b256 is BLAKE2b-256 with the personalisation', () => {
   const rnd = prng(243);
   for (const n of [0, 36, 68, 220, 300]) {

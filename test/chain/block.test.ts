@@ -9,6 +9,11 @@ import { fromHex, toHex, toHexReversed, fromHexReversed } from '../../src/chain/
 import { sha256d } from '../../src/chain/crypto/hash.js';
 import { needVectors, loadVector, readVector } from '../helpers/vectors.js';
 import { mutate, prng } from '../helpers/prng.js';
+import { assembleBlock } from '../../src/chain/block/assemble.js';
+import { devChainParams } from '../../src/chain/params/chain-params.js';
+import { Transaction } from '../../src/chain/tx/transaction.js';
+import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
+import { TxOut } from '../../src/chain/tx/output.js';
 
 interface IndexTx {
   txid: string;
@@ -246,4 +251,28 @@ test('header fields serialise in komodod\'s order and the hash covers the soluti
   h.solution[35] = 8;
   assert.notEqual(h.hashHex(), before);
   assert.equal(h.toJSON().bits, '200f0f0f');
+});
+
+test('assembleBlock: the txids a caller hands over give the block their hashing gives; a wrong one gives another merkle root', () => {
+  const params = devChainParams();
+  const height = 10;
+  const spend = (prev: Uint8Array, n: number, value: bigint) => {
+    const tx = Transaction.ofFormat(params.txFormat(height), 0);
+    tx.vin.push(new TxIn(new Outpoint(prev, n)));
+    tx.vout.push(new TxOut(value, Uint8Array.of(0x51)), new TxOut(1n, Uint8Array.of(0x51)));
+    return tx;
+  };
+  const parent = spend(sha256d(Uint8Array.of(1)), 0, 5000n);
+  const child = spend(parent.hash(), 1, 4000n);
+  const other = spend(sha256d(Uint8Array.of(2)), 3, 3000n);
+  const txs = [parent, child, other].map((tx) => ({ tx, fee: 100n, size: tx.toRaw().length }));
+  const input = { prevHash: '00'.repeat(32), height, bits: 0x200f0f0f, mtp: 1_700_000_000, params, payTo: new Uint8Array(33).fill(2), now: 1_700_000_100 };
+  const hashed = assembleBlock({ ...input, txs }).block;
+  const given = assembleBlock({ ...input, txs: txs.map((e) => ({ ...e, txid: e.tx.txid() })) }).block;
+  assert.equal(hashed.txs.length, 4);
+  assert.deepEqual(given.header.merkleRoot, hashed.header.merkleRoot);
+  assert.deepEqual(given.header.merkleRoot, hashed.merkleTree().root, 'the tree of the transactions themselves');
+  assert.equal(toHex(given.toRaw()), toHex(hashed.toRaw()));
+  const wrong = assembleBlock({ ...input, txs: txs.map((e, k) => ({ ...e, txid: k === 2 ? '11'.repeat(32) : e.tx.txid() })) }).block;
+  assert.notDeepEqual(wrong.header.merkleRoot, wrong.merkleTree().root);
 });

@@ -101,7 +101,9 @@ export class ChainIndexes {
   /** `read` (here and in hasCoin, hasTx): ChainDb.heldRead()'s snapshot; without it, this turn's. */
   coin(txid: string, n: number, read?: GetOptions): Coin | undefined {
     const v = this.coins.get(readOutpoint(txid, n), read);
-    return v ? decodeCoin(v) : undefined;
+    // A view of `v`, get's own copy (getBinary slices the shared read buffer): the script copied out of
+    // it again was two more objects and a copy per input of every accept's coin view.
+    return v ? decodeCoinView(v) : undefined;
   }
 
   /** A coin with its stored bytes (what connect() files as undo data when the coin is spent). */

@@ -213,7 +213,7 @@ export class MinerLogic implements ServiceLogic<MinerRequest, MinerNotice> {
       bits: tpl.nextBits,
       mtp: tpl.mtp,
       params,
-      txs: picked.map(({ entry: e }) => ({ tx: e.tx, fee: e.fee, size: e.size })),
+      txs: picked.map(({ entry: e }) => ({ tx: e.tx, fee: e.fee, size: e.size, txid: e.txid })),
       payTo: this.opts.payTo,
       now: Math.floor(this.clockMs() / 1000),
     });

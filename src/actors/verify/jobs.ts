@@ -69,9 +69,13 @@ export function writeBatchTx(w: BufferWriter, tx: Transaction, inputs: readonly 
   writeBatchTxInputs(w, tx, spent, inputs.map((i) => i.n), raw);
 }
 
-/** Per input: its outcome, or null when it reached a crypto-condition (the main thread checks it). */
+/**
+ * Per input: its outcome, or null when it reached a crypto-condition (the main thread checks it); and
+ * per transaction the cache keys' bytes (SignatureCache.keyBytes: the caller makes the keys, so a
+ * worker's travel as bytes, not as strings turned back into bytes).
+ */
 export type BatchResult =
-  | { id: number; outcomes: (InputOutcome | null)[][]; keys: string[][] | null }
+  | { id: number; outcomes: (InputOutcome | null)[][]; keys: Uint8Array[][] | null }
   | { id: number; error: string };
 
 /**
@@ -126,7 +130,7 @@ export class RecordingSignatureChecker extends TransactionSignatureChecker {
     amount: bigint,
     branchId: number,
     txdata: PrecomputedTxData,
-    private readonly keys: string[] | null,
+    private readonly keys: Uint8Array[] | null,
   ) {
     super(tx, nIn, amount, branchId, txdata);
   }
@@ -136,7 +140,7 @@ export class RecordingSignatureChecker extends TransactionSignatureChecker {
     if (!digest) return false;
     const sig = sigWithHashType.subarray(0, sigWithHashType.length - 1);
     if (!verifyDER(sig, digest, pubkey, false)) return false;
-    this.keys?.push(SignatureCache.key(digest, sig, pubkey));
+    this.keys?.push(SignatureCache.keyBytes(digest, sig, pubkey));
     return true;
   }
 
@@ -211,27 +215,41 @@ export function needsMainThread(scriptSig: Uint8Array, scriptPubKey: Uint8Array,
 /** Runs a batch (in a worker, or on the main thread when the pool cannot). */
 export function runBatch(batch: ScriptBatch): BatchResult {
   const outcomes: (InputOutcome | null)[][] = [];
-  const keys: string[][] | null = batch.collectKeys ? [] : null;
+  const keys: Uint8Array[][] | null = batch.collectKeys ? [] : null;
+  const { flags, branchId, ccEnabled } = batch;
   const r = new BufferReader(batch.data);
   while (r.left > 0) {
     // Views into the batch: the transaction lives only while its batch is checked.
     const tx = Transaction.read(r, true);
-    const inputs = Array.from({ length: r.compactSize() }, () => ({ n: r.compactSize(), value: r.i64(), script: r.varBytes() }));
+    const count = r.compactSize();
     const txdata = new PrecomputedTxData(tx);
-    const txOutcomes: (InputOutcome | null)[] = [];
-    const txKeys: string[] = [];
-    for (const input of inputs) {
-      const made: RecordingSignatureChecker[] = [];
-      const outcome = checkInputOutcome(tx.vin[input.n]!.scriptSig, input, batch.flags, batch.ccEnabled, () => {
-        const c = new RecordingSignatureChecker(tx, input.n, input.value, batch.branchId, txdata, keys ? txKeys : null);
-        made.push(c);
-        return c;
-      });
-      const cc = made.some((c) => c.ccCalled);
-      txOutcomes.push(cc ? null : outcome);
+    const txOutcomes = new Array<InputOutcome | null>(count);
+    const txKeys: Uint8Array[] | null = keys ? [] : null;
+    // Each input read and checked in turn: checkInputOutcome's steps without its checker factory
+    // (a closure, an array of the checkers made and a search of it, per input).
+    for (let k = 0; k < count; k++) {
+      const n = r.compactSize();
+      const spent: SpentOutput = { value: r.i64(), script: r.varBytes() };
+      const scriptSig = tx.vin[n]!.scriptSig;
+      const first = new RecordingSignatureChecker(tx, n, spent.value, branchId, txdata, txKeys);
+      const run = verifyScript(scriptSig, spent.script, flags, first, { ccEnabled });
+      let outcome: InputOutcome = OK_OUTCOME;
+      let cc = first.ccCalled;
+      if (!run.ok) {
+        let policyOnly = false;
+        if ((flags & STANDARD_NOT_MANDATORY_VERIFY_FLAGS) !== 0) {
+          const again = new RecordingSignatureChecker(tx, n, spent.value, branchId, txdata, txKeys);
+          policyOnly = verifyScript(scriptSig, spent.script, flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS, again, { ccEnabled }).ok;
+          cc ||= again.ccCalled;
+        }
+        outcome = { ok: false, error: run.error, policyOnly };
+      }
+      txOutcomes[k] = cc ? null : outcome;
     }
     outcomes.push(txOutcomes);
-    keys?.push(txKeys);
+    if (txKeys) keys!.push(txKeys);
   }
   return { id: batch.id, outcomes, keys };
 }
+
+const OK_OUTCOME: InputOutcome = { ok: true };

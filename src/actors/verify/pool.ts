@@ -8,7 +8,7 @@ import { PrecomputedTxData } from '../../chain/script/sighash.js';
 import { BufferWriter } from '../../chain/encoding/writer.js';
 import type { Transaction } from '../../chain/tx/transaction.js';
 import type { CoinView } from '../../chain/validation/coin.js';
-import { checkInputScripts, type InputScriptOptions, type SignatureCache } from '../../chain/validation/scripts.js';
+import { checkInputScripts, SignatureCache, type InputScriptOptions } from '../../chain/validation/scripts.js';
 import type { ValidationError } from '../../chain/validation/errors.js';
 import { isCoinImport, isMint } from '../../chain/validation/tx-values.js';
 import { claimBatch, isClaimed, newClaims } from './claims.js';
@@ -611,7 +611,7 @@ export class ScriptChecks {
         d.outcomes[n] = txOutcomes[k] ?? this.checkHere(d, n);
       }
       const keys = store ? r.keys?.[t] : undefined;
-      if (keys) for (let k = 0; k < keys.length; k++) store!.add(keys[k]!);
+      if (keys) for (let k = 0; k < keys.length; k++) store!.add(SignatureCache.keyOf(keys[k]!));
     }
   }
 

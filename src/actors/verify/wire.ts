@@ -53,14 +53,14 @@ export function decodeBatch(record: Uint8Array): ScriptBatch {
   };
 }
 
-/** Texts are UTF-8; cache keys (SignatureCache.key) are Latin-1 strings, one byte a character. */
-function writeText(w: BufferWriter, text: string, encoding: 'utf8' | 'latin1' = 'utf8'): void {
-  w.varBytes(Buffer.from(text, encoding));
+/** Texts are UTF-8; cache keys travel as their bytes (SignatureCache.keyBytes). */
+function writeText(w: BufferWriter, text: string): void {
+  w.varBytes(Buffer.from(text, 'utf8'));
 }
 
-function readText(r: BufferReader, encoding: 'utf8' | 'latin1' = 'utf8'): string {
+function readText(r: BufferReader): string {
   const b = r.varBytes();
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString(encoding);
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 }
 
 /** A result as its record's bytes, written with `w` (reset first; a view valid until its next use). */
@@ -92,7 +92,7 @@ export function encodeResult(res: BatchResult, w: BufferWriter): Uint8Array {
   w.u8(1);
   for (const keys of res.keys) {
     w.compactSize(keys.length);
-    for (const k of keys) writeText(w, k, 'latin1');
+    for (const k of keys) w.varBytes(k);
   }
   return w.written();
 }
@@ -120,11 +120,15 @@ export function decodeResult(record: Uint8Array): BatchResult {
     outcomes[t] = tx;
   }
   if (r.u8() === 0) return { id, outcomes, keys: null };
-  const keys = new Array<string[]>(txs);
+  // Buffers over the record (shift's own copy), as runBatch's are; made keys by the batch's receiver.
+  const keys = new Array<Uint8Array[]>(txs);
   for (let t = 0; t < txs; t++) {
     const n = r.count(1);
-    const txKeys = new Array<string>(n);
-    for (let k = 0; k < n; k++) txKeys[k] = readText(r, 'latin1');
+    const txKeys = new Array<Uint8Array>(n);
+    for (let k = 0; k < n; k++) {
+      const b = r.varBytes();
+      txKeys[k] = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    }
     keys[t] = txKeys;
   }
   return { id, outcomes, keys };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Block } from './block.js';
 import { BlockHeader } from './header.js';
 import { checkProofOfWork } from './pow.js';
+import { buildMerkleTree } from './merkle.js';
 import { solveEquihash } from './equihash-solver.js';
 import { fromHexReversed } from '../encoding/hex.js';
 import type { ChainParams } from '../params/chain-params.js';
@@ -18,8 +19,12 @@ export interface TemplateInput {
   bits: number;
   mtp: number;
   params: ChainParams;
-  /** Transactions to include, parents before children, with their fees. */
-  txs: { tx: Transaction; fee: bigint; size: number }[];
+  /**
+   * Transactions to include, parents before children, with their fees; and each one's txid where the
+   * caller has it (a mempool entry's, hashed from its bytes on entry): otherwise each is serialised and
+   * hashed here.
+   */
+  txs: { tx: Transaction; fee: bigint; size: number; txid?: string }[];
   payTo: Uint8Array;
   now: number;
 }
@@ -53,14 +58,17 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   const chosen: Transaction[] = [];
   let size = 1000;
   let fees = 0n;
-  const pending = new Set(t.txs.map((e) => e.tx.txid()));
+  // Each transaction's txid once: for the parents below and the merkle root (three hashes of each were
+  // a block template's main cost after the mempool read).
+  const ids = t.txs.map((e) => e.txid ?? e.tx.txid());
+  const pending = new Set(ids);
   const included = new Set<string>();
   const chosenIdx: number[] = [];
   for (const [k, e] of t.txs.entries()) {
     if (size + e.size > limit) continue;
     // A child is taken only with its parents (the list is parents first).
     if (e.tx.vin.some((i) => pending.has(i.prevout.txid()) && !included.has(i.prevout.txid()))) continue;
-    const txid = e.tx.txid();
+    const txid = ids[k]!;
     chosen.push(e.tx);
     chosenIdx.push(k);
     included.add(txid);
@@ -75,7 +83,8 @@ export function assembleBlock(t: TemplateInput): { block: Block; fees: bigint; t
   header.time = time;
   header.bits = t.bits;
   const block = new Block(header, [coinbase, ...chosen]);
-  block.updateMerkleRoot();
+  // updateMerkleRoot's tree, over the txids in hand (a wrong one only makes a block the chain store refuses: bad-txnmrklroot).
+  header.merkleRoot = buildMerkleTree([coinbase.hash(), ...chosenIdx.map((k) => fromHexReversed(ids[k]!))]).root;
   return { block, fees, txCount: chosen.length, chosen: chosenIdx };
 }
 

@@ -79,7 +79,7 @@ function parseInteger(sig: Uint8Array, pos: number, end: number, out: Uint8Array
   }
   if (rlen > 32) overflow = true;
   if (!overflow) {
-    out.set(sig.subarray(pos, pos + rlen), off + 32 - rlen);
+    for (let i = 0, at = off + 32 - rlen; i < rlen; i++) out[at + i] = sig[pos + i]!;
     // secp256k1_scalar_set_b32 reports overflow for values ≥ n; the scalar is then set to 0.
     if (scalarOverflows(out, off)) overflow = true;
   }
@@ -93,20 +93,28 @@ function parseInteger(sig: Uint8Array, pos: number, end: number, out: Uint8Array
  * not below the curve order parses, as zero (which then never verifies).
  */
 export function parseDERSignature(sig: Uint8Array): Uint8Array | null {
-  const end = sig.length;
-  if (end === 0 || sig[0] !== 0x30) return null;
-  let pos = readLen(sig, 1, end);
-  if (pos < 0) return null;
-  const rlen = lenOut;
-  if (pos + rlen > end) return null;
-  if (pos + rlen !== end) return null; // garbage after the tuple
   const out = new Uint8Array(64);
+  return parseDERSignatureInto(sig, out) ? out : null;
+}
+
+/**
+ * parseDERSignature of sig[0..end) into `out` (64 bytes, every byte written when it parses): false
+ * where it answers null. For the checks that only look at the result and let go of it (the low-S
+ * test, a verify), without a new array or a view of the signature.
+ */
+export function parseDERSignatureInto(sig: Uint8Array, out: Uint8Array, end = sig.length): boolean {
+  if (end === 0 || sig[0] !== 0x30) return false;
+  let pos = readLen(sig, 1, end);
+  if (pos < 0) return false;
+  const rlen = lenOut;
+  if (pos + rlen > end) return false;
+  if (pos + rlen !== end) return false; // garbage after the tuple
+  out.fill(0);
   pos = parseInteger(sig, pos, end, out, 0);
-  if (pos < 0) return null;
+  if (pos < 0) return false;
   pos = parseInteger(sig, pos, end, out, 32);
-  if (pos < 0) return null;
-  if (pos !== end) return null; // trailing garbage inside the tuple
-  return out;
+  if (pos < 0) return false;
+  return pos === end; // else trailing garbage inside the tuple
 }
 
 /** secp256k1_ecdsa_sig_serialize: minimal DER of a 64-byte r||s. */

@@ -47,7 +47,7 @@ export function personalization(tag: string, extra?: Uint8Array): Uint8Array {
   return p;
 }
 
-/** BLAKE2b-256 with a 16-byte personalisation (ZIP-243 sighash parts). */
-export function blake2b256(data: Uint8Array, pers: Uint8Array): Uint8Array {
-  return blake2b(data, 32, pers);
+/** BLAKE2b-256 of data[0..end) with a 16-byte personalisation (ZIP-243 sighash parts). */
+export function blake2b256(data: Uint8Array, pers: Uint8Array, end = data.length): Uint8Array {
+  return blake2b(data, 32, pers, end);
 }

@@ -1,7 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { Secp256k1Backend } from './backend.js';
 import { nobleBackend } from './backend-noble.js';
-import { encodeDERSignature, isHighS, parseDERSignature } from './der.js';
+import { encodeDERSignature, isHighS, parseDERSignatureInto } from './der.js';
 import { toHex } from '../encoding/hex.js';
 import { FifoMap } from '../fifo.js';
 
@@ -85,11 +85,15 @@ export function signCompact(digest: Uint8Array, key: Uint8Array): Uint8Array {
  * (policy). The strict-DER rules of the interpreter are checked before this, by the interpreter.
  */
 export function verifyDER(sig: Uint8Array, digest: Uint8Array, pub: Uint8Array, lowS = false): boolean {
-  const sig64 = parseDERSignature(sig);
-  if (!sig64) return false;
+  // Parsed into scratch: every backend reads the 64 bytes during the call and keeps nothing of them.
+  const sig64 = SIG64;
+  if (!parseDERSignatureInto(sig, sig64)) return false;
   if (lowS && isHighS(sig64)) return false;
   return active.verify(sig64, digest, pub, true);
 }
+
+/** verifyDER's and isLowS's parsed signature: nothing here yields, so one suffices (none made per input). */
+const SIG64 = new Uint8Array(64);
 
 /**
  * Verifies a 64-byte compact r||s signature. With `lowS` (crypto-conditions: libsecp256k1's verify
@@ -102,12 +106,11 @@ export function verifyCompact(sig: Uint8Array, digest: Uint8Array, pub: Uint8Arr
 }
 
 /**
- * CPubKey::CheckLowS: the DER signature parses (libsecp256k1's parser) and normalising would not change
- * it (an r or s the parser turned into 0 counts as low).
+ * CPubKey::CheckLowS: the DER signature (its bytes up to `end`) parses (libsecp256k1's parser) and
+ * normalising would not change it (an r or s the parser turned into 0 counts as low).
  */
-export function isLowS(sigDER: Uint8Array): boolean {
-  const sig64 = parseDERSignature(sigDER);
-  return sig64 !== null && !isHighS(sig64);
+export function isLowS(sigDER: Uint8Array, end = sigDER.length): boolean {
+  return parseDERSignatureInto(sigDER, SIG64, end) && !isHighS(SIG64);
 }
 
 export const CURVE_ORDER = N;

@@ -88,6 +88,15 @@ export class BufferWriter {
     return this.buf.subarray(0, this.length);
   }
 
+  /**
+   * The writer's buffer itself, the bytes written being its first `length`: for a reader of them that
+   * takes an end (a hash of a scratch writer's bytes) without the view written() makes. Valid until
+   * the next write or reset.
+   */
+  buffer(): Uint8Array {
+    return this.buf;
+  }
+
   /** Empties the writer and keeps its buffer (a scratch writer reused from call to call). */
   reset(): this {
     this.length = 0;

@@ -35,7 +35,7 @@ export function isValidSignatureEncoding(sig: Uint8Array): boolean {
  * (isLowS): building S as a BigInt cost more than the rest of the encoding checks.
  */
 function hasLowS(sig: Uint8Array): boolean {
-  return isLowS(sig.subarray(0, sig.length - 1));
+  return isLowS(sig, sig.length - 1);
 }
 
 /** IsDefinedHashtypeSignature: the hash type without ANYONECANPAY is ALL, NONE or SINGLE. */

@@ -45,38 +45,38 @@ const PREIMAGE = new BufferWriter(1024);
 function prevoutsHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const input of tx.vin) input.prevout.write(w);
-  return blake2b256(w.written(), PREVOUTS);
+  return blake2b256(w.buffer(), PREVOUTS, w.length);
 }
 
 function sequenceHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const input of tx.vin) w.u32(input.sequence);
-  return blake2b256(w.written(), SEQUENCE);
+  return blake2b256(w.buffer(), SEQUENCE, w.length);
 }
 
 function outputsHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const output of tx.vout) output.write(w);
-  return blake2b256(w.written(), OUTPUTS);
+  return blake2b256(w.buffer(), OUTPUTS, w.length);
 }
 
 function joinSplitsHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const js of tx.joinSplits) js.write(w);
   w.bytes(tx.joinSplitPubKey);
-  return blake2b256(w.written(), JOINSPLITS);
+  return blake2b256(w.buffer(), JOINSPLITS, w.length);
 }
 
 function shieldedSpendsHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const spend of tx.shieldedSpends) spend.writeWithoutSig(w);
-  return blake2b256(w.written(), SHIELDED_SPENDS);
+  return blake2b256(w.buffer(), SHIELDED_SPENDS, w.length);
 }
 
 function shieldedOutputsHash(tx: Transaction): Uint8Array {
   const w = PART.reset();
   for (const output of tx.shieldedOutputs) output.write(w);
-  return blake2b256(w.written(), SHIELDED_OUTPUTS);
+  return blake2b256(w.buffer(), SHIELDED_OUTPUTS, w.length);
 }
 
 /** 'ZcashSigHash' || LE32(branch id), made once per branch id (a chain has a handful). */
@@ -161,7 +161,7 @@ function zcashSignatureHash(
     // SIGHASH_SINGLE out of range (or NOT_AN_INPUT) hashes zeros here, without komodod's legacy throw.
     const w = PART.reset();
     tx.vout[nIn]!.write(w);
-    hashOutputs = blake2b256(w.written(), OUTPUTS);
+    hashOutputs = blake2b256(w.buffer(), OUTPUTS, w.length);
   }
   const hashJoinSplits = tx.joinSplits.length === 0 ? ZERO32 : (cache?.hashJoinSplits ?? joinSplitsHash(tx));
 
@@ -182,7 +182,7 @@ function zcashSignatureHash(
     w.varBytes(scriptCode).i64(amount).u32(input.sequence);
   }
 
-  return blake2b256(w.written(), sighashPersonalization(branchId));
+  return blake2b256(w.buffer(), sighashPersonalization(branchId), w.length);
 }
 
 /**

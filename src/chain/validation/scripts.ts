@@ -30,12 +30,22 @@ export class SignatureCache {
    * copy, no encoding work), the pubkey's length before it so that no two triples share an entry.
    */
   static key(sighash: Uint8Array, sig: Uint8Array, pubkey: Uint8Array): string {
+    return SignatureCache.keyBytes(sighash, sig, pubkey).toString('latin1');
+  }
+
+  /** The key's bytes (a script-check worker sends these; keyOf makes the key of them). */
+  static keyBytes(sighash: Uint8Array, sig: Uint8Array, pubkey: Uint8Array): Buffer {
     const b = Buffer.allocUnsafe(sighash.length + 1 + pubkey.length + sig.length);
     b.set(sighash, 0);
     b[sighash.length] = pubkey.length;
     b.set(pubkey, sighash.length + 1);
     b.set(sig, sighash.length + 1 + pubkey.length);
-    return b.toString('latin1');
+    return b;
+  }
+
+  /** The key of keyBytes' bytes. */
+  static keyOf(bytes: Uint8Array): string {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   }
 
   has(key: string): boolean {
