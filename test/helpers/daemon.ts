@@ -128,15 +128,23 @@ export class Daemon {
     return this;
   }
 
-  /** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
-  async nodePubkey(timeoutMs = 30_000): Promise<string> {
+  /**
+   * The first log line matching `re`, once it has come through the daemon's pipe: a line written
+   * before an RPC reply or a socket event can still reach the test after it, so tests wait for it.
+   */
+  async logged(re: RegExp, timeoutMs = 30_000): Promise<string> {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const m = /node pubkey ([0-9a-f]{66})/.exec(this.log.join('\n'));
-      if (m) return m[1]!;
-      if (Date.now() > end) throw new Error('acnoded did not log its node pubkey');
-      await new Promise((r) => setTimeout(r, 50));
+      const line = this.log.find((l) => re.test(l));
+      if (line !== undefined) return line;
+      if (Date.now() > end) throw new Error(`acnoded did not log ${re} within ${timeoutMs} ms:\n${this.log.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 20));
     }
+  }
+
+  /** The node key acnoded logs at start (the line may follow the readiness line by a moment). */
+  async nodePubkey(timeoutMs = 30_000): Promise<string> {
+    return /node pubkey ([0-9a-f]{66})/.exec(await this.logged(/node pubkey [0-9a-f]{66}/, timeoutMs))![1]!;
   }
 
   confPath(): string {

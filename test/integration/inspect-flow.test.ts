@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { startDaemon, removeDir } from '../helpers/daemon.js';
-import { waitUntil } from '../helpers/wait.js';
 import { startCli } from '../cli/cli-runner.js';
 import { Transaction } from '../../src/chain/tx/transaction.js';
 import { Outpoint, TxIn } from '../../src/chain/tx/input.js';
@@ -220,8 +219,7 @@ test('-inspect: no secret reaches the stream; foreign Origins and tokenless clie
     });
     assert.equal(status, 403, `${target} ${JSON.stringify(headers)}`);
   }
-  // The 403 can reach us before the daemon's log line has come through its pipe: wait for the line.
-  await waitUntil('the refused Origin is logged', () => d.log.some((l) => l.includes('inspector: refused a request from Origin "https://evil.example"')), 10_000);
+  await d.logged(/inspector: refused a request from Origin "https:\/\/evil\.example"/);
   const page = await httpRaw(port, 'GET', { Origin: 'https://evil.example', Host: `127.0.0.1:${port}` });
   assert.equal(page.status, 403);
 

@@ -72,7 +72,7 @@ test('an inv of 50,000 unknown blocks to a peer that stops reading: scored 50 on
   p.send('inv', Buffer.concat([compactSize(50_000), body]));
   const info = async () => (await d.rpc<{ banscore: number; subver: string }[]>('getpeerinfo')).find((x) => x.subver === '/testpeer:1.0/');
   await until('the peer scored 50', async () => (await info())?.banscore === 50, 60_000);
-  assert.ok(d.log.some((l) => /Misbehaving: .* \(0 -> 50\) \(send buffer size\(\) = \d+\)/.test(l)));
+  await d.logged(/Misbehaving: .* \(0 -> 50\) \(send buffer size\(\) = \d+\)/);
   p.socket.resume();
   await p.ping();
 });
