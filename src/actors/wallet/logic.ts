@@ -27,6 +27,7 @@ import { Accounts, type MoveDoc, type TxRec } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
+import type { SigningKey } from '../../chain/script/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { WalletCrypt } from './walletcrypt.js';
 import { signCCTx } from './cc-sign.js';
@@ -1607,10 +1608,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /** The wallet's redeem scripts (CKeyStore::GetCScript), for signing P2SH inputs. */
   private redeemLookup = (scriptId: Uint8Array): Uint8Array | undefined => this.watch.redeemScript(scriptId);
 
-  private signingKey = (keyId: Uint8Array): { key: Uint8Array; compressed: boolean } | undefined => {
+  private signingKey = (keyId: Uint8Array): SigningKey | undefined => {
     const k = this.keys.byKeyId(keyId);
     const secret = k && this.keys.secretOf(k);
-    return k && secret ? { key: secret, compressed: k.compressed } : undefined;
+    return k && secret ? { key: secret, compressed: k.compressed, pubkey: k.pubkey } : undefined;
   };
 
   private sign(variants: Transaction[], coins: (PrevOut | null)[], hashType: number, branchId: number): { tx: Transaction; errors: InputError[] } {
