@@ -1415,15 +1415,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       if (n === undefined) sizes.set(h, (n = this.sigSize(script)));
       return n;
     };
+    // A coin paying a wallet key directly (keyOfScript found it): its size from the key, without
+    // solving and hex-keying the script (sigSize's answer for these templates).
+    const coinSize = (c: BookCoin): number => (c.key && isP2PKH(c.script) ? 74 + c.key.pubkey.length : c.key && p2pkKey(c.script) ? 73 : sizeOf(c.script));
     const out: Spendable[] = [];
+    const anyLocked = this.locked.size > 0;
     for (const c of this.book.visible()) {
       // Watch-only coins are never selected (SelectCoinsMinConf skips !fSpendable).
-      if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
+      if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || (anyLocked && this.locked.has(key(c.txid, c.n)))) continue;
       const depth = this.book.confirmations(c);
       // AvailableCoins(fOnlyConfirmed): an unconfirmed coin only when IsTrusted, which implies IsFromMe.
       const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.trusted;
       if (depth === 0 && !fromMe) continue;
-      out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: sizeOf(c.script) });
+      out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: coinSize(c) });
     }
     this.spendableCache = out;
     return out;
