@@ -152,3 +152,26 @@ test("coin selection's scriptSig sizes (DummySignatureCreator): P2PKH to a compr
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("sendtoaddress's balance check inside the send (SendMoney): over GetBalance() fails -6 before building, the whole balance passes it and fails on the fee (-4)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-checkbalance-'));
+  try {
+    const keys = await KeyStore.open(dir);
+    const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
+    const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
+    const mempool = { ask: async (b: { op: string; raw?: Uint8Array }) => (b.op === 'entries' ? [] : Transaction.fromRaw(b.raw!).txid()) } as never;
+    const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
+    await wallet.load();
+    const funding = tx([[toHex(sha256(Uint8Array.of(3))), 0]], [mine]);
+    funding.vout[0]!.value = 100_000n;
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [funding]), txids: [funding.txid()], height: 11 });
+    const send = (value: bigint, checkBalance?: boolean) => wallet.write({ op: 'send', recipients: [{ script: p2pkhScript(new Uint8Array(20)), value, subtractFee: false }], mapValue: {}, ...(checkBalance ? { checkBalance } : {}) });
+    await assert.rejects(send(100_001n, true), (e: ServiceFailure) => e.code === -6 && e.message === 'Insufficient funds');
+    // Without the check (sendmany, sendfrom check their account's funds themselves) the builder answers.
+    await assert.rejects(send(100_001n), (e: ServiceFailure) => e.code === -4 && e.message === 'Insufficient funds');
+    await assert.rejects(send(100_000n, true), (e: ServiceFailure) => e.code === -4 && e.message.startsWith('Error: This transaction requires a transaction fee of at least 0.00005000'));
+    assert.equal(typeof (await send(95_000n, true)).result, 'string');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1110,7 +1110,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'fund':
         return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.crypt.whileUnlocked(() => this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '')) };
+        return {
+          result: await this.crypt.whileUnlocked(() => {
+            if (body.checkBalance && body.recipients.reduce((s, r) => s + r.value, 0n) > this.balance(0, undefined, false)) throw new ServiceFailure(-6, 'Insufficient funds');
+            return this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '');
+          }),
+        };
       case 'setAccount':
         return { result: await this.setAccount(body.keyId, body.account) };
       case 'move': {
