@@ -122,16 +122,22 @@ test("the wallet's send reaches the mempool as sendrawtransaction's lone call do
   }
 });
 
+/** A wallet over a chain at height 12 and a mempool taking every send (kept in `sent`). */
+async function sendingWallet(dir: string): Promise<{ keys: KeyStore; wallet: WalletLogic; sent: Transaction[] }> {
+  const keys = await KeyStore.open(dir);
+  const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
+  const sent: Transaction[] = [];
+  const mempool = { ask: async (b: { op: string; raw?: Uint8Array }) => (b.op === 'entries' ? [] : (sent.push(Transaction.fromRaw(b.raw!)), sent.at(-1)!.txid())) } as never;
+  const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
+  await wallet.load();
+  return { keys, wallet, sent };
+}
+
 test("coin selection's scriptSig sizes (DummySignatureCreator): P2PKH to a compressed and an uncompressed wallet key, P2PK, as the signed inputs take them", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-sigsize-'));
   try {
-    const keys = await KeyStore.open(dir);
+    const { keys, wallet, sent } = await sendingWallet(dir);
     const node = await keys.nodeKey();
-    const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
-    const sent: Transaction[] = [];
-    const mempool = { ask: async (b: { op: string; raw?: Uint8Array }) => (b.op === 'entries' ? [] : (sent.push(Transaction.fromRaw(b.raw!)), sent.at(-1)!.txid())) } as never;
-    const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
-    await wallet.load();
     const secret = sha256(Uint8Array.of(42));
     await wallet.write({ op: 'importKey', secret: new Secret(secret), compressed: false, label: '', rescan: false });
     const scripts = [p2pkhScript(hash160(node.pubkey)), p2pkhScript(hash160(publicKeyFromPrivate(secret, false))), p2pkScript(node.pubkey)];
@@ -156,12 +162,8 @@ test("coin selection's scriptSig sizes (DummySignatureCreator): P2PKH to a compr
 test("sendtoaddress's balance check inside the send (SendMoney): over GetBalance() fails -6 before building, the whole balance passes it and fails on the fee (-4)", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-checkbalance-'));
   try {
-    const keys = await KeyStore.open(dir);
+    const { keys, wallet } = await sendingWallet(dir);
     const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
-    const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
-    const mempool = { ask: async (b: { op: string; raw?: Uint8Array }) => (b.op === 'entries' ? [] : Transaction.fromRaw(b.raw!).txid()) } as never;
-    const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
-    await wallet.load();
     const funding = tx([[toHex(sha256(Uint8Array.of(3))), 0]], [mine]);
     funding.vout[0]!.value = 100_000n;
     await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [funding]), txids: [funding.txid()], height: 11 });
