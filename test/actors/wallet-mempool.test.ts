@@ -11,7 +11,9 @@ import { TxOut } from '../../src/chain/tx/output.js';
 import { fromHexReversed, toHex } from '../../src/chain/encoding/hex.js';
 import { ServiceFailure } from '../../src/actors/protocol.js';
 import { hash160, sha256 } from '../../src/chain/crypto/hash.js';
-import { p2pkhScript } from '../../src/chain/script/script.js';
+import { p2pkhScript, p2pkScript } from '../../src/chain/script/script.js';
+import { publicKeyFromPrivate } from '../../src/chain/crypto/secp256k1.js';
+import { Secret } from '../../src/chain/crypto/secret.js';
 import { devChainParams } from '../../src/chain/params/chain-params.js';
 import { KeyStore } from '../../src/actors/wallet/keystore.js';
 import { WalletLogic } from '../../src/actors/wallet/logic.js';
@@ -115,6 +117,62 @@ test("the wallet's send reaches the mempool as sendrawtransaction's lone call do
     refuse = true;
     await assert.rejects(send(), (e: ServiceFailure) => e.code === -4 && e.message.startsWith('Error: The transaction was rejected! This might happen if some of the coins in your wallet were already spent'));
     assert.equal(asked.length, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A wallet over a chain at height 12 and a mempool taking every send (kept in `sent`). */
+async function sendingWallet(dir: string): Promise<{ keys: KeyStore; wallet: WalletLogic; sent: Transaction[] }> {
+  const keys = await KeyStore.open(dir);
+  const chain = { ask: async (b: { op: string }) => ({ coinsByScript: { height: 12, hash: '00'.repeat(32), mtp: 0, coins: [] }, tip: { height: 12, time: 0, mtp: 5 } } as Record<string, unknown>)[b.op] } as never;
+  const sent: Transaction[] = [];
+  const mempool = { ask: async (b: { op: string; raw?: Uint8Array }) => (b.op === 'entries' ? [] : (sent.push(Transaction.fromRaw(b.raw!)), sent.at(-1)!.txid())) } as never;
+  const wallet = new WalletLogic({ chain, mempool, keys, dir, params: () => devChainParams() });
+  await wallet.load();
+  return { keys, wallet, sent };
+}
+
+test("coin selection's scriptSig sizes (DummySignatureCreator): P2PKH to a compressed and an uncompressed wallet key, P2PK, as the signed inputs take them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-sigsize-'));
+  try {
+    const { keys, wallet, sent } = await sendingWallet(dir);
+    const node = await keys.nodeKey();
+    const secret = sha256(Uint8Array.of(42));
+    await wallet.write({ op: 'importKey', secret: new Secret(secret), compressed: false, label: '', rescan: false });
+    const scripts = [p2pkhScript(hash160(node.pubkey)), p2pkhScript(hash160(publicKeyFromPrivate(secret, false))), p2pkScript(node.pubkey)];
+    const funding = tx([[toHex(sha256(Uint8Array.of(3))), 0]], scripts);
+    for (const o of funding.vout) o.value = 100_000n;
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [funding]), txids: [funding.txid()], height: 11 });
+    const sizes = new Map(wallet.spendable().map((c) => [c.n, c.sigSize]));
+    assert.deepEqual([0, 1, 2].map((n) => sizes.get(n)), [107, 139, 73]);
+    // Each the size of its signed input's scriptSig with a 72-byte signature (+ the push of the public key).
+    const spend = await wallet.write({ op: 'send', recipients: [{ script: p2pkhScript(new Uint8Array(20)), value: 290_000n, subtractFee: false }], mapValue: {} });
+    assert.equal(typeof spend.result, 'string');
+    assert.equal(sent[0]!.vin.length, 3, 'all three coins spent');
+    for (const input of sent[0]!.vin) {
+      const sig = input.scriptSig[0]!;
+      assert.equal(input.scriptSig.length - sig + 72, sizes.get(input.prevout.index), `input spending output ${input.prevout.index}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("sendtoaddress's balance check inside the send (SendMoney): over GetBalance() fails -6 before building, the whole balance passes it and fails on the fee (-4)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'acnode-wallet-checkbalance-'));
+  try {
+    const { keys, wallet } = await sendingWallet(dir);
+    const mine = p2pkhScript(hash160((await keys.nodeKey()).pubkey));
+    const funding = tx([[toHex(sha256(Uint8Array.of(3))), 0]], [mine]);
+    funding.vout[0]!.value = 100_000n;
+    await wallet.write({ op: 'blockConnected', block: new Block(new BlockHeader(), [funding]), txids: [funding.txid()], height: 11 });
+    const send = (value: bigint, checkBalance?: boolean) => wallet.write({ op: 'send', recipients: [{ script: p2pkhScript(new Uint8Array(20)), value, subtractFee: false }], mapValue: {}, ...(checkBalance ? { checkBalance } : {}) });
+    await assert.rejects(send(100_001n, true), (e: ServiceFailure) => e.code === -6 && e.message === 'Insufficient funds');
+    // Without the check (sendmany, sendfrom check their account's funds themselves) the builder answers.
+    await assert.rejects(send(100_001n), (e: ServiceFailure) => e.code === -4 && e.message === 'Insufficient funds');
+    await assert.rejects(send(100_000n, true), (e: ServiceFailure) => e.code === -4 && e.message.startsWith('Error: This transaction requires a transaction fee of at least 0.00005000'));
+    assert.equal(typeof (await send(95_000n, true)).result, 'string');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -27,6 +27,7 @@ import { Accounts, type MoveDoc, type TxRec } from './accounts.js';
 import { Secret } from '../../chain/crypto/secret.js';
 import { signMessage } from '../../chain/crypto/message.js';
 import { signVariants, type PrevOut, type InputError } from '../../chain/tx/sign.js';
+import type { SigningKey } from '../../chain/script/sign.js';
 import { buildTransaction, fundTransaction, WalletBuildError, type Recipient, type Spendable } from './select.js';
 import { WalletCrypt } from './walletcrypt.js';
 import { signCCTx } from './cc-sign.js';
@@ -1109,7 +1110,12 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       case 'fund':
         return { result: await this.fund(body.tx) };
       case 'send':
-        return { result: await this.crypt.whileUnlocked(() => this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '')) };
+        return {
+          result: await this.crypt.whileUnlocked(() => {
+            if (body.checkBalance && body.recipients.reduce((s, r) => s + r.value, 0n) > this.balance(0, undefined, false)) throw new ServiceFailure(-6, 'Insufficient funds');
+            return this.send(body.recipients, body.mapValue ?? {}, body.fromAccount ?? '');
+          }),
+        };
       case 'setAccount':
         return { result: await this.setAccount(body.keyId, body.account) };
       case 'move': {
@@ -1414,15 +1420,19 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
       if (n === undefined) sizes.set(h, (n = this.sigSize(script)));
       return n;
     };
+    // A coin paying a wallet key directly (keyOfScript found it): its size from the key, without
+    // solving and hex-keying the script (sigSize's answer for these templates).
+    const coinSize = (c: BookCoin): number => (c.key && isP2PKH(c.script) ? 74 + c.key.pubkey.length : c.key && p2pkKey(c.script) ? 73 : sizeOf(c.script));
     const out: Spendable[] = [];
+    const anyLocked = this.locked.size > 0;
     for (const c of this.book.visible()) {
       // Watch-only coins are never selected (SelectCoinsMinConf skips !fSpendable).
-      if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || this.locked.has(key(c.txid, c.n))) continue;
+      if (c.value <= 0n || c.owner?.watch || !this.book.isMature(c) || (anyLocked && this.locked.has(key(c.txid, c.n)))) continue;
       const depth = this.book.confirmations(c);
       // AvailableCoins(fOnlyConfirmed): an unconfirmed coin only when IsTrusted, which implies IsFromMe.
       const fromMe = depth > 0 ? this.fromMeOf(c.txid) : c.trusted;
       if (depth === 0 && !fromMe) continue;
-      out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: sizeOf(c.script) });
+      out.push({ txid: c.txid, n: c.n, value: c.value, script: c.script, depth, fromMe, sigSize: coinSize(c) });
     }
     this.spendableCache = out;
     return out;
@@ -1607,10 +1617,10 @@ export class WalletLogic implements ServiceLogic<WalletRequest, WalletNotice> {
   /** The wallet's redeem scripts (CKeyStore::GetCScript), for signing P2SH inputs. */
   private redeemLookup = (scriptId: Uint8Array): Uint8Array | undefined => this.watch.redeemScript(scriptId);
 
-  private signingKey = (keyId: Uint8Array): { key: Uint8Array; compressed: boolean } | undefined => {
+  private signingKey = (keyId: Uint8Array): SigningKey | undefined => {
     const k = this.keys.byKeyId(keyId);
     const secret = k && this.keys.secretOf(k);
-    return k && secret ? { key: secret, compressed: k.compressed } : undefined;
+    return k && secret ? { key: secret, compressed: k.compressed, pubkey: k.pubkey } : undefined;
   };
 
   private sign(variants: Transaction[], coins: (PrevOut | null)[], hashType: number, branchId: number): { tx: Transaction; errors: InputError[] } {

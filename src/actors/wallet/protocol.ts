@@ -278,8 +278,12 @@ export type WalletRequest =
   | { op: 'importKeys'; entries: ImportEntry[]; rescan?: boolean }
   /** fundrawtransaction */
   | { op: 'fund'; tx: Transaction }
-  /** sendtoaddress / sendmany / sendfrom: mapValue holds their comments; fromAccount is strFromAccount. */
-  | { op: 'send'; recipients: Recipient[]; mapValue?: Record<string, string>; fromAccount?: string }
+  /**
+   * sendtoaddress / sendmany / sendfrom: mapValue holds their comments; fromAccount is strFromAccount.
+   * checkBalance: SendMoney's own check, after the unlock check, in the same call (sendtoaddress):
+   * an amount over GetBalance() fails -6 "Insufficient funds" before any building.
+   */
+  | { op: 'send'; recipients: Recipient[]; mapValue?: Record<string, string>; fromAccount?: string; checkBalance?: boolean }
   /** setaccount: SetAddressBook of a wallet key (false when the key is not the wallet's). */
   | { op: 'setAccount'; keyId: string; account: string }
   /** move: two accounting entries, persisted. */

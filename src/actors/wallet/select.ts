@@ -77,31 +77,34 @@ function approximateBestSubset(values: bigint[], totalLower: bigint, target: big
 
 function subsetSearch<T extends number | bigint>(values: T[], totalLower: T, target: T, rand: () => number, iterations: number): { best: boolean[]; total: T } {
   const zero = (typeof target === 'bigint' ? 0n : 0) as T;
-  let best = values.map(() => true);
+  // One inclusion vector, cleared each repetition, and the best one copied into another: the loop
+  // runs up to 1000 times a selection, an array or two allocated each time cost more than its sums.
+  const best = new Uint8Array(values.length).fill(1);
+  const included = new Uint8Array(values.length);
   let nBest = totalLower;
   for (let rep = 0; rep < iterations && nBest !== target; rep++) {
-    const included = values.map(() => false);
+    included.fill(0);
     let total = zero;
     let reached = false;
     for (let pass = 0; pass < 2 && !reached; pass++) {
       for (let i = 0; i < values.length; i++) {
-        if (pass === 0 ? rand() < 0.5 : !included[i]) {
+        if (pass === 0 ? rand() < 0.5 : included[i] === 0) {
           total = ((total as number) + (values[i] as number)) as T;
-          included[i] = true;
+          included[i] = 1;
           if (total >= target) {
             reached = true;
             if (total < nBest) {
               nBest = total;
-              best = included.slice();
+              best.set(included);
             }
             total = ((total as number) - (values[i] as number)) as T;
-            included[i] = false;
+            included[i] = 0;
           }
         }
       }
     }
   }
-  return { best, total: nBest };
+  return { best: Array.from(best, (b) => b === 1), total: nBest };
 }
 
 /** SelectCoinsMinConf: null when the coins deep enough cannot reach the target. */

@@ -19,6 +19,8 @@ import { checkLockTimePrefix, solver, type Solution, type SolverOptions } from '
 export interface SigningKey {
   key: Uint8Array;
   compressed: boolean;
+  /** Its public key as serialised, when the store keeps it (a wallet key): spares deriving it per signature. */
+  pubkey?: Uint8Array;
 }
 
 /**
@@ -111,7 +113,7 @@ function signStep(ctx: SigningContext, script: Uint8Array): { items: Uint8Array[
       const sig = createSig(ctx, found, script);
       if (!sig) return { items, type, solved: false };
       // The key store's public key for this id (CKeyStore::GetPubKey), compressed as the key says.
-      items.push(sig, publicKeyFromPrivate(found!.key, found!.compressed));
+      items.push(sig, found!.pubkey ?? publicKeyFromPrivate(found!.key, found!.compressed));
       return { items, type, solved: true };
     }
     case 'scripthash': {

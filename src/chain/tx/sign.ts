@@ -154,6 +154,7 @@ class StandardSigner {
   private readonly byObject = new WeakMap<SigningKey, Uint8Array>();
 
   private pubOf(k: SigningKey): Uint8Array {
+    if (k.pubkey) return k.pubkey;
     const known = this.byObject.get(k);
     if (known) return known;
     const id = `${toHex(k.key)}:${k.compressed ? 1 : 0}`;

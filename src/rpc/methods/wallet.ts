@@ -268,9 +268,8 @@ async function sendtoaddress(node: NodeServices, params: JsonValue[]): Promise<J
   if (params.length > 2 && params[2] !== null && getStr(params[2]!) !== '') mapValue.comment = getStr(params[2]!);
   if (params.length > 3 && params[3] !== null && getStr(params[3]!) !== '') mapValue.to = getStr(params[3]!);
   const subtractFee = params.length > 4 ? getBool(params[4]!) : false;
-  await ensureWalletIsUnlocked(node);
-  if (amount > (await balance(node))) throw new RpcError(RPC_WALLET_INSUFFICIENT_FUNDS, 'Insufficient funds');
-  return ask(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue });
+  // EnsureWalletIsUnlocked (-13), then SendMoney's balance check (-6), inside the send: one wallet call, not three.
+  return ask(node.wallet, { op: 'send', recipients: [{ script, value: amount, subtractFee }], mapValue, checkBalance: true });
 }
 
 async function sendmany(node: NodeServices, params: JsonValue[]): Promise<JsonOut> {
