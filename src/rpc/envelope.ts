@@ -116,11 +116,6 @@ export function httpStatusForCode(code: number): number {
  * run one after the other), -32700 "Top-level object parse error" for any other top-level value.
  */
 export async function handleRpcBody(table: RpcTable, body: Uint8Array): Promise<RpcReply> {
-  return handleRpcBodyNow(table, body);
-}
-
-/** handleRpcBody, answered synchronously when every method called answers synchronously. */
-export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | Promise<RpcReply> {
   const req = parseBody(body);
   if (!(req instanceof JsonObject || Array.isArray(req))) return req;
   if (req instanceof JsonObject) return execOne(table, req, singleReply);
@@ -128,7 +123,7 @@ export function handleRpcBodyNow(table: RpcTable, body: Uint8Array): RpcReply | 
 }
 
 /**
- * handleRpcBodyNow for a caller that takes a later reply where it goes (the HTTP server): the reply
+ * handleRpcBody for a caller that takes a later reply where it goes (the HTTP server): the reply
  * when it is ready at once, else undefined, and `later` gets it (`fail`, what a batch threw). A
  * single call's reply is made in the promise job its result settles in, and handed on there: no
  * promise of its own and no job more between the method's answer and its reply.
