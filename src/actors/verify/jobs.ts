@@ -91,11 +91,18 @@ export function checkInputOutcome(
   checker: () => TransactionSignatureChecker,
 ): InputOutcome {
   const r = verifyScript(scriptSig, spent.script, flags, checker(), { ccEnabled });
-  if (r.ok) return { ok: true };
-  const policyOnly =
-    (flags & STANDARD_NOT_MANDATORY_VERIFY_FLAGS) !== 0 &&
-    verifyScript(scriptSig, spent.script, flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS, checker(), { ccEnabled }).ok;
-  return { ok: false, error: r.error, policyOnly };
+  if (r.ok) return OK_OUTCOME;
+  return failedOutcome(r.error, flags, (mandatory) => verifyScript(scriptSig, spent.script, mandatory, checker(), { ccEnabled }).ok);
+}
+
+/**
+ * A failed run's outcome: policy only (64, no DoS) when policy flags were set and `passes` says the
+ * mandatory part alone passes, else consensus (16, DoS 100). The rule checkInputOutcome and the
+ * worker's batches share.
+ */
+function failedOutcome(error: ScriptError, flags: number, passes: (mandatoryFlags: number) => boolean): InputOutcome {
+  const policyOnly = (flags & STANDARD_NOT_MANDATORY_VERIFY_FLAGS) !== 0 && passes(flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS);
+  return { ok: false, error, policyOnly };
 }
 
 /** The ValidationError checkInputScripts throws for a failed input `n`. */
@@ -233,17 +240,16 @@ export function runBatch(batch: ScriptBatch): BatchResult {
       const scriptSig = tx.vin[n]!.scriptSig;
       const first = new RecordingSignatureChecker(tx, n, spent.value, branchId, txdata, txKeys);
       const run = verifyScript(scriptSig, spent.script, flags, first, { ccEnabled });
-      let outcome: InputOutcome = OK_OUTCOME;
       let cc = first.ccCalled;
-      if (!run.ok) {
-        let policyOnly = false;
-        if ((flags & STANDARD_NOT_MANDATORY_VERIFY_FLAGS) !== 0) {
-          const again = new RecordingSignatureChecker(tx, n, spent.value, branchId, txdata, txKeys);
-          policyOnly = verifyScript(scriptSig, spent.script, flags & ~STANDARD_NOT_MANDATORY_VERIFY_FLAGS, again, { ccEnabled }).ok;
-          cc ||= again.ccCalled;
-        }
-        outcome = { ok: false, error: run.error, policyOnly };
-      }
+      // The failure path alone makes a closure (the re-run's checker may meet a crypto-condition too).
+      const outcome = run.ok
+        ? OK_OUTCOME
+        : failedOutcome(run.error, flags, (mandatory) => {
+            const again = new RecordingSignatureChecker(tx, n, spent.value, branchId, txdata, txKeys);
+            const passes = verifyScript(scriptSig, spent.script, mandatory, again, { ccEnabled }).ok;
+            cc ||= again.ccCalled;
+            return passes;
+          });
       txOutcomes[k] = cc ? null : outcome;
     }
     outcomes.push(txOutcomes);
@@ -252,4 +258,5 @@ export function runBatch(batch: ScriptBatch): BatchResult {
   return { id: batch.id, outcomes, keys };
 }
 
+/** Every passing input's outcome, shared (no outcome is changed after it is made). */
 const OK_OUTCOME: InputOutcome = { ok: true };
